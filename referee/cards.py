@@ -1,0 +1,445 @@
+"""Cards and the notation players write them in.
+
+A card is a rank then a suit: ``10♥``, ``10h``, ``TH``, ``qs``.  Suits may be
+written as symbols (``♠ ♣ ♦ ♥``, also the white ``♤ ♧ ♢ ♡``) or letters
+(``s c d h``, either case); ``T`` stands for 10.  A suit symbol may also come
+first, as card players often write it (``♣5``).  Jokers are ``JK`` (colourless),
+``RJ`` (red) and ``BJ`` (black).
+
+>>> parse_cards("10♥ 10h TH")
+(Card.parse('10♥'), Card.parse('10♥'), Card.parse('10♥'))
+>>> format_cards(parse_cards("3s,3c4d qs RJ"))
+'3♠ 3♣ 4♦ Q♠ RJ'
+>>> parse_cards("3s 1x")
+Traceback (most recent call last):
+...
+referee.cards.NotationError: '1x' at position 2 is not a card (write 10 or T for ten)
+
+Each game sorts cards its own way; the natural order here is rank (ace low)
+then suit in the order ♠ ♣ ♦ ♥, with jokers last.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Union
+
+__all__ = [
+    "Rank",
+    "Suit",
+    "Card",
+    "Joker",
+    "AnyCard",
+    "NotationError",
+    "TooManyCopiesError",
+    "parse_card",
+    "parse_cards",
+    "card_name",
+    "format_cards",
+    "check_copies",
+    "full_deck",
+    "JOKER",
+    "RED_JOKER",
+    "BLACK_JOKER",
+]
+
+
+class NotationError(ValueError):
+    """Text that is not a card, with the bad piece and its position (1-based).
+
+    >>> err = NotationError("3s 1x", "1x", 2)
+    >>> err.piece, err.position
+    ('1x', 2)
+    >>> str(err)
+    "'1x' at position 2 is not a card"
+    """
+
+    def __init__(self, text: str, piece: str, position: int, why: str = "") -> None:
+        self.text = text
+        self.piece = piece
+        self.position = position
+        self.why = why
+        message = f"{piece!r} at position {position} is not a card"
+        if why:
+            message += f" ({why})"
+        super().__init__(message)
+
+
+class TooManyCopiesError(ValueError):
+    """A card the game's decks cannot hold that many times.
+
+    >>> check_copies(parse_cards("3s 4s 3s"))
+    Traceback (most recent call last):
+    ...
+    referee.cards.TooManyCopiesError: 3♠ appears 2 times, but one deck holds it only once
+    """
+
+    def __init__(self, card: AnyCard, count: int, limit: int, message: str) -> None:
+        self.card = card
+        self.count = count
+        self.limit = limit
+        super().__init__(message)
+
+
+class Suit(enum.IntEnum):
+    """The four suits, in Tiến lên order: ♠ < ♣ < ♦ < ♥."""
+
+    SPADES = 0
+    CLUBS = 1
+    DIAMONDS = 2
+    HEARTS = 3
+
+    @property
+    def symbol(self) -> str:
+        """The printed symbol.
+
+        >>> Suit.HEARTS.symbol
+        '♥'
+        """
+        return "♠♣♦♥"[self]
+
+    @property
+    def letter(self) -> str:
+        """The ASCII letter.
+
+        >>> Suit.CLUBS.letter
+        'c'
+        """
+        return "scdh"[self]
+
+    @property
+    def is_red(self) -> bool:
+        """Hearts and diamonds are red.
+
+        >>> Suit.DIAMONDS.is_red, Suit.SPADES.is_red
+        (True, False)
+        """
+        return self in (Suit.DIAMONDS, Suit.HEARTS)
+
+    @property
+    def color(self) -> str:
+        """``"red"`` or ``"black"``."""
+        return "red" if self.is_red else "black"
+
+    @classmethod
+    def parse(cls, text: str) -> Suit:
+        """Read the notation people write.
+
+        >>> Suit.parse("♡"), Suit.parse("S")
+        (<Suit.HEARTS: 3>, <Suit.SPADES: 0>)
+        """
+        try:
+            return _SUITS[text.lower()]
+        except KeyError:
+            raise ValueError(f"{text!r} is not a suit") from None
+
+
+_SUITS: dict[str, Suit] = {}
+for _suit, _chars in zip(Suit, ("♠♤s", "♣♧c", "♦♢d", "♥♡h")):
+    for _ch in _chars:
+        _SUITS[_ch] = _suit
+# Emoji presentation selector sometimes follows a suit symbol on phones.
+_VARIATION_SELECTORS = "\ufe0f\ufe0e"
+
+
+class Rank(enum.IntEnum):
+    """Ranks by face value: ace 1 up to king 13."""
+
+    ACE = 1
+    TWO = 2
+    THREE = 3
+    FOUR = 4
+    FIVE = 5
+    SIX = 6
+    SEVEN = 7
+    EIGHT = 8
+    NINE = 9
+    TEN = 10
+    JACK = 11
+    QUEEN = 12
+    KING = 13
+
+    @property
+    def symbol(self) -> str:
+        """The printed symbol.
+
+        >>> Rank.TEN.symbol, Rank.QUEEN.symbol, Rank.ACE.symbol
+        ('10', 'Q', 'A')
+        """
+        return _RANK_SYMBOLS[self]
+
+    @property
+    def plural(self) -> str:
+        """How players say the rank in the plural: ``"6s"``, ``"jacks"``.
+
+        >>> Rank.SIX.plural, Rank.JACK.plural, Rank.ACE.plural
+        ('6s', 'jacks', 'aces')
+        """
+        return {1: "aces", 11: "jacks", 12: "queens", 13: "kings"}.get(int(self), f"{self.symbol}s")
+
+    @classmethod
+    def parse(cls, text: str) -> Rank:
+        """Read the notation people write.
+
+        >>> Rank.parse("t"), Rank.parse("10"), Rank.parse("a")
+        (<Rank.TEN: 10>, <Rank.TEN: 10>, <Rank.ACE: 1>)
+        """
+        try:
+            return _RANKS[text.upper()]
+        except KeyError:
+            raise ValueError(f"{text!r} is not a rank") from None
+
+
+_RANK_SYMBOLS = {r: s for r, s in zip(Rank, "A 2 3 4 5 6 7 8 9 10 J Q K".split())}
+_RANKS: dict[str, Rank] = {s: r for r, s in _RANK_SYMBOLS.items()}
+_RANKS["T"] = Rank.TEN
+
+
+@dataclass(frozen=True, order=True, slots=True)
+class Card:
+    """One playing card.
+
+    >>> Card(Rank.TEN, Suit.HEARTS)
+    Card.parse('10♥')
+    >>> str(Card.parse("th")), Card.parse("th").ascii
+    ('10♥', '10h')
+    >>> Card.parse("qs") < Card.parse("qh")
+    True
+    """
+
+    rank: Rank
+    suit: Suit
+
+    is_joker = False
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        """Parse exactly one card (not a joker)."""
+        card = parse_card(text)
+        if not isinstance(card, Card):
+            raise NotationError(text, text, 1, "a joker, not a suited card")
+        return card
+
+    @property
+    def ascii(self) -> str:
+        """The card in letters only: ``10h``."""
+        return f"{self.rank.symbol}{self.suit.letter}"
+
+    @property
+    def is_red(self) -> bool:
+        return self.suit.is_red
+
+    def __str__(self) -> str:
+        return f"{self.rank.symbol}{self.suit.symbol}"
+
+    def __repr__(self) -> str:
+        return f"Card.parse({str(self)!r})"
+
+
+class JokerColor(enum.Enum):
+    RED = "red"
+    BLACK = "black"
+
+
+@dataclass(frozen=True, slots=True)
+class Joker:
+    """A joker: colourless (``JK``), red (``RJ``) or black (``BJ``).
+
+    >>> Joker(JokerColor.RED)
+    Joker.parse('RJ')
+    >>> str(JOKER), str(BLACK_JOKER)
+    ('JK', 'BJ')
+    """
+
+    color: JokerColor | None = None
+
+    is_joker = True
+
+    @classmethod
+    def parse(cls, text: str) -> Joker:
+        card = parse_card(text)
+        if not isinstance(card, Joker):
+            raise NotationError(text, text, 1, "not a joker")
+        return card
+
+    @property
+    def ascii(self) -> str:
+        return str(self)
+
+    @property
+    def is_red(self) -> bool:
+        return self.color is JokerColor.RED
+
+    def __str__(self) -> str:
+        return {None: "JK", JokerColor.RED: "RJ", JokerColor.BLACK: "BJ"}[self.color]
+
+    def __repr__(self) -> str:
+        return f"Joker.parse({str(self)!r})"
+
+    def __lt__(self, other: object) -> bool:
+        if isinstance(other, Card):
+            return False
+        if isinstance(other, Joker):
+            return _joker_index(self) < _joker_index(other)
+        return NotImplemented
+
+
+def _joker_index(j: Joker) -> int:
+    return (None, JokerColor.RED, JokerColor.BLACK).index(j.color)
+
+
+AnyCard = Union[Card, Joker]
+
+JOKER = Joker(None)
+RED_JOKER = Joker(JokerColor.RED)
+BLACK_JOKER = Joker(JokerColor.BLACK)
+_JOKERS = {"JK": JOKER, "RJ": RED_JOKER, "BJ": BLACK_JOKER, "🃏": JOKER}
+
+# One token: a joker, a rank then a suit, or a suit symbol then a rank.
+_SUIT_CHARS = "♠♤♣♧♦♢♥♡"
+_TOKEN = re.compile(
+    r"(?P<joker>JK|RJ|BJ|🃏)"
+    r"|(?P<rank>10|[2-9AJQKT])[\ufe0f\ufe0e]?(?P<suit>[SCDH" + _SUIT_CHARS + r"])"
+    r"|(?P<suit1>[" + _SUIT_CHARS + r"])[\ufe0f\ufe0e]?(?P<rank1>10|[2-9AJQKT])",
+    re.IGNORECASE,
+)
+_SEPARATORS = re.compile(r"[\s,;]+")
+
+
+def parse_card(text: str) -> AnyCard:
+    """Parse one card or joker.
+
+    >>> parse_card("TH"), parse_card("♣5"), parse_card("bj")
+    (Card.parse('10♥'), Card.parse('5♣'), Joker.parse('BJ'))
+    >>> parse_card("3s 4s")
+    Traceback (most recent call last):
+    ...
+    referee.cards.NotationError: '3s 4s' at position 1 is not a card (one card expected)
+    """
+    stripped = text.strip()
+    cards = parse_cards(stripped)
+    if len(cards) != 1:
+        raise NotationError(text, stripped, 1, "one card expected")
+    return cards[0]
+
+
+def parse_cards(text: str) -> tuple[AnyCard, ...]:
+    """Parse a list of cards separated by spaces, commas or nothing.
+
+    >>> format_cards(parse_cards("3s3c4d"))
+    '3♠ 3♣ 4♦'
+    >>> parse_cards("")
+    ()
+    >>> parse_cards("3s 4x 5h")
+    Traceback (most recent call last):
+    ...
+    referee.cards.NotationError: '4x' at position 2 is not a card ('x' is not a suit)
+    """
+    cards: list[AnyCard] = []
+    pos = 0
+    n = len(text)
+    while pos < n:
+        sep = _SEPARATORS.match(text, pos)
+        if sep:
+            pos = sep.end()
+            continue
+        m = _TOKEN.match(text, pos)
+        if m is None:
+            end = _SEPARATORS.search(text, pos)
+            piece = text[pos : end.start() if end else n]
+            raise NotationError(text, piece, len(cards) + 1, _explain(piece))
+        if m["joker"]:
+            cards.append(_JOKERS[m["joker"].upper()])
+        elif m["rank"]:
+            cards.append(Card(_RANKS[m["rank"].upper()], _SUITS[m["suit"].lower()]))
+        else:
+            cards.append(Card(_RANKS[m["rank1"].upper()], _SUITS[m["suit1"].lower()]))
+        pos = m.end()
+    return tuple(cards)
+
+
+def _explain(piece: str) -> str:
+    """A short hint for a piece that is not a card."""
+    m = re.match(r"(10|[2-9AJQKT])", piece, re.IGNORECASE)
+    if m:
+        rest = piece[m.end() :].lstrip("\ufe0f\ufe0e")
+        if not rest:
+            return "it has no suit"
+        return f"{rest[0]!r} is not a suit"
+    if piece[:1] == "1":
+        return "write 10 or T for ten"
+    return ""
+
+
+def card_name(card: AnyCard, *, ascii: bool = False) -> str:
+    """Print a card: ``10♥``, or ``10h`` with ``ascii=True``.
+
+    >>> card_name(Card.parse("th")), card_name(Card.parse("th"), ascii=True)
+    ('10♥', '10h')
+    """
+    return card.ascii if ascii else str(card)
+
+
+def format_cards(cards: Iterable[AnyCard], *, ascii: bool = False, sep: str = " ") -> str:
+    """Print a list of cards the way :func:`parse_cards` reads them back.
+
+    >>> format_cards(parse_cards("as kd"), ascii=True)
+    'As Kd'
+    """
+    return sep.join(card_name(c, ascii=ascii) for c in cards)
+
+
+def full_deck() -> tuple[Card, ...]:
+    """The 52 suited cards, ace low, suit by suit within each rank.
+
+    >>> len(full_deck()), str(full_deck()[0]), str(full_deck()[-1])
+    (52, 'A♠', 'K♥')
+    """
+    return tuple(Card(r, s) for r in Rank for s in Suit)
+
+
+_COUNT_WORDS = {1: "once", 2: "twice"}
+
+
+def check_copies(
+    cards: Iterable[AnyCard],
+    *,
+    decks: int = 1,
+    jokers: Mapping[Joker, int] | None = None,
+) -> None:
+    """Refuse a card the game's decks cannot hold that many times.
+
+    ``decks`` is the number of 52-card decks; ``jokers`` how many of each joker
+    the game has (none by default).
+
+    >>> check_copies(parse_cards("9h 9h 9s"), decks=2)
+    >>> check_copies(parse_cards("9h 9h 9h"), decks=2)
+    Traceback (most recent call last):
+    ...
+    referee.cards.TooManyCopiesError: 9♥ appears 3 times, but 2 decks hold it only twice
+    >>> check_copies(parse_cards("JK"))
+    Traceback (most recent call last):
+    ...
+    referee.cards.TooManyCopiesError: JK is not in this game's deck: it has no jokers
+    """
+    allowed = dict(jokers or {})
+    for card, count in Counter(cards).items():
+        if isinstance(card, Joker):
+            limit = allowed.get(card, 0)
+            if limit == 0:
+                what = "it has no jokers" if not any(allowed.values()) else "it has no such joker"
+                raise TooManyCopiesError(card, count, 0, f"{card} is not in this game's deck: {what}")
+        else:
+            limit = decks
+        if count > limit:
+            times = _COUNT_WORDS.get(limit, f"{limit} times")
+            holder = "one deck holds" if decks == 1 and not card.is_joker else (
+                f"{decks} decks hold" if not card.is_joker else "the deck holds"
+            )
+            raise TooManyCopiesError(
+                card, count, limit, f"{card} appears {count} times, but {holder} it only {times}"
+            )
