@@ -1,0 +1,102 @@
+"""House rules: reading a table's switches into a game's frozen rules object.
+
+Every game has one frozen, keyword-only dataclass of house rules whose field
+names are the switch ids of RULES.md.  :func:`rules_from_mapping` builds one
+from what a form or the JSON API sent, and refuses an unknown id or a bad value
+with a :class:`SwitchError` that names it.
+
+>>> from dataclasses import dataclass
+>>> @dataclass(frozen=True, kw_only=True)
+... class Demo:
+...     doubles: bool = False
+...     faces: str = "ten"
+...     CHOICES = {"faces": ("ten", "rank")}
+>>> rules_from_mapping(Demo, {"doubles": True})
+Demo(doubles=True, faces='ten')
+>>> rules_from_mapping(Demo, {"dubles": True})
+Traceback (most recent call last):
+...
+referee.switches.SwitchError: unknown house rule 'dubles' (known: doubles, faces)
+>>> rules_from_mapping(Demo, {"faces": "court"})
+Traceback (most recent call last):
+...
+referee.switches.SwitchError: house rule 'faces' must be one of ten, rank, not 'court'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+__all__ = ["SwitchError", "rules_from_mapping", "rules_to_dict"]
+
+R = TypeVar("R")
+
+_TRUE = {"1", "true", "on", "yes"}
+_FALSE = {"0", "false", "off", "no", ""}
+
+
+class SwitchError(ValueError):
+    """An unknown house-rule id, or a value the switch does not take."""
+
+    def __init__(self, switch: str, message: str) -> None:
+        self.switch = switch
+        super().__init__(message)
+
+
+def rules_from_mapping(cls: type[R], values: Mapping[str, Any] | None) -> R:
+    """Build the rules object ``cls`` from switch ids and values.
+
+    Booleans may come as JSON booleans or as form words (``on``, ``true``, ``1``);
+    integers as numbers or digits; a field listed in ``cls.CHOICES`` must be one
+    of its choices.  ``None`` values are ignored (the default stands).
+    """
+    fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+    choices: Mapping[str, tuple[Any, ...]] = getattr(cls, "CHOICES", {})
+    kwargs: dict[str, Any] = {}
+    for key, raw in (values or {}).items():
+        if key not in fields:
+            known = ", ".join(sorted(fields))
+            raise SwitchError(key, f"unknown house rule {key!r} (known: {known})")
+        if raw is None:
+            continue
+        default = fields[key].default
+        kwargs[key] = _coerce(key, raw, default, choices.get(key))
+    try:
+        return cls(**kwargs)
+    except SwitchError:
+        raise
+    except (TypeError, ValueError) as exc:
+        raise SwitchError("", str(exc)) from exc
+
+
+def rules_to_dict(rules: object) -> dict[str, Any]:
+    """The switches as a plain dict, ready for JSON."""
+    return dataclasses.asdict(rules)  # type: ignore[call-overload]
+
+
+def _coerce(key: str, raw: Any, default: Any, options: tuple[Any, ...] | None) -> Any:
+    if options is not None:
+        value = raw
+        if isinstance(raw, str) and all(isinstance(o, int) for o in options if o is not None):
+            value = int(raw) if raw.strip().isdigit() else raw
+        if value not in options:
+            shown = ", ".join(str(o) for o in options)
+            raise SwitchError(key, f"house rule {key!r} must be one of {shown}, not {raw!r}")
+        return value
+    if isinstance(default, bool):
+        if isinstance(raw, bool):
+            return raw
+        if isinstance(raw, str) and raw.strip().lower() in _TRUE | _FALSE:
+            return raw.strip().lower() in _TRUE
+        raise SwitchError(key, f"house rule {key!r} is on or off, not {raw!r}")
+    if isinstance(default, int) or (default is None and isinstance(raw, (int, str))):
+        if isinstance(raw, bool):
+            raise SwitchError(key, f"house rule {key!r} takes a whole number, not {raw!r}")
+        if isinstance(raw, int):
+            return raw
+        if isinstance(raw, str) and raw.strip().isdigit():
+            return int(raw)
+        raise SwitchError(key, f"house rule {key!r} takes a whole number, not {raw!r}")
+    return raw
