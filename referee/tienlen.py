@@ -1,0 +1,1254 @@
+"""Tiến lên (Thirteen): card order, combinations, verdicts and the hand's state machine.
+
+Cards rank ``3 4 5 6 7 8 9 10 J Q K A 2`` (the 2 is the highest) and, on equal
+rank, by suit ``♠ < ♣ < ♦ < ♥``.  A play must be the same kind and size as the
+combination on the table with a higher highest card; the only plays that beat a
+different kind are the bombs on 2s.
+
+>>> str(check("♣5♥5", "♦5♠5").reason)
+'5♥ is higher than 5♦'
+>>> check("♣5♥6♦7", "♦5♦6♣7").legal
+True
+>>> v = check("3s 3h 4s 4h 5c 5d", "2h")
+>>> v.legal, v.bomb, str(v.reason)
+(True, True, 'a double sequence of 3 pairs bombs a single 2')
+>>> str(check("8s", "8h").reason)
+'8♠ is lower than 8♥'
+>>> str(check("4s 5s 6s 7s", "3h 4h 5h").reason)
+'a sequence must be beaten by a sequence of the same length: 4 cards on 3'
+
+Decisions where the sheets are thin (each is tested):
+
+* ``twos_in_sequences`` lets a 2 end a *sequence* (``Q K A 2``), never wrap
+  (``K A 2 3`` is refused).  It does not apply to double sequences: RULES.md
+  says "no 2" for both kinds and the switch names the sequence only, so a
+  double sequence never holds a 2 (``K K A A 2 2`` stays refused).
+* Beating a bomb: a four of a kind is beaten by a higher four of a kind, a
+  double sequence only by a double sequence of the same number of pairs with a
+  higher top (the ordinary same-kind rule).  A 4-pair double sequence does not
+  beat a 3-pair one.  This holds whether or not the bomb was played on a 2:
+  a verdict looks at the two combinations only.
+* ``quad_beats_three_pairs``: any four of a kind beats a double sequence of
+  exactly 3 pairs (whatever it was played on).  ``four_pairs_beat_quad``: a
+  double sequence of 4 *or more* pairs beats any four of a kind, except four
+  2s: nothing ever beats four 2s.
+* ``quad_beats_pair_of_twos``: any four of a kind beats a pair of 2s.
+* :attr:`Verdict.bomb` is true exactly when a legal play beats a *different
+  kind* (a bomb row of RULES.md or one of the bomb switches).  A higher four of
+  a kind on a four of a kind is legal by the same-kind rule, so ``bomb`` is
+  false there, though :attr:`Combination.is_bomb` is true for both.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from itertools import pairwise
+from typing import Any
+
+from referee.cards import (
+    AnyCard,
+    Card,
+    NotationError,
+    Rank,
+    Suit,
+    TooManyCopiesError,
+    check_copies,
+    format_cards,
+    parse_cards,
+)
+from referee.switches import SwitchError, rules_from_mapping, rules_to_dict
+from referee.text import Message, message
+
+__all__ = [
+    "RANK_ORDER",
+    "THREE_OF_SPADES",
+    "rank_power",
+    "card_power",
+    "sort_cards",
+    "Kind",
+    "kind_name",
+    "Combination",
+    "parse_combination",
+    "NotACombinationError",
+    "classify",
+    "TienLenRules",
+    "Verdict",
+    "check",
+    "beats",
+    "ActionError",
+    "IllegalPlayError",
+    "NotYourTurnError",
+    "CardAlreadyPlayedError",
+    "HandOverError",
+    "InstantWinKind",
+    "Setup",
+    "PlayAction",
+    "PassAction",
+    "InstantWinAction",
+    "NextHandAction",
+    "Action",
+    "action_from_dict",
+    "Hand",
+    "replay",
+    "Game",
+    "replay_game",
+    "NotationError",
+    "TooManyCopiesError",
+    "SwitchError",
+]
+
+CardsLike = str | Iterable[AnyCard]
+
+# ---------------------------------------------------------------------------
+# Card order
+# ---------------------------------------------------------------------------
+
+#: Ranks from lowest to highest in Tiến lên.
+RANK_ORDER: tuple[Rank, ...] = tuple(Rank(r) for r in (3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 1, 2))
+_RANK_POWER = {r: i for i, r in enumerate(RANK_ORDER)}
+THREE_OF_SPADES = Card(Rank.THREE, Suit.SPADES)
+
+
+def rank_power(rank: Rank) -> int:
+    """Position of a rank in the game's order: 3 is 0, ace 11, the 2 is 12.
+
+    >>> rank_power(Rank.THREE), rank_power(Rank.ACE), rank_power(Rank.TWO)
+    (0, 11, 12)
+    """
+    return _RANK_POWER[Rank(rank)]
+
+
+def card_power(card: AnyCard) -> int:
+    """Sort key: rank first, then suit ♠ < ♣ < ♦ < ♥; 3♠ is 0 and 2♥ is 51.
+
+    >>> card_power(Card.parse("3s")), card_power(Card.parse("2h"))
+    (0, 51)
+    >>> card_power(Card.parse("5s")) > card_power(Card.parse("4h"))
+    True
+    >>> card_power(parse_cards("RJ")[0])
+    Traceback (most recent call last):
+    ...
+    referee.cards.TooManyCopiesError: RJ is not in this game's deck: it has no jokers
+    """
+    if not isinstance(card, Card):
+        check_copies([card])
+        raise TooManyCopiesError(card, 1, 0, f"{card} is not in this game's deck")  # pragma: no cover
+    return rank_power(card.rank) * 4 + int(card.suit)
+
+
+def sort_cards(cards: CardsLike) -> tuple[Card, ...]:
+    """The cards from lowest to highest in game order.
+
+    >>> format_cards(sort_cards("2s As 3h 3s"))
+    '3♠ 3♥ A♠ 2♠'
+    """
+    return tuple(sorted(_cards(cards), key=card_power))
+
+
+def _cards(cards: CardsLike) -> tuple[Card, ...]:
+    """Parse text or take cards; refuse jokers and a card given twice (one deck)."""
+    found = parse_cards(cards) if isinstance(cards, str) else tuple(cards)
+    check_copies(found, decks=1)
+    return found  # type: ignore[return-value]
+
+
+# ---------------------------------------------------------------------------
+# Combinations
+# ---------------------------------------------------------------------------
+
+
+class Kind(enum.Enum):
+    """The kinds of combination; the values are the JSON API's strings."""
+
+    SINGLE = "single"
+    PAIR = "pair"
+    TRIPLE = "triple"
+    FOUR_OF_A_KIND = "four_of_a_kind"
+    SEQUENCE = "sequence"
+    DOUBLE_SEQUENCE = "double_sequence"
+
+    @property
+    def label(self) -> str:
+        """The name players say.
+
+        >>> Kind.DOUBLE_SEQUENCE.label, Kind.SINGLE.label
+        ('double sequence', 'single card')
+        """
+        return _KIND_LABELS[self]
+
+    @classmethod
+    def parse(cls, text: str) -> Kind:
+        """Read an API value or a spoken name.
+
+        >>> Kind.parse("double sequence"), Kind.parse("four_of_a_kind")
+        (<Kind.DOUBLE_SEQUENCE: 'double_sequence'>, <Kind.FOUR_OF_A_KIND: 'four_of_a_kind'>)
+        """
+        key = text.strip().lower().replace(" ", "_").replace("-", "_")
+        for kind in cls:
+            if key in (kind.value, kind.label.replace(" ", "_")):
+                return kind
+        raise ValueError(f"{text!r} is not a kind of combination")
+
+
+_KIND_LABELS = {
+    Kind.SINGLE: "single card",
+    Kind.PAIR: "pair",
+    Kind.TRIPLE: "triple",
+    Kind.FOUR_OF_A_KIND: "four of a kind",
+    Kind.SEQUENCE: "sequence",
+    Kind.DOUBLE_SEQUENCE: "double sequence",
+}
+_SAME_RANK_KINDS = {1: Kind.SINGLE, 2: Kind.PAIR, 3: Kind.TRIPLE, 4: Kind.FOUR_OF_A_KIND}
+
+
+def kind_name(kind: Kind) -> str:
+    """The human name of a kind: ``kind_name(Kind.FOUR_OF_A_KIND) == 'four of a kind'``."""
+    return kind.label
+
+
+@dataclass(frozen=True, slots=True)
+class Combination:
+    """A valid combination: its kind and its cards, sorted in game order.
+
+    Build one with :func:`classify` or :func:`parse_combination`.
+
+    >>> c = parse_combination("5c 3s 4h")
+    >>> c
+    Combination.parse('3♠ 4♥ 5♣')
+    >>> c.kind, str(c.top), c.length, str(c)
+    (<Kind.SEQUENCE: 'sequence'>, '5♣', 3, '3♠ 4♥ 5♣')
+    >>> d = parse_combination("3s 3h 4s 4h 5c 5d")
+    >>> d.pairs, d.is_bomb, d.name
+    (3, True, 'double sequence of 3 pairs')
+    """
+
+    kind: Kind
+    cards: tuple[Card, ...]
+
+    def __post_init__(self) -> None:
+        cards = sort_cards(self.cards)
+        object.__setattr__(self, "cards", cards)
+        found = classify(cards, TienLenRules(twos_in_sequences=True))
+        if found.kind is not self.kind:
+            raise ValueError(f"{format_cards(cards)} is a {found.kind.label}, not a {self.kind.label}")
+
+    @classmethod
+    def parse(cls, text: str, rules: TienLenRules | None = None) -> Combination:
+        """Same as :func:`parse_combination`."""
+        return parse_combination(text, rules)
+
+    @property
+    def top(self) -> Card:
+        """The highest card, which decides what beats what."""
+        return self.cards[-1]
+
+    @property
+    def length(self) -> int:
+        """Number of cards."""
+        return len(self.cards)
+
+    @property
+    def pairs(self) -> int:
+        """Number of pairs of a double sequence (0 for other kinds)."""
+        return len(self.cards) // 2 if self.kind is Kind.DOUBLE_SEQUENCE else 0
+
+    @property
+    def rank(self) -> Rank:
+        """The rank of the top card (the rank of a single, pair, triple or four of a kind)."""
+        return self.top.rank
+
+    @property
+    def is_bomb(self) -> bool:
+        """Four of a kind or a double sequence: the combinations that can bomb a 2."""
+        return self.kind in (Kind.FOUR_OF_A_KIND, Kind.DOUBLE_SEQUENCE)
+
+    @property
+    def is_twos(self) -> bool:
+        """A single 2, a pair, three or four 2s.
+
+        >>> parse_combination("2s 2h").is_twos, parse_combination("Qs Ks As 2s", \
+TienLenRules(twos_in_sequences=True)).is_twos
+        (True, False)
+        """
+        return all(c.rank is Rank.TWO for c in self.cards)
+
+    @property
+    def is_sequence(self) -> bool:
+        return self.kind is Kind.SEQUENCE
+
+    @property
+    def is_double_sequence(self) -> bool:
+        return self.kind is Kind.DOUBLE_SEQUENCE
+
+    @property
+    def is_four_of_a_kind(self) -> bool:
+        return self.kind is Kind.FOUR_OF_A_KIND
+
+    @property
+    def name(self) -> str:
+        """A short English description.
+
+        >>> [parse_combination(t).name for t in ("2h", "5s 5d", "2s 2c 2d", "7s 8s 9s 10s")]
+        ['single 2', 'pair of 5s', 'three 2s', 'sequence of 4 cards']
+        """
+        plural = self.rank.plural
+        if self.kind is Kind.SINGLE:
+            return f"single {self.rank.symbol}"
+        if self.kind is Kind.PAIR:
+            return f"pair of {plural}"
+        if self.kind is Kind.TRIPLE:
+            return f"three {plural}"
+        if self.kind is Kind.FOUR_OF_A_KIND:
+            return f"four {plural}"
+        if self.kind is Kind.SEQUENCE:
+            return f"sequence of {self.length} cards"
+        return f"double sequence of {self.pairs} pairs"
+
+    def to_dict(self) -> dict[str, Any]:
+        """For JSON: ``{"kind": "pair", "cards": "5♦ 5♥", "top": "5♥"}``."""
+        return {"kind": self.kind.value, "cards": str(self), "top": str(self.top)}
+
+    def __str__(self) -> str:
+        return format_cards(self.cards)
+
+    def __repr__(self) -> str:
+        if self.kind is Kind.SEQUENCE and any(c.rank is Rank.TWO for c in self.cards):
+            return f"Combination.parse({str(self)!r}, TienLenRules(twos_in_sequences=True))"
+        return f"Combination.parse({str(self)!r})"
+
+
+class NotACombinationError(ValueError):
+    """Cards that make no combination, with the cards and the reason as a :class:`Message`.
+
+    >>> try:
+    ...     classify("4s 6h 5c 7d 9s")
+    ... except NotACombinationError as err:
+    ...     print(err.reason)
+    ranks 7 and 9 are not consecutive
+    """
+
+    def __init__(self, cards: Sequence[Card], reason: Message, *, where: str = "") -> None:
+        self.cards = tuple(cards)
+        self.reason = reason
+        self.where = where
+        what = format_cards(self.cards) or "no cards"
+        prefix = f"the {where} " if where else ""
+        super().__init__(f"{prefix}{what} is not a combination: {reason}")
+
+
+def _reject(cards: Sequence[Card], template: str, **params: object) -> NotACombinationError:
+    return NotACombinationError(cards, message(template, **params))
+
+
+def classify(cards: CardsLike, rules: TienLenRules | None = None) -> Combination:
+    """Name the combination the cards make, or say precisely why they make none.
+
+    >>> classify("3s 3h").kind, classify("9h").kind, classify("5s 5h 5c 5d").kind
+    (<Kind.PAIR: 'pair'>, <Kind.SINGLE: 'single'>, <Kind.FOUR_OF_A_KIND: 'four_of_a_kind'>)
+    >>> classify("Qs Ks As 2s")
+    Traceback (most recent call last):
+    ...
+    referee.tienlen.NotACombinationError: Q♠ K♠ A♠ 2♠ is not a combination: a 2 can never be part of a sequence
+    >>> classify("Qs Ks As 2s", TienLenRules(twos_in_sequences=True)).kind
+    <Kind.SEQUENCE: 'sequence'>
+    >>> classify("4s 6s")
+    Traceback (most recent call last):
+    ...
+    referee.tienlen.NotACombinationError: 4♠ 6♠ is not a combination: two cards of different ranks are not a pair
+    """
+    rules = rules or DEFAULT_RULES
+    found = sort_cards(_cards(cards))
+    n = len(found)
+    if n == 0:
+        raise _reject(found, "a play needs at least one card")
+    counts = Counter(c.rank for c in found)
+    if len(counts) == 1:
+        return _make(_SAME_RANK_KINDS[n], found)
+    powers = sorted(rank_power(r) for r in counts)
+    if n == 2:
+        if powers[1] - powers[0] == 1 and (rules.twos_in_sequences or Rank.TWO not in counts):
+            raise _reject(found, "a sequence needs at least three cards")
+        raise _reject(found, "two cards of different ranks are not a pair")
+    shape = set(counts.values())
+    if shape == {2}:
+        kind = Kind.DOUBLE_SEQUENCE
+        if Rank.TWO in counts:
+            raise _reject(found, "a 2 can never be part of a double sequence")
+    elif shape == {1}:
+        kind = Kind.SEQUENCE
+        if Rank.TWO in counts and not rules.twos_in_sequences:
+            raise _reject(found, "a 2 can never be part of a sequence")
+        if Rank.TWO in counts and Rank.THREE in counts:
+            raise _reject(found, "a sequence cannot wrap round from 2 to 3")
+    else:
+        many = max(counts, key=lambda r: (counts[r], rank_power(r)))
+        if counts[many] >= 3:
+            raise _reject(
+                found,
+                "{count} cards of rank {rank} fit no combination with other ranks",
+                count=counts[many],
+                rank=many.symbol,
+            )
+        single = min((r for r in counts if counts[r] == 1), key=rank_power)
+        raise _reject(
+            found,
+            "rank {rank} is not paired: a double sequence needs two cards of every rank",
+            rank=single.symbol,
+        )
+    for low, high in pairwise(powers):
+        if high != low + 1:
+            raise _reject(
+                found,
+                "ranks {low} and {high} are not consecutive",
+                low=RANK_ORDER[low].symbol,
+                high=RANK_ORDER[high].symbol,
+            )
+    if kind is Kind.DOUBLE_SEQUENCE and len(counts) < 3:
+        raise _reject(found, "a double sequence needs at least three pairs")
+    return _make(kind, found)
+
+
+def _make(kind: Kind, cards: tuple[Card, ...]) -> Combination:
+    """Build without re-checking (classify has checked)."""
+    combo = object.__new__(Combination)
+    object.__setattr__(combo, "kind", kind)
+    object.__setattr__(combo, "cards", cards)
+    return combo
+
+
+def parse_combination(text: str, rules: TienLenRules | None = None) -> Combination:
+    """Parse cards written in any notation (``♣5``, ``5c``, ``5♣``) and classify them.
+
+    >>> parse_combination("♣5♥5")
+    Combination.parse('5♣ 5♥')
+    """
+    return classify(parse_cards(text), rules)
+
+
+# ---------------------------------------------------------------------------
+# House rules
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, kw_only=True)
+class TienLenRules:
+    """The table's house rules; field names are the switch ids of RULES.md.
+
+    >>> rules_from_mapping(TienLenRules, {"first_lead": "any", "play_on": "on"}).play_on
+    True
+    >>> TienLenRules(first_lead="first")
+    Traceback (most recent call last):
+    ...
+    referee.switches.SwitchError: house rule 'first_lead' must be one of contains_3s, \
+three_spades_alone, any, not 'first'
+    """
+
+    twos_in_sequences: bool = False
+    first_lead: str = "contains_3s"
+    quad_beats_pair_of_twos: bool = False
+    quad_beats_three_pairs: bool = False
+    four_pairs_beat_quad: bool = False
+    bomb_after_pass: bool = False
+    play_on: bool = False
+    instant_wins: bool = False
+
+    CHOICES = {"first_lead": ("contains_3s", "three_spades_alone", "any")}
+
+    def __post_init__(self) -> None:
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            options = self.CHOICES.get(f.name)
+            if options is not None:
+                if value not in options:
+                    shown = ", ".join(options)
+                    raise SwitchError(f.name, f"house rule {f.name!r} must be one of {shown}, not {value!r}")
+            elif not isinstance(value, bool):
+                raise SwitchError(f.name, f"house rule {f.name!r} is on or off, not {value!r}")
+
+    def to_dict(self) -> dict[str, Any]:
+        return rules_to_dict(self)
+
+    @classmethod
+    def from_dict(cls, values: Mapping[str, Any] | None) -> TienLenRules:
+        return rules_from_mapping(cls, values)
+
+
+DEFAULT_RULES = TienLenRules()
+
+
+# ---------------------------------------------------------------------------
+# Verdicts
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """Whether a play may go on the table, and the rule that decides it.
+
+    ``bomb`` is true when the play is legal and beats a different kind (a bomb
+    on 2s, or a bomb switch such as ``four_pairs_beat_quad``).
+    """
+
+    legal: bool
+    play: Combination | None
+    table: Combination | None
+    bomb: bool
+    reason: Message
+
+    def __str__(self) -> str:
+        return f"{'legal' if self.legal else 'not legal'}: {self.reason}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "legal": self.legal,
+            "play": self.play.to_dict() if self.play else None,
+            "table": self.table.to_dict() if self.table else None,
+            "bomb": self.bomb,
+            "reason": str(self.reason),
+        }
+
+
+_MUST_MATCH = {
+    Kind.SINGLE: "a single card must be beaten by a single card",
+    Kind.PAIR: "a pair must be beaten by a pair",
+    Kind.TRIPLE: "a triple must be beaten by a triple",
+    Kind.FOUR_OF_A_KIND: "four of a kind must be beaten by a higher four of a kind",
+    Kind.SEQUENCE: "a sequence must be beaten by a sequence",
+    Kind.DOUBLE_SEQUENCE: "a double sequence must be beaten by a double sequence",
+}
+
+
+def _judge(play: Combination, table: Combination, rules: TienLenRules) -> tuple[bool, bool, Message]:
+    """(legal, bomb, reason) for ``play`` on a non-empty ``table``."""
+    pk, tk = play.kind, table.kind
+    quad, dseq = Kind.FOUR_OF_A_KIND, Kind.DOUBLE_SEQUENCE
+    if table.is_twos and tk is quad:
+        return False, False, message("nothing beats four 2s")
+    if table.is_twos and pk is not tk:
+        # The bomb rows of RULES.md.
+        if tk is Kind.SINGLE:
+            if pk is quad:
+                return True, True, message("four of a kind bombs a single 2")
+            if pk is dseq:
+                return True, True, message("a double sequence of {pairs} pairs bombs a single 2", pairs=play.pairs)
+            return False, False, message(
+                "a single 2 is beaten only by a higher 2, four of a kind "
+                "or a double sequence of 3 or more pairs"
+            )
+        if tk is Kind.PAIR:
+            if pk is dseq and play.pairs >= 4:
+                return True, True, message("a double sequence of {pairs} pairs beats a pair of 2s", pairs=play.pairs)
+            if pk is quad and rules.quad_beats_pair_of_twos:
+                return True, True, message("four of a kind beats a pair of 2s (house rule quad_beats_pair_of_twos)")
+            if pk is quad:
+                return False, False, message(
+                    "four of a kind bombs only a single 2 (a pair of 2s needs house rule quad_beats_pair_of_twos)"
+                )
+            if pk is dseq:
+                return False, False, message(
+                    "a pair of 2s is beaten only by a double sequence of 4 or more pairs, not {pairs}",
+                    pairs=play.pairs,
+                )
+            return False, False, message(
+                "a pair of 2s is beaten only by a higher pair of 2s or a double sequence of 4 or more pairs"
+            )
+        # three 2s
+        if pk is dseq and play.pairs >= 5:
+            return True, True, message("a double sequence of {pairs} pairs beats three 2s", pairs=play.pairs)
+        if pk is dseq:
+            return False, False, message(
+                "three 2s are beaten only by a double sequence of 5 or more pairs, not {pairs}", pairs=play.pairs
+            )
+        return False, False, message("three 2s are beaten only by a double sequence of 5 or more pairs")
+    if pk is quad and tk is dseq:
+        if not rules.quad_beats_three_pairs:
+            return False, False, message(
+                "four of a kind does not beat a double sequence (house rule quad_beats_three_pairs is off)"
+            )
+        if table.pairs == 3:
+            return True, True, message(
+                "four of a kind beats a double sequence of 3 pairs (house rule quad_beats_three_pairs)"
+            )
+        return False, False, message(
+            "four of a kind beats a double sequence of 3 pairs only, not one of {pairs}", pairs=table.pairs
+        )
+    if pk is dseq and tk is quad:
+        if not rules.four_pairs_beat_quad:
+            return False, False, message(
+                "a double sequence does not beat four of a kind (house rule four_pairs_beat_quad is off)"
+            )
+        if play.pairs >= 4:
+            return True, True, message(
+                "a double sequence of {pairs} pairs beats four of a kind (house rule four_pairs_beat_quad)",
+                pairs=play.pairs,
+            )
+        return False, False, message("only a double sequence of 4 or more pairs beats four of a kind")
+    if pk is not tk:
+        return False, False, message(_MUST_MATCH[tk])
+    if play.length != table.length:
+        if tk is Kind.SEQUENCE:
+            return False, False, message(
+                "a sequence must be beaten by a sequence of the same length: {play} cards on {table}",
+                play=play.length,
+                table=table.length,
+            )
+        return False, False, message(
+            "a double sequence must be beaten by a double sequence of the same length: {play} pairs on {table}",
+            play=play.pairs,
+            table=table.pairs,
+        )
+    if card_power(play.top) > card_power(table.top):
+        return True, False, message("{play} is higher than {table}", play=play.top, table=table.top)
+    return False, False, message("{play} is lower than {table}", play=play.top, table=table.top)
+
+
+def beats(play: Combination, table: Combination, rules: TienLenRules | None = None) -> bool:
+    """Whether ``play`` may go on ``table``.
+
+    >>> beats(parse_combination("5s 5h 5c 5d"), parse_combination("2d"))
+    True
+    >>> beats(parse_combination("6s 6h 6c 6d"), parse_combination("2d 2h"))
+    False
+    >>> beats(parse_combination("6s 6h 6c 6d"), parse_combination("2d 2h"), TienLenRules(quad_beats_pair_of_twos=True))
+    True
+    """
+    return _judge(play, table, rules or DEFAULT_RULES)[0]
+
+
+def check(
+    play_cards: CardsLike,
+    table_cards: CardsLike = (),
+    rules: TienLenRules | None = None,
+    first_play: bool = False,
+) -> Verdict:
+    """Judge a play against the table (empty for a lead).
+
+    An illegal play gives a verdict that says so; bad input raises: text that
+    is not a card (:class:`NotationError`), a joker or a card given twice, or a
+    card both in the play and on the table (:class:`TooManyCopiesError`), a
+    table that is not a combination (:class:`NotACombinationError` with
+    ``where="table"``).  ``first_play`` applies the opening rule ``first_lead``.
+
+    >>> str(check("4s 4h", first_play=True).reason)
+    'the first play of the game must contain the 3♠'
+    >>> str(check("3s 4h 5c", first_play=True).reason)
+    'the first play of the game contains the 3♠'
+    >>> str(check("3s 3h", "9h").reason)
+    'a single card must be beaten by a single card'
+    >>> check("3s", "3s")
+    Traceback (most recent call last):
+    ...
+    referee.cards.TooManyCopiesError: 3♠ is both on the table and in the play
+    >>> check("3s", "4s 5h")
+    Traceback (most recent call last):
+    ...
+    referee.tienlen.NotACombinationError: the table 4♠ 5♥ is not a combination: a sequence needs at least three cards
+    """
+    rules = rules or DEFAULT_RULES
+    played = _cards(play_cards)
+    on_table = _cards(table_cards)
+    common = set(played) & set(on_table)
+    if common:
+        card = min(common, key=card_power)
+        raise TooManyCopiesError(card, 2, 1, f"{card} is both on the table and in the play")
+    table: Combination | None = None
+    if on_table:
+        try:
+            table = classify(on_table, rules)
+        except NotACombinationError as err:
+            raise NotACombinationError(err.cards, err.reason, where="table") from None
+    if first_play and table is not None:
+        raise ValueError("the first play of the game is made on an empty table")
+    try:
+        play = classify(played, rules)
+    except NotACombinationError as err:
+        return Verdict(False, None, table, False, err.reason)
+    if table is None:
+        if first_play and rules.first_lead == "contains_3s":
+            if THREE_OF_SPADES not in play.cards:
+                return Verdict(False, play, None, False, message("the first play of the game must contain the 3♠"))
+            return Verdict(True, play, None, False, message("the first play of the game contains the 3♠"))
+        if first_play and rules.first_lead == "three_spades_alone":
+            if play.cards != (THREE_OF_SPADES,):
+                return Verdict(False, play, None, False, message("the first play of the game must be the 3♠ alone"))
+            return Verdict(True, play, None, False, message("the first play of the game is the 3♠ alone"))
+        return Verdict(True, play, None, False, message("any combination may be led on an empty table"))
+    legal, bomb, reason = _judge(play, table, rules)
+    return Verdict(legal, play, table, bomb, reason)
+
+
+# ---------------------------------------------------------------------------
+# Errors refused by the state machine
+# ---------------------------------------------------------------------------
+
+
+class ActionError(ValueError):
+    """An action the hand refuses; ``reason`` is the :class:`Message` to show."""
+
+    def __init__(self, reason: Message) -> None:
+        self.reason = reason
+        super().__init__(str(reason))
+
+
+class IllegalPlayError(ActionError):
+    """A play the rules refuse; carries the :class:`Verdict`."""
+
+    def __init__(self, verdict: Verdict) -> None:
+        self.verdict = verdict
+        super().__init__(verdict.reason)
+
+
+class NotYourTurnError(ActionError):
+    """A player acting out of turn, or one who has gone out."""
+
+
+class CardAlreadyPlayedError(ActionError):
+    """A play holding a card that was already played this hand; ``card`` names it."""
+
+    def __init__(self, card: Card, reason: Message) -> None:
+        self.card = card
+        super().__init__(reason)
+
+
+class HandOverError(ActionError):
+    """An action after the hand has ended, or a next hand before it has."""
+
+
+# ---------------------------------------------------------------------------
+# Setup and action records
+# ---------------------------------------------------------------------------
+
+
+class InstantWinKind(enum.Enum):
+    """Dealt hands that win at once when ``instant_wins`` is on."""
+
+    FOUR_TWOS = "four_twos"
+    DRAGON = "dragon"
+    SIX_PAIRS = "six_pairs"
+
+    @property
+    def label(self) -> str:
+        return {"four_twos": "four 2s", "dragon": "a dragon (3 to ace)", "six_pairs": "six pairs"}[self.value]
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """Who sits where (seat order is turn order), the house rules and who leads.
+
+    ``leader`` is the seat holding the 3♠ when ``opening`` is true (the first
+    hand of a game: the opening rule ``first_lead`` applies), otherwise the
+    previous hand's winner, who leads freely.
+    """
+
+    players: tuple[str, ...]
+    rules: TienLenRules = DEFAULT_RULES
+    leader: int = 0
+    opening: bool = True
+    hand_size: int = 13
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "players", tuple(self.players))
+        if not 2 <= len(self.players) <= 4:
+            raise ValueError(f"Tiến lên is played by 2 to 4 players, not {len(self.players)}")
+        if not 0 <= self.leader < len(self.players):
+            raise ValueError(f"there is no seat {self.leader}")
+        if not 1 <= self.hand_size <= 52 // len(self.players):
+            raise ValueError(f"a hand of {self.hand_size} cards cannot be dealt to {len(self.players)} players")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "players": list(self.players),
+            "rules": self.rules.to_dict(),
+            "leader": self.leader,
+            "opening": self.opening,
+            "hand_size": self.hand_size,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Setup:
+        return cls(
+            tuple(data["players"]),
+            TienLenRules.from_dict(data.get("rules")),
+            int(data.get("leader", 0)),
+            bool(data.get("opening", True)),
+            int(data.get("hand_size", 13)),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class PlayAction:
+    """A seat played cards.  ``bomb`` and ``went_out`` are recorded for history; replay re-derives them."""
+
+    seat: int
+    cards: tuple[Card, ...]
+    bomb: bool = False
+    went_out: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"action": "play", "seat": self.seat, "cards": format_cards(self.cards),
+                "bomb": self.bomb, "went_out": self.went_out}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> PlayAction:
+        return cls(int(data["seat"]), _cards(data["cards"]), bool(data.get("bomb")), bool(data.get("went_out")))
+
+
+@dataclass(frozen=True, slots=True)
+class PassAction:
+    """A seat passed.  ``cleared`` records that this pass cleared the table."""
+
+    seat: int
+    cleared: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"action": "pass", "seat": self.seat, "cleared": self.cleared}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> PassAction:
+        return cls(int(data["seat"]), bool(data.get("cleared")))
+
+
+@dataclass(frozen=True, slots=True)
+class InstantWinAction:
+    """A seat declared an instant win; ``cards`` are the hand if it was entered (checked), else empty."""
+
+    seat: int
+    kind: InstantWinKind
+    cards: tuple[Card, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"action": "instant_win", "seat": self.seat, "kind": self.kind.value,
+                "cards": format_cards(self.cards)}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> InstantWinAction:
+        return cls(int(data["seat"]), InstantWinKind(data["kind"]), _cards(data.get("cards", "")))
+
+
+@dataclass(frozen=True, slots=True)
+class NextHandAction:
+    """In a :class:`Game`: the next hand was dealt, led by ``leader`` (the last winner)."""
+
+    leader: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"action": "next_hand", "leader": self.leader}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> NextHandAction:
+        return cls(int(data["leader"]))
+
+
+Action = PlayAction | PassAction | InstantWinAction | NextHandAction
+_ACTIONS: dict[str, Any] = {
+    "play": PlayAction,
+    "pass": PassAction,
+    "instant_win": InstantWinAction,
+    "next_hand": NextHandAction,
+}
+
+
+def action_from_dict(data: Mapping[str, Any]) -> Action:
+    """Rebuild any action record from its :meth:`to_dict`.
+
+    >>> action_from_dict(PlayAction(0, sort_cards("3s 4s 5h")).to_dict())
+    PlayAction(seat=0, cards=(Card.parse('3♠'), Card.parse('4♠'), Card.parse('5♥')), bomb=False, went_out=False)
+    """
+    try:
+        cls = _ACTIONS[data["action"]]
+    except KeyError:
+        raise ValueError(f"{data.get('action')!r} is not a Tiến lên action") from None
+    return cls.from_dict(data)
+
+
+# ---------------------------------------------------------------------------
+# The hand
+# ---------------------------------------------------------------------------
+
+
+class Hand:
+    """One hand, from the lead to the last player out, as a state machine.
+
+    Turns go round in seat order.  A player who passes is locked out until the
+    table is cleared (with ``bomb_after_pass`` they are still given their turn
+    while 2s are on the table, and may then only bomb them).  When every other
+    player still in the hand has passed since the last play, the table is
+    cleared and the last player to play leads; if they have gone out, the next
+    player still in leads.  By default the hand ends when the first player
+    goes out; with ``play_on`` it goes on until one player is left.
+
+    >>> hand = Hand(Setup(("Ana", "Bao", "Chi", "Dung"), leader=2))
+    >>> hand.turn
+    2
+    >>> hand.play(2, "3s 4s 5h")
+    PlayAction(seat=2, cards=(Card.parse('3♠'), Card.parse('4♠'), Card.parse('5♥')), bomb=False, went_out=False)
+    >>> hand.can_play(3, "6s 7s 8s"), hand.can_play(0, "6s 7s 8s")
+    (True, False)
+    >>> str(hand.refusal_to_play(0, "6s 7s 8s"))
+    "it is Dung's turn, not Ana's"
+    >>> _ = hand.pass_(3); _ = hand.pass_(0); _ = hand.pass_(1)
+    >>> hand.table is None, hand.turn, hand.cards_left
+    (True, 2, (13, 13, 10, 13))
+    """
+
+    def __init__(self, setup: Setup) -> None:
+        self.setup = setup
+        self.rules = setup.rules
+        n = len(setup.players)
+        self.table: Combination | None = None
+        self.table_seat: int | None = None
+        self.locked: set[int] = set()
+        self.waiting: set[int] = set()
+        self.turn: int | None = setup.leader
+        self._cards_left = [setup.hand_size] * n
+        self.out: list[int] = []
+        self.played: set[Card] = set()
+        self.log: list[Action] = []
+        self.opening_pending = setup.opening
+        self.instant_win: InstantWinAction | None = None
+        self.over = False
+
+    # -- derived state ---------------------------------------------------------------
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self.setup.players
+
+    @property
+    def cards_left(self) -> tuple[int, ...]:
+        """Cards still held per seat (the hand size minus the cards played)."""
+        return tuple(self._cards_left)
+
+    @property
+    def in_hand(self) -> tuple[int, ...]:
+        """Seats that have not gone out."""
+        return tuple(s for s in range(len(self.players)) if s not in self.out)
+
+    @property
+    def winner(self) -> int | None:
+        """The first player out (or the instant winner), once known."""
+        if self.instant_win is not None:
+            return self.instant_win.seat
+        return self.out[0] if self.out else None
+
+    @property
+    def finishing_order(self) -> tuple[int, ...]:
+        """Seats in the order they went out; with ``play_on``, the last player is appended at the end."""
+        return tuple(self.out)
+
+    def _next_from(self, seat: int, among: Iterable[int]) -> int | None:
+        pool = set(among)
+        n = len(self.players)
+        for step in range(1, n + 1):
+            candidate = (seat + step) % n
+            if candidate in pool:
+                return candidate
+        return None
+
+    def _eligible(self, seat: int) -> bool:
+        """May ``seat`` still act on the current table?"""
+        if seat in self.out or seat == self.table_seat:
+            return False
+        if seat in self.locked:
+            return bool(self.rules.bomb_after_pass and self.table is not None and self.table.is_twos)
+        return True
+
+    # -- checks -----------------------------------------------------------------------
+    def _check_seat(self, seat: int) -> None:
+        if self.over:
+            raise HandOverError(message("the hand is over"))
+        if not 0 <= seat < len(self.players):
+            raise ValueError(f"there is no seat {seat}")
+        if seat in self.out:
+            raise NotYourTurnError(message("{player} has already gone out", player=self.players[seat]))
+        if seat != self.turn:
+            raise NotYourTurnError(
+                message("it is {turn}'s turn, not {player}'s",
+                        turn=self.players[self.turn or 0], player=self.players[seat])
+            )
+
+    def check_play(self, seat: int, cards: CardsLike) -> Verdict:
+        """Raise if ``seat`` may not play ``cards`` now; otherwise return the verdict."""
+        found = _cards(cards)
+        self._check_seat(seat)
+        for card in sort_cards(found):
+            if card in self.played:
+                raise CardAlreadyPlayedError(card, message("{card} has already been played", card=card))
+        if len(found) > self._cards_left[seat]:
+            raise ActionError(
+                message("{player} has only {count} cards left", player=self.players[seat],
+                        count=self._cards_left[seat])
+            )
+        table = self.table.cards if self.table is not None else ()
+        verdict = check(found, table, self.rules, first_play=self.opening_pending)
+        if not verdict.legal:
+            raise IllegalPlayError(verdict)
+        if seat in self.locked and not verdict.bomb:
+            raise IllegalPlayError(
+                Verdict(False, verdict.play, verdict.table, False,
+                        message("a player who passed may only bomb the 2s until the table is cleared"))
+            )
+        return verdict
+
+    def can_play(self, seat: int, cards: CardsLike) -> bool:
+        """Whether :meth:`play` would accept it (bad notation still raises)."""
+        return self.refusal_to_play(seat, cards) is None
+
+    def refusal_to_play(self, seat: int, cards: CardsLike) -> Message | None:
+        """The reason :meth:`play` would refuse, or ``None``."""
+        try:
+            self.check_play(seat, cards)
+        except ActionError as err:
+            return err.reason
+        return None
+
+    def check_pass(self, seat: int) -> None:
+        """Raise if ``seat`` may not pass now (out of turn, or leading an empty table)."""
+        self._check_seat(seat)
+        if self.table is None:
+            raise ActionError(message("the table is empty: {player} must lead", player=self.players[seat]))
+
+    def can_pass(self, seat: int) -> bool:
+        try:
+            self.check_pass(seat)
+        except ActionError:
+            return False
+        return True
+
+    def check_instant_win(self, seat: int, kind: InstantWinKind | str, cards: CardsLike = ()) -> None:
+        """Raise unless ``seat`` may declare ``kind`` now: switch on, before the first play, cards (if given) fit."""
+        kind = InstantWinKind(kind)
+        found = sort_cards(cards)
+        if self.over:
+            raise HandOverError(message("the hand is over"))
+        if not 0 <= seat < len(self.players):
+            raise ValueError(f"there is no seat {seat}")
+        if not self.rules.instant_wins:
+            raise ActionError(message("instant wins are off (house rule instant_wins)"))
+        if self.log:
+            raise ActionError(message("an instant win must be declared before the first play"))
+        if found:
+            if len(found) != self.setup.hand_size:
+                raise ActionError(message("a dealt hand has {size} cards, not {count}",
+                                          size=self.setup.hand_size, count=len(found)))
+            if not _holds_instant_win(found, kind):
+                raise ActionError(message("{cards} does not hold {kind}", cards=found, kind=kind.label))
+
+    def can_declare_instant_win(self, seat: int, kind: InstantWinKind | str, cards: CardsLike = ()) -> bool:
+        try:
+            self.check_instant_win(seat, kind, cards)
+        except ActionError:
+            return False
+        return True
+
+    # -- doers ------------------------------------------------------------------------
+    def play(self, seat: int, cards: CardsLike) -> PlayAction:
+        """Play ``cards`` from ``seat``; returns the record appended to :attr:`log`."""
+        verdict = self.check_play(seat, cards)
+        assert verdict.play is not None
+        combo = verdict.play
+        self.played.update(combo.cards)
+        self._cards_left[seat] -= combo.length
+        self.opening_pending = False
+        self.table, self.table_seat = combo, seat
+        went_out = self._cards_left[seat] == 0
+        if went_out:
+            self.out.append(seat)
+        record = PlayAction(seat, combo.cards, verdict.bomb, went_out)
+        self.log.append(record)
+        if went_out and (not self.rules.play_on or len(self.in_hand) <= 1):
+            self._finish()
+            return record
+        self.waiting = {s for s in self.in_hand if self._eligible(s)}
+        self._advance(seat)
+        return record
+
+    def pass_(self, seat: int) -> PassAction:
+        """Pass; the player is locked out until the table is cleared."""
+        self.check_pass(seat)
+        self.locked.add(seat)
+        self.waiting.discard(seat)
+        cleared = not self.waiting
+        record = PassAction(seat, cleared)
+        self.log.append(record)
+        self._advance(seat)
+        return record
+
+    pass_turn = pass_
+
+    def declare_instant_win(self, seat: int, kind: InstantWinKind | str, cards: CardsLike = ()) -> InstantWinAction:
+        """Record a claimed instant win (the app cannot see the cards; they are checked if entered)."""
+        self.check_instant_win(seat, kind, cards)
+        record = InstantWinAction(seat, InstantWinKind(kind), sort_cards(cards))
+        self.log.append(record)
+        self.instant_win = record
+        self._finish()
+        return record
+
+    def apply(self, action: Action | Mapping[str, Any]) -> Action:
+        """Apply a record (or its dict) again, as :func:`replay` does."""
+        if isinstance(action, Mapping):
+            action = action_from_dict(action)
+        if isinstance(action, PlayAction):
+            return self.play(action.seat, action.cards)
+        if isinstance(action, PassAction):
+            return self.pass_(action.seat)
+        if isinstance(action, InstantWinAction):
+            return self.declare_instant_win(action.seat, action.kind, action.cards)
+        raise ValueError(f"{action!r} is not an action within a hand")
+
+    def _advance(self, actor: int) -> None:
+        if self.waiting:
+            self.turn = self._next_from(actor, self.waiting)
+            return
+        # Everyone else has passed since the last play: clear the table.
+        last = self.table_seat if self.table_seat is not None else actor
+        self.table, self.table_seat = None, None
+        self.locked.clear()
+        self.turn = last if last not in self.out else self._next_from(last, self.in_hand)
+
+    def _finish(self) -> None:
+        self.over = True
+        self.turn = None
+        self.waiting = set()
+        if self.instant_win is None and self.rules.play_on:
+            self.out.extend(self.in_hand)
+
+    def undo(self) -> Hand:
+        """A new hand replayed from all but the last action."""
+        return replay(self.setup, self.log[:-1])
+
+    def to_dict(self) -> dict[str, Any]:
+        """A snapshot for a table screen."""
+        return {
+            "players": list(self.players),
+            "turn": self.turn,
+            "table": self.table.to_dict() if self.table else None,
+            "table_seat": self.table_seat,
+            "passed": sorted(self.locked),
+            "cards_left": list(self._cards_left),
+            "out": list(self.out),
+            "over": self.over,
+            "winner": self.winner,
+            "opening": self.opening_pending,
+        }
+
+
+def _holds_instant_win(cards: Sequence[Card], kind: InstantWinKind) -> bool:
+    counts = Counter(c.rank for c in cards)
+    if kind is InstantWinKind.FOUR_TWOS:
+        return counts[Rank.TWO] == 4
+    if kind is InstantWinKind.DRAGON:
+        return all(counts[r] >= 1 for r in RANK_ORDER[:-1])
+    return sum(v // 2 for v in counts.values()) >= 6
+
+
+def replay(setup: Setup, actions: Iterable[Action | Mapping[str, Any]]) -> Hand:
+    """Rebuild a hand from its setup and its log (records or their dicts).
+
+    >>> s = Setup(("A", "B"), leader=1)
+    >>> h = replay(s, [{"action": "play", "seat": 1, "cards": "3s"}, {"action": "pass", "seat": 0}])
+    >>> h.turn, h.table
+    (1, None)
+    """
+    hand = Hand(setup)
+    for action in actions:
+        hand.apply(action)
+    return hand
+
+
+# ---------------------------------------------------------------------------
+# A game: a series of hands
+# ---------------------------------------------------------------------------
+
+
+class Game:
+    """Hands one after another, with a tally of hands won per seat.
+
+    The first hand uses ``setup`` (``leader`` holds the 3♠); each next hand is
+    led by the previous winner with no opening rule.
+
+    >>> g = Game(Setup(("A", "B"), leader=0, hand_size=1))
+    >>> _ = g.play(0, "3s")
+    >>> g.hand.over, g.tally
+    (True, (1, 0))
+    >>> _ = g.next_hand()
+    >>> g.hand.turn, g.hand.setup.opening
+    (0, False)
+    """
+
+    def __init__(self, setup: Setup) -> None:
+        self.setup = setup
+        self.hands: list[Hand] = [Hand(setup)]
+        self.log: list[Action] = []
+
+    @property
+    def hand(self) -> Hand:
+        return self.hands[-1]
+
+    @property
+    def tally(self) -> tuple[int, ...]:
+        """Hands won per seat."""
+        wins = [0] * len(self.setup.players)
+        for hand in self.hands:
+            if hand.over and hand.winner is not None:
+                wins[hand.winner] += 1
+        return tuple(wins)
+
+    def check_next_hand(self) -> None:
+        if not self.hand.over:
+            raise HandOverError(message("the hand is not over yet"))
+
+    def next_hand(self) -> NextHandAction:
+        self.check_next_hand()
+        winner = self.hand.winner
+        assert winner is not None
+        self.hands.append(Hand(dataclasses.replace(self.setup, leader=winner, opening=False)))
+        record = NextHandAction(winner)
+        self.log.append(record)
+        return record
+
+    def play(self, seat: int, cards: CardsLike) -> PlayAction:
+        record = self.hand.play(seat, cards)
+        self.log.append(record)
+        return record
+
+    def pass_(self, seat: int) -> PassAction:
+        record = self.hand.pass_(seat)
+        self.log.append(record)
+        return record
+
+    pass_turn = pass_
+
+    def declare_instant_win(self, seat: int, kind: InstantWinKind | str, cards: CardsLike = ()) -> InstantWinAction:
+        record = self.hand.declare_instant_win(seat, kind, cards)
+        self.log.append(record)
+        return record
+
+    def apply(self, action: Action | Mapping[str, Any]) -> Action:
+        if isinstance(action, Mapping):
+            action = action_from_dict(action)
+        if isinstance(action, NextHandAction):
+            record = self.next_hand()
+            if record.leader != action.leader:
+                raise ValueError(f"the log says seat {action.leader} leads, but seat {record.leader} won")
+            return record
+        record = self.hand.apply(action)
+        self.log.append(record)
+        return record
+
+    def undo(self) -> Game:
+        """A new game replayed from all but the last action."""
+        return replay_game(self.setup, self.log[:-1])
+
+
+def replay_game(setup: Setup, actions: Iterable[Action | Mapping[str, Any]]) -> Game:
+    """Rebuild a game (several hands) from its first setup and its log."""
+    game = Game(setup)
+    for action in actions:
+        game.apply(action)
+    return game
+
