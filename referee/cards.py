@@ -303,7 +303,7 @@ _JOKERS = {"JK": JOKER, "RJ": RED_JOKER, "BJ": BLACK_JOKER, "🃏": JOKER}
 _SUIT_CHARS = "♠♤♣♧♦♢♥♡"
 _TOKEN = re.compile(
     r"(?P<joker>JK|RJ|BJ|🃏)"
-    r"|(?P<rank>10|[2-9AJQKT])[\ufe0f\ufe0e]?(?P<suit>[SCDH" + _SUIT_CHARS + r"])"
+    r"|(?P<rank>10|[2-9AJQKT])[\ufe0f\ufe0e]?(?P<suit>[SCDH" + _SUIT_CHARS + r"])[\ufe0f\ufe0e]?"
     r"|(?P<suit1>[" + _SUIT_CHARS + r"])[\ufe0f\ufe0e]?(?P<rank1>10|[2-9AJQKT])",
     re.IGNORECASE,
 )

@@ -1,0 +1,65 @@
+"""Thirteen: the card-table referee.  ``create_app(config)`` builds the Flask app.
+
+Run it with ``flask --app app run`` (or ``./scripts/serve`` for the table).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+
+HERE = Path(__file__).resolve().parent
+
+
+def create_app(config: dict[str, Any] | None = None) -> Flask:
+    """The application factory.
+
+    Configuration comes from defaults, then ``instance/config.py`` if present,
+    then the environment (``DATABASE_URL``, ``SECRET_KEY``), then ``config``.
+    """
+    app = Flask(
+        __name__,
+        instance_path=str(HERE / "instance"),
+        instance_relative_config=True,
+        template_folder=str(HERE / "templates"),
+        static_folder=str(HERE / "static"),
+    )
+    app.config.from_mapping(
+        SECRET_KEY="dev-only-change-me",
+        SQLALCHEMY_DATABASE_URI=f"sqlite:///{HERE / 'instance' / 'thirteen.sqlite'}",
+        SQLALCHEMY_ENGINE_OPTIONS={"pool_pre_ping": True},
+        MAX_CONTENT_LENGTH=64 * 1024,
+        BABEL_DEFAULT_LOCALE="en",
+        LANGUAGES=["en"],
+        SESSION_COOKIE_SAMESITE="Lax",
+    )
+    if config is None:
+        app.config.from_pyfile("config.py", silent=True)
+        if os.environ.get("DATABASE_URL"):
+            app.config["SQLALCHEMY_DATABASE_URI"] = _normalise_db_url(os.environ["DATABASE_URL"])
+        if os.environ.get("SECRET_KEY"):
+            app.config["SECRET_KEY"] = os.environ["SECRET_KEY"]
+    else:
+        app.config.update(config)
+        if "SQLALCHEMY_DATABASE_URI" in config:
+            app.config["SQLALCHEMY_DATABASE_URI"] = _normalise_db_url(config["SQLALCHEMY_DATABASE_URI"])
+    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+
+    from referee.web import init_app
+
+    init_app(app)
+    return app
+
+
+def _normalise_db_url(url: str) -> str:
+    """Hosted PostgreSQL often hands out ``postgres://`` URLs; SQLAlchemy wants a driver."""
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    return url
+
+
+app = create_app()

@@ -1,0 +1,81 @@
+"""The web layer: the only part of ``referee`` that knows Flask.
+
+``init_app`` binds the extensions, registers a blueprint per game and the JSON
+API, and installs the error pages.
+"""
+
+from __future__ import annotations
+
+from flask import Flask, current_app, jsonify, render_template, request
+from flask_babel import get_locale, gettext
+from werkzeug.exceptions import HTTPException
+
+from referee.web.extensions import babel, db, htmx
+
+
+def select_locale() -> str | None:
+    languages = current_app.config["LANGUAGES"]
+    chosen = request.cookies.get("lang")
+    if chosen in languages:
+        return chosen
+    return request.accept_languages.best_match(languages)
+
+
+def init_app(app: Flask) -> None:
+    db.init_app(app)
+    babel.init_app(app, locale_selector=select_locale)
+    htmx.init_app(app)
+    app.jinja_env.globals["get_locale"] = get_locale
+
+    from referee.web import api, views
+
+    app.register_blueprint(views.bp)
+    # Each game's web module registers its page blueprint and its API routes.
+    for module in _game_modules():
+        app.register_blueprint(module.bp)
+    app.register_blueprint(api.bp)
+
+    app.register_error_handler(HTTPException, _http_error)
+    app.register_error_handler(Exception, _server_error)
+
+    with app.app_context():
+        from referee.web import models  # noqa: F401  (tables known to the metadata)
+
+        db.create_all()
+
+
+def _game_modules() -> list:  # type: ignore[type-arg]
+    modules: list = []  # type: ignore[type-arg]
+    return modules
+
+
+def _wants_json() -> bool:
+    return request.path.startswith("/api/")
+
+
+def _http_error(exc: HTTPException):  # type: ignore[no-untyped-def]
+    if _wants_json():
+        return jsonify(error=exc.description or exc.name), exc.code
+    from referee.web.views import render_page
+
+    return render_page(
+        "errors/error.html", "partials/error.html", status=exc.code or 500,
+        code=exc.code, title=gettext(exc.name), detail=exc.description,
+    )
+
+
+def _server_error(exc: Exception):  # type: ignore[no-untyped-def]
+    current_app.logger.exception("unhandled error", exc_info=exc)
+    db.session.rollback()
+    if _wants_json():
+        return jsonify(error="the referee hit an internal error; nothing was saved"), 500
+    from referee.web.views import render_page
+
+    try:
+        return render_page(
+            "errors/error.html", "partials/error.html", status=500, code=500,
+            title=gettext("Something went wrong"),
+            detail=gettext("The referee hit an internal error. Nothing was saved; try again."),
+        )
+    except Exception:  # the error page itself failed: say it plainly
+        return "The referee hit an internal error. Nothing was saved; try again.", 500

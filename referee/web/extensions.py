@@ -1,0 +1,17 @@
+"""The Flask extensions, created once and bound in ``init_app``."""
+
+from __future__ import annotations
+
+from flask_babel import Babel
+from flask_sqlalchemy import SQLAlchemy
+from htmx_flask import Htmx
+from sqlalchemy.orm import DeclarativeBase
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+db = SQLAlchemy(model_class=Base)
+babel = Babel()
+htmx = Htmx()

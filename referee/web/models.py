@@ -1,0 +1,81 @@
+"""What the app stores: games, their players, and each game's log of events.
+
+A game's state is never stored as such: it is derived by replaying its events
+through the rule module's state machine.  ``Game.version`` counts the events
+and is the optimistic lock that keeps two phones from both winning a turn.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import datetime, timezone
+from typing import Any
+
+from sqlalchemy import JSON, DateTime, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from referee.web.extensions import db
+
+NAME_MAX = 40
+
+
+def _now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def new_token() -> str:
+    """A long unguessable token for a share link (32 url-safe characters)."""
+    return secrets.token_urlsafe(24)
+
+
+class Game(db.Model):
+    __tablename__ = "games"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(20), index=True)
+    rules: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    setup: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    keeper_token: Mapped[str] = mapped_column(String(64), unique=True, default=new_token)
+    watch_token: Mapped[str] = mapped_column(String(64), unique=True, default=new_token)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+    players: Mapped[list[Player]] = relationship(
+        back_populates="game", order_by="Player.seat", cascade="all, delete-orphan"
+    )
+    events: Mapped[list[Event]] = relationship(
+        back_populates="game", order_by="Event.seq", cascade="all, delete-orphan"
+    )
+
+    @property
+    def player_names(self) -> list[str]:
+        return [p.name for p in self.players]
+
+
+class Player(db.Model):
+    __tablename__ = "players"
+    __table_args__ = (UniqueConstraint("game_id", "seat"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    name: Mapped[str] = mapped_column(String(NAME_MAX))
+
+    game: Mapped[Game] = relationship(back_populates="players")
+
+
+class Event(db.Model):
+    """One thing that happened: a play, a pass, a round entry, a correction, an undo."""
+
+    __tablename__ = "events"
+    __table_args__ = (UniqueConstraint("game_id", "seq"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    seq: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(30))
+    payload: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+    game: Mapped[Game] = relationship(back_populates="events")

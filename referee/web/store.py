@@ -1,0 +1,143 @@
+"""Writing games safely: one transaction per action, guarded by the game's version.
+
+Every write names the version the phone last saw.  The version is bumped with a
+conditional ``UPDATE … WHERE version = :seen`` inside the same transaction as the
+new event, so of two phones that saw the same table only one can write; the
+other gets :class:`StaleGame` and is shown the fresh state.  This works the same
+on SQLite and PostgreSQL.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from sqlalchemy import select, update
+from sqlalchemy.exc import IntegrityError
+
+from referee.web.extensions import db
+from referee.web.models import NAME_MAX, Event, Game, Player, _now
+
+T = TypeVar("T")
+
+UNDO = "undo"
+MAX_PLAYERS = 8
+
+
+class StaleGame(Exception):
+    """Someone else wrote to the game since this phone last saw it."""
+
+    def __init__(self, game: Game, seen: int) -> None:
+        self.game = game
+        self.seen = seen
+        super().__init__(f"the game changed (version {seen} is now {game.version})")
+
+
+class UndoNothing(ValueError):
+    """There is nothing left to undo."""
+
+
+@dataclass(frozen=True)
+class Access:
+    """A game reached through a share link, and what that link may do."""
+
+    game: Game
+    role: str  # "keeper" or "watcher"
+
+    @property
+    def can_write(self) -> bool:
+        return self.role == "keeper"
+
+
+def clean_names(names: Iterable[str], *, least: int, most: int = MAX_PLAYERS) -> list[str]:
+    """Player names, trimmed and checked: a count in range, none empty, none too long, no repeats."""
+    cleaned = [" ".join(n.split()) for n in names]
+    cleaned = [n for n in cleaned if n]
+    if not least <= len(cleaned) <= most:
+        raise ValueError(f"this game needs {least} to {most} players, not {len(cleaned)}")
+    for n in cleaned:
+        if len(n) > NAME_MAX:
+            raise ValueError(f"the name {n[:NAME_MAX]!r}… is longer than {NAME_MAX} characters")
+    lowered = [n.casefold() for n in cleaned]
+    for n in cleaned:
+        if lowered.count(n.casefold()) > 1:
+            raise ValueError(f"two players are both called {n!r}")
+    return cleaned
+
+
+def create_game(kind: str, names: Sequence[str], *, rules: dict[str, Any], setup: dict[str, Any]) -> Game:
+    """Store a new game with its players, in one transaction."""
+    game = Game(kind=kind, rules=rules, setup=setup, version=0)
+    game.players = [Player(seat=i, name=n) for i, n in enumerate(names)]
+    db.session.add(game)
+    db.session.commit()
+    return game
+
+
+def find_by_token(token: str, kind: str | None = None) -> Access | None:
+    """The game a share link opens, with the link's role; ``None`` for an unknown link."""
+    if not token or len(token) > 64:
+        return None
+    game = db.session.scalar(
+        select(Game).where((Game.keeper_token == token) | (Game.watch_token == token))
+    )
+    if game is None or (kind is not None and game.kind != kind):
+        return None
+    return Access(game, "keeper" if game.keeper_token == token else "watcher")
+
+
+def append_event(game: Game, seen: int, kind: str, payload: dict[str, Any]) -> Event:
+    """Add one event to the game, in one transaction, if nobody wrote since ``seen``.
+
+    Raises :class:`StaleGame` (after rolling back) when the game moved on.
+    """
+    bumped = db.session.execute(
+        update(Game)
+        .where(Game.id == game.id, Game.version == seen)
+        .values(version=Game.version + 1, updated_at=_now())
+        .execution_options(synchronize_session=False)
+    )
+    if bumped.rowcount != 1:
+        db.session.rollback()
+        db.session.refresh(game)
+        raise StaleGame(game, seen)
+    event = Event(game_id=game.id, seq=seen + 1, kind=kind, payload=payload)
+    db.session.add(event)
+    try:
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+        db.session.refresh(game)
+        raise StaleGame(game, seen) from None
+    db.session.refresh(game)
+    return event
+
+
+def effective_events(events: Iterable[Event]) -> list[Event]:
+    """The events still in force: each undo takes back the latest event not yet undone."""
+    stack: list[Event] = []
+    for event in events:
+        if event.kind == UNDO:
+            if stack:
+                stack.pop()
+        else:
+            stack.append(event)
+    return stack
+
+
+def undo_last(game: Game, seen: int) -> Event:
+    """Record an undo of the latest effective event (kept in the history)."""
+    live = effective_events(game.events)
+    if not live:
+        raise UndoNothing("there is nothing to undo")
+    target = live[-1]
+    return append_event(game, seen, UNDO, {"undoes": target.seq, "kind": target.kind})
+
+
+def replay(game: Game, apply: Callable[[T, Event], T], start: T) -> T:
+    """Fold the game's effective events into a state, oldest first."""
+    state = start
+    for event in effective_events(game.events):
+        state = apply(state, event)
+    return state

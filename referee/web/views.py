@@ -1,0 +1,83 @@
+"""Shared view helpers and the pages that belong to no single game."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import js_lib_htmx
+from flask import Blueprint, Response, abort, current_app, make_response, render_template, request, send_file
+from flask_babel import gettext
+
+from referee.cards import AnyCard, NotationError, TooManyCopiesError, check_copies, format_cards, parse_cards
+from referee.text import Message
+
+bp = Blueprint("core", __name__)
+
+HTMX_FILE = Path(js_lib_htmx.__file__).resolve().parent / "static" / "htmx" / "htmx.min.js"
+
+
+def is_htmx() -> bool:
+    return bool(getattr(request, "htmx", False))
+
+
+def render_page(page: str, fragment: str, status: int = 200, **context: Any) -> Response:
+    """Render the full page, or only its fragment for an htmx request.
+
+    Both answers vary on the ``HX-Request`` header, so no cache mixes them up.
+    """
+    template = fragment if is_htmx() and not request.htmx.boosted else page
+    response = make_response(render_template(template, **context), status)
+    response.vary.add("HX-Request")
+    return response
+
+
+def say(msg: Message | str) -> str:
+    """A referee sentence in the reader's language."""
+    return msg.translate(gettext) if isinstance(msg, Message) else str(msg)
+
+
+def read_cards(
+    field: str, text: str, errors: dict[str, str], *, decks: int = 1, jokers: dict | None = None
+) -> tuple[AnyCard, ...]:
+    """Parse a card field; a mistake goes into ``errors[field]`` (shown beside the field)."""
+    try:
+        cards = parse_cards(text or "")
+        check_copies(cards, decks=decks, jokers=jokers)
+    except (NotationError, TooManyCopiesError) as exc:
+        errors[field] = str(exc)
+        return ()
+    return cards
+
+
+@bp.app_template_filter("cards")
+def cards_filter(cards: Any) -> str:
+    return format_cards(cards)
+
+
+@bp.route("/")
+def home() -> Response:
+    return render_page("home.html", "home.html")
+
+
+@bp.route("/vendor/htmx.min.js")
+def htmx_js() -> Response:
+    """htmx, served from the pinned package installed by pip (never a CDN)."""
+    response = send_file(HTMX_FILE, mimetype="text/javascript", max_age=86400)
+    return response
+
+
+@bp.route("/healthz")
+def health() -> dict[str, str]:
+    return {"status": "ok"}
+
+
+@bp.route("/lang/<code>")
+def set_language(code: str) -> Response:
+    if code not in current_app.config["LANGUAGES"]:
+        abort(404)
+    target = request.referrer or "/"
+    response = make_response("", 303)
+    response.headers["Location"] = target
+    response.set_cookie("lang", code, max_age=3600 * 24 * 365, samesite="Lax")
+    return response

@@ -1,0 +1,120 @@
+/* The card picker: tap cards in a 4 × 13 grid, see them in a bar, and keep the
+   text field (the form's real value) in step.  Without this script the text
+   field alone works. */
+(function () {
+  "use strict";
+  var SUITS = { s: "♠", c: "♣", d: "♦", h: "♥" };
+  var SUIT_OF = { "♠": "s", "♤": "s", "♣": "c", "♧": "c", "♦": "d", "♢": "d", "♥": "h", "♡": "h" };
+  var SUIT_ORDER = "scdh";
+  var ORDERS = {
+    tienlen: ["3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2"],
+    ace_low: ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+  };
+  var TOKEN = /(JK|RJ|BJ)|(10|[2-9AJQKT])[\uFE0E\uFE0F]?([SCDH♠♤♣♧♦♢♥♡])|([♠♤♣♧♦♢♥♡])[\uFE0E\uFE0F]?(10|[2-9AJQKT])/iy;
+  var SEP = /[\s,;]+/y;
+
+  function canonRank(r) { r = r.toUpperCase(); return r === "T" ? "10" : r; }
+  function canonSuit(s) { return SUIT_OF[s] || s.toLowerCase(); }
+
+  /* Read the cards the text holds, skipping what is not a card (the server names it). */
+  function parse(text) {
+    var out = [], pos = 0, m;
+    while (pos < text.length) {
+      SEP.lastIndex = pos;
+      if ((m = SEP.exec(text))) { pos = SEP.lastIndex; continue; }
+      TOKEN.lastIndex = pos;
+      m = TOKEN.exec(text);
+      if (!m) { pos += 1; continue; }
+      if (m[1]) out.push(m[1].toUpperCase());
+      else if (m[2]) out.push(canonRank(m[2]) + canonSuit(m[3]));
+      else out.push(canonRank(m[5]) + canonSuit(m[4]));
+      pos = TOKEN.lastIndex;
+    }
+    return out;
+  }
+  function isJoker(code) { return code.length === 2 && /^(JK|RJ|BJ)$/.test(code); }
+  function show(code) { return isJoker(code) ? code : code.slice(0, -1) + SUITS[code.slice(-1)]; }
+  function isRed(code) { return code === "RJ" || (!isJoker(code) && "dh".indexOf(code.slice(-1)) >= 0); }
+  function sortKey(order) {
+    var ranks = ORDERS[order] || ORDERS.ace_low;
+    return function (code) {
+      if (isJoker(code)) return 1000 + ["JK", "RJ", "BJ"].indexOf(code);
+      return ranks.indexOf(code.slice(0, -1)) * 4 + SUIT_ORDER.indexOf(code.slice(-1));
+    };
+  }
+
+  function setup(root) {
+    if (root.dataset.ready) return;
+    root.dataset.ready = "1";
+    var input = root.querySelector(".picker-text");
+    var chosenBar = root.querySelector(".picker-chosen");
+    var buttons = Array.prototype.slice.call(root.querySelectorAll(".card-btn"));
+    var twins = parseInt(root.dataset.twins || "1", 10) || 1;
+    var ordered = root.hasAttribute("data-ordered");
+    var key = sortKey(root.dataset.order);
+    var cards = parse(input.value);
+
+    function counts() {
+      var c = {};
+      cards.forEach(function (code) { c[code] = (c[code] || 0) + 1; });
+      return c;
+    }
+    function arranged() {
+      if (ordered) return cards.slice();
+      return cards.slice().sort(function (a, b) { return key(a) - key(b); });
+    }
+    function render() {
+      var c = counts();
+      buttons.forEach(function (b) {
+        var n = c[b.dataset.card] || 0;
+        b.setAttribute("aria-pressed", n > 0 ? "true" : "false");
+        b.querySelector(".n").textContent = n > 1 ? "×" + n : "";
+      });
+      chosenBar.textContent = "";
+      arranged().forEach(function (code) {
+        var chip = document.createElement("button");
+        chip.type = "button";
+        chip.className = "chip " + (isRed(code) ? "red" : "black");
+        chip.textContent = show(code);
+        chip.setAttribute("aria-label", show(code) + " ✕");
+        chip.addEventListener("click", function () {
+          var i = cards.lastIndexOf(code);
+          if (i >= 0) cards.splice(i, 1);
+          commit();
+        });
+        chosenBar.appendChild(chip);
+      });
+    }
+    function commit() {
+      input.value = arranged().map(show).join(" ");
+      render();
+      input.dispatchEvent(new Event("change", { bubbles: true }));
+      root.dispatchEvent(new CustomEvent("cards-changed", { bubbles: true }));
+    }
+    buttons.forEach(function (b) {
+      b.addEventListener("click", function () {
+        var code = b.dataset.card;
+        var n = counts()[code] || 0;
+        if (n >= twins) cards = cards.filter(function (x) { return x !== code; });
+        else cards.push(code);
+        commit();
+      });
+    });
+    input.addEventListener("input", function () {
+      cards = parse(input.value);
+      render();
+    });
+    var clear = root.querySelector("[data-clear]");
+    if (clear) clear.addEventListener("click", function () { cards = []; commit(); input.focus(); });
+    render();
+  }
+
+  function scan(node) {
+    if (!node || !node.querySelectorAll) return;
+    if (node.matches && node.matches("[data-picker]")) setup(node);
+    node.querySelectorAll("[data-picker]").forEach(setup);
+  }
+  document.addEventListener("DOMContentLoaded", function () { scan(document); });
+  document.addEventListener("htmx:load", function (e) { scan(e.detail.elt); });
+  window.Thirteen = { parseCards: parse, setupPicker: setup };
+})();

@@ -1,0 +1,160 @@
+"""Fixtures: the app and its test client (flaskr style), PostgreSQL, and a phone in Chromium."""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from werkzeug.serving import make_server
+
+from app import create_app
+from referee.web.extensions import db
+
+CHROMIUM = "/usr/bin/chromium"
+PHONE = {"viewport": {"width": 360, "height": 740}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
+
+
+def make_app(uri: str = "sqlite://", **extra):  # type: ignore[no-untyped-def]
+    config = {"TESTING": True, "SQLALCHEMY_DATABASE_URI": uri, "SECRET_KEY": "test", **extra}
+    if uri == "sqlite://":
+        from sqlalchemy.pool import StaticPool
+
+        config["SQLALCHEMY_ENGINE_OPTIONS"] = {"poolclass": StaticPool, "connect_args": {"check_same_thread": False}}
+    return create_app(config)
+
+
+@pytest.fixture
+def app():  # type: ignore[no-untyped-def]
+    app = make_app()
+    yield app
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()
+
+
+@pytest.fixture
+def client(app):  # type: ignore[no-untyped-def]
+    return app.test_client()
+
+
+def postgres_url() -> str:
+    url = os.environ.get("TEST_DATABASE_URL", "")
+    if not url:
+        pytest.fail("TEST_DATABASE_URL is not set: run the suite with ./scripts/test, which starts PostgreSQL")
+    return url
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def any_db_app(request, tmp_path):  # type: ignore[no-untyped-def]
+    """The app on a SQLite file and on PostgreSQL: for persistence and concurrency tests."""
+    if request.param == "sqlite":
+        app = make_app(f"sqlite:///{tmp_path / 'game.sqlite'}")
+    else:
+        app = make_app(postgres_url())
+    yield app
+    with app.app_context():
+        db.session.remove()
+        db.drop_all()
+        db.engine.dispose()
+
+
+# --- the browser ---------------------------------------------------------------------------
+
+
+class LiveServer:
+    def __init__(self, app, tmp: Path) -> None:  # type: ignore[no-untyped-def]
+        self.app = app
+        self.server = make_server("127.0.0.1", 0, app, threaded=True)
+        self.url = f"http://127.0.0.1:{self.server.server_port}"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    def __enter__(self) -> LiveServer:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.shutdown()
+        self.thread.join(5)
+        self.server.server_close()
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory) -> Iterator[LiveServer]:  # type: ignore[no-untyped-def]
+    tmp = tmp_path_factory.mktemp("live")
+    app = make_app(f"sqlite:///{tmp / 'live.sqlite'}")
+    with LiveServer(app, tmp) as server:
+        yield server
+    with app.app_context():
+        db.engine.dispose()
+
+
+@pytest.fixture(scope="session")
+def browser():  # type: ignore[no-untyped-def]
+    from playwright.sync_api import sync_playwright
+
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: ./scripts/test installs Debian's chromium")
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(
+            executable_path=CHROMIUM,
+            args=[
+                "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+            ],
+        )
+        yield browser
+        browser.close()
+
+
+class Phone:
+    """A phone-sized page that remembers console errors and failed requests."""
+
+    def __init__(self, context, base_url: str) -> None:  # type: ignore[no-untyped-def]
+        self.context = context
+        self.page = context.new_page()
+        self.base_url = base_url
+        self.errors: list[str] = []
+        self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.set_default_timeout(10_000)
+
+    def open(self, path: str):  # type: ignore[no-untyped-def]
+        self.page.goto(self.base_url + path)
+        return self.page
+
+    def no_sideways_scroll(self) -> bool:
+        return self.page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+    def small_targets(self) -> list[str]:
+        """Visible buttons, links and fields smaller than 44 × 44 CSS px."""
+        return self.page.evaluate(
+            """() => [...document.querySelectorAll('button, a, input:not([type=hidden]), select, summary')]
+                .filter(e => { const r = e.getBoundingClientRect(); const s = getComputedStyle(e);
+                   return r.width > 0 && r.height > 0 && s.visibility !== 'hidden'
+                     && !(e.tagName === 'INPUT' && (e.type === 'checkbox' || e.type === 'radio') && e.closest('label'))
+                     && (r.width < 44 || r.height < 44); })
+                .map(e => e.tagName + ' ' + (e.textContent || e.name || e.id).trim().slice(0, 30)
+                     + ' ' + Math.round(e.getBoundingClientRect().width) + 'x'
+                     + Math.round(e.getBoundingClientRect().height))"""
+        )
+
+
+@pytest.fixture
+def phone(browser, live_server):  # type: ignore[no-untyped-def]
+    context = browser.new_context(**PHONE)
+    phone = Phone(context, live_server.url)
+    yield phone
+    context.close()
+    assert phone.errors == [], f"console errors: {phone.errors}"
+
+
+@pytest.fixture
+def second_phone(browser, live_server):  # type: ignore[no-untyped-def]
+    context = browser.new_context(**PHONE)
+    phone = Phone(context, live_server.url)
+    yield phone
+    context.close()
+    assert phone.errors == [], f"console errors: {phone.errors}"

@@ -1,0 +1,21 @@
+"""The code base passes ruff, as part of the suite."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_ruff_finds_nothing():
+    result = subprocess.run(
+        [sys.executable, "-m", "ruff", "check", "--no-cache", str(ROOT)], capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_rule_modules_import_nothing_from_the_web_layer():
+    for path in (ROOT / "referee").glob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        for banned in ("import flask", "from flask", "import sqlalchemy", "from sqlalchemy", "from referee.web"):
+            assert banned not in text, f"{path.name} imports the web layer ({banned})"

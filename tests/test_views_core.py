@@ -1,0 +1,82 @@
+"""The app shell: home, htmx fragments, errors, the vendored htmx, the shared API parts."""
+
+import pytest
+
+
+def test_home_lists_the_three_games(client):
+    page = client.get("/").get_data(as_text=True)
+    for name in ("Tiến lên", "Three Thirteen", "Trece"):
+        assert name in page
+
+
+def test_pages_vary_on_hx_request(client):
+    assert "HX-Request" in client.get("/").headers["Vary"]
+
+
+def test_htmx_is_served_by_the_app_itself(client):
+    response = client.get("/vendor/htmx.min.js")
+    assert response.status_code == 200
+    assert "htmx" in response.get_data(as_text=True)[:2000]
+    response.close()
+    page = client.get("/").get_data(as_text=True)
+    assert "/vendor/htmx.min.js" in page
+    assert "unpkg" not in page and "jsdelivr" not in page
+
+
+@pytest.mark.parametrize("htmx", [False, True])
+def test_unknown_page_is_a_friendly_404(client, htmx):
+    headers = {"HX-Request": "true"} if htmx else {}
+    response = client.get("/no-such-page", headers=headers)
+    assert response.status_code == 404
+    body = response.get_data(as_text=True)
+    assert "Back to the games" in body
+    assert ("<html" in body) is not htmx
+
+
+def test_api_unknown_path_answers_json(client):
+    response = client.get("/api/nothing-here")
+    assert response.status_code == 404
+    assert "error" in response.get_json()
+
+
+@pytest.mark.parametrize(
+    ("body", "needle"),
+    [({"cards": "3s 1x"}, "'1x' at position 2"), ({"card": "3s"}, "'cards' is missing"), ({"cards": 5}, "string")],
+)
+def test_card_parse_api_names_the_problem(client, body, needle):
+    response = client.post("/api/cards/parse", json=body)
+    assert response.status_code == 400
+    assert needle in response.get_json()["error"]
+
+
+def test_card_parse_api_refuses_a_body_that_is_not_json(client):
+    response = client.post("/api/cards/parse", data="3s", content_type="text/plain")
+    assert response.status_code == 400
+    assert "JSON object" in response.get_json()["error"]
+
+
+def test_card_parse_api_prints_symbols(client):
+    assert client.post("/api/cards/parse", json={"cards": "3s,3c 10h"}).get_json()["text"] == "3♠ 3♣ 10♥"
+
+
+def test_oversized_body_is_refused_with_a_reason(client):
+    response = client.post("/api/cards/parse", json={"cards": "3s " * 40000})
+    assert response.status_code == 413
+    assert response.get_json()["error"]
+
+
+def test_openapi_document_lists_the_card_parser(client):
+    doc = client.get("/api/openapi.json").get_json()
+    assert doc["openapi"].startswith("3.")
+    assert "/api/cards/parse" in doc["paths"]
+
+
+def test_a_server_error_is_a_friendly_500_not_a_trace(app):
+    @app.route("/boom")
+    def boom():
+        raise RuntimeError("kaboom")
+
+    response = app.test_client().get("/boom")
+    assert response.status_code == 500
+    assert "Nothing was saved" in response.get_data(as_text=True)
+    assert "kaboom" not in response.get_data(as_text=True)
