@@ -336,9 +336,10 @@ def check_play(
             if not is_one_rank_apart(prev.rank, card.rank):
                 return illegal(message("{card} is not one rank from {top}", card=card, top=prev))
             continue
-        if prev.rank is Rank.KING and card.rank in (Rank.QUEEN, Rank.ACE):
-            continue
-        if prev.rank is Rank.KING and card.suit is not prev.suit:
+        if prev.rank is Rank.KING:
+            # Any queen or ace; in the king's suit those are also its only neighbours.
+            if card.rank in (Rank.QUEEN, Rank.ACE):
+                continue
             return illegal(message("after a king any queen or ace may follow, not {card}", card=card))
         if card.suit is not prev.suit:
             return illegal(
