@@ -382,7 +382,7 @@ def classify(cards: CardsLike, rules: TienLenRules | None = None) -> Combination
         kind = Kind.SEQUENCE
         if Rank.TWO in counts and not rules.twos_in_sequences:
             raise _reject(found, "a 2 can never be part of a sequence")
-        if Rank.TWO in counts and Rank.THREE in counts:
+        if Rank.TWO in counts and Rank.THREE in counts and len(counts) < len(RANK_ORDER):
             raise _reject(found, "a sequence cannot wrap round from 2 to 3")
     else:
         many = max(counts, key=lambda r: (counts[r], rank_power(r)))
