@@ -26,7 +26,6 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Union
 
 __all__ = [
     "Rank",
@@ -139,7 +138,7 @@ class Suit(enum.IntEnum):
 
 
 _SUITS: dict[str, Suit] = {}
-for _suit, _chars in zip(Suit, ("♠♤s", "♣♧c", "♦♢d", "♥♡h")):
+for _suit, _chars in zip(Suit, ("♠♤s", "♣♧c", "♦♢d", "♥♡h"), strict=False):
     for _ch in _chars:
         _SUITS[_ch] = _suit
 # Emoji presentation selector sometimes follows a suit symbol on phones.
@@ -194,7 +193,7 @@ class Rank(enum.IntEnum):
             raise ValueError(f"{text!r} is not a rank") from None
 
 
-_RANK_SYMBOLS = {r: s for r, s in zip(Rank, "A 2 3 4 5 6 7 8 9 10 J Q K".split())}
+_RANK_SYMBOLS = {r: s for r, s in zip(Rank, "A 2 3 4 5 6 7 8 9 10 J Q K".split(), strict=False)}
 _RANKS: dict[str, Rank] = {s: r for r, s in _RANK_SYMBOLS.items()}
 _RANKS["T"] = Rank.TEN
 
@@ -292,7 +291,7 @@ def _joker_index(j: Joker) -> int:
     return (None, JokerColor.RED, JokerColor.BLACK).index(j.color)
 
 
-AnyCard = Union[Card, Joker]
+AnyCard = Card | Joker
 
 JOKER = Joker(None)
 RED_JOKER = Joker(JokerColor.RED)

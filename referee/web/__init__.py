@@ -6,7 +6,7 @@ API, and installs the error pages.
 
 from __future__ import annotations
 
-from flask import Flask, current_app, jsonify, render_template, request
+from flask import Flask, current_app, jsonify, request
 from flask_babel import get_locale, gettext
 from werkzeug.exceptions import HTTPException
 
@@ -44,9 +44,14 @@ def init_app(app: Flask) -> None:
         db.create_all()
 
 
+# The games' web modules, each with a page blueprint ``bp`` (and API routes on ``api.bp``).
+GAMES: tuple[str, ...] = ()
+
+
 def _game_modules() -> list:  # type: ignore[type-arg]
-    modules: list = []  # type: ignore[type-arg]
-    return modules
+    import importlib
+
+    return [importlib.import_module(f"referee.web.{name}") for name in GAMES]
 
 
 def _wants_json() -> bool:
