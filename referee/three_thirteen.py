@@ -1,0 +1,965 @@
+"""Three Thirteen (3-13 rummy): the rounds, the melds, the score of a hand.
+
+A round deals one card more than the last, and the rank that matches the
+number dealt is wild.  At the end of a round every hand is split into sets
+and runs; the cards outside them count against their holder.  The referee
+finds the split that leaves the fewest points itself.
+
+Round 4 deals six cards and 6s are wild.  Three 9s are a set, and the 6 of
+clubs stands in for the 6 of hearts in a run of hearts, so this hand is out:
+
+>>> split = best_split(parse_cards("9s 9h 9c 4h 5h 6c"), Rank.SIX)
+>>> print(split)
+4♥ 5♥ 6♣(6♥) | 9♠ 9♣ 9♥ | leftover: none, 0 points
+>>> split.is_out
+True
+
+Cards that fit nothing count: a king 10, a 4 and an ace 1 make 15, or 18
+when picture cards count by rank.
+
+>>> best_split(parse_cards("Kd 4s Ac"), Rank.THREE).points
+15
+>>> best_split(parse_cards("Kd 4s Ac"), Rank.THREE, ThreeThirteenRules(faces="rank")).points
+18
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from referee.cards import JOKER, AnyCard, Card, Joker, Rank, Suit, check_copies, format_cards, parse_cards
+from referee.switches import SwitchError, rules_from_mapping
+from referee.text import Message, message
+
+__all__ = [
+    "ThreeThirteenRules",
+    "Schedule",
+    "Meld",
+    "Split",
+    "OutClaim",
+    "RoundScore",
+    "HandSizeError",
+    "ImpossibleHandError",
+    "RoundNumberError",
+    "rules_from_mapping",
+    "decks_for",
+    "card_points",
+    "is_wild",
+    "best_split",
+    "split_hand",
+    "check_out",
+    "can_go_out",
+    "go_out",
+    "score_round",
+    "MAX_HAND",
+    "JOKER_POINTS",
+    "FALSE_OUT_PENALTY",
+]
+
+MAX_HAND = 15
+"""The largest hand the game deals (round 13 of the longer game)."""
+JOKER_POINTS = 20
+FALSE_OUT_PENALTY = 20
+_MAX_DECKS = 8
+
+
+# ---------------------------------------------------------------------------
+# House rules
+
+
+@dataclass(frozen=True, kw_only=True)
+class ThreeThirteenRules:
+    """The table's house rules; field names are the switch ids of RULES.md.
+
+    >>> ThreeThirteenRules()
+    ThreeThirteenRules(faces='ten', decks=None, aces='low', jokers=False, longer_game=False, \
+up_and_back=False, doubles=False, false_out=False)
+    >>> rules_from_mapping(ThreeThirteenRules, {"faces": "rank", "decks": "2", "jokers": "on"}).decks
+    2
+    >>> ThreeThirteenRules(decks=9)
+    Traceback (most recent call last):
+    ...
+    referee.switches.SwitchError: house rule 'decks' takes 1 to 8 decks, not 9
+    """
+
+    faces: str = "ten"
+    decks: int | None = None
+    aces: str = "low"
+    jokers: bool = False
+    longer_game: bool = False
+    up_and_back: bool = False
+    doubles: bool = False
+    false_out: bool = False
+
+    CHOICES = {"faces": ("ten", "rank"), "aces": ("low", "high_or_low")}  # noqa: RUF012
+
+    def __post_init__(self) -> None:
+        for name, options in self.CHOICES.items():
+            value = getattr(self, name)
+            if value not in options:
+                shown = ", ".join(options)
+                raise SwitchError(name, f"house rule {name!r} must be one of {shown}, not {value!r}")
+        if self.decks is not None and (
+            isinstance(self.decks, bool) or not isinstance(self.decks, int) or not 1 <= self.decks <= _MAX_DECKS
+        ):
+            raise SwitchError("decks", f"house rule 'decks' takes 1 to {_MAX_DECKS} decks, not {self.decks!r}")
+        for name in ("jokers", "longer_game", "up_and_back", "doubles", "false_out"):
+            if not isinstance(getattr(self, name), bool):
+                raise SwitchError(name, f"house rule {name!r} is on or off, not {getattr(self, name)!r}")
+
+    @property
+    def aces_high(self) -> bool:
+        """``Q K A`` is a run too (switch ``aces=high_or_low``)."""
+        return self.aces == "high_or_low"
+
+
+_DEFAULT_RULES = ThreeThirteenRules()
+
+
+def decks_for(players: int, rules: ThreeThirteenRules = _DEFAULT_RULES) -> int:
+    """Decks shuffled together: one for two players, two for three or four, one
+    more for every two further players, unless the table fixed the number.
+
+    >>> [decks_for(n) for n in range(2, 9)]
+    [1, 2, 2, 3, 3, 4, 4]
+    >>> decks_for(2, ThreeThirteenRules(decks=2))
+    2
+    """
+    if isinstance(players, bool) or not isinstance(players, int) or players < 2:
+        raise ValueError(f"Three Thirteen needs 2 or more players, not {players!r}")
+    if rules.decks is not None:
+        return rules.decks
+    return 1 if players == 2 else 2 + (players - 3) // 2
+
+
+# ---------------------------------------------------------------------------
+# Rounds
+
+
+class RoundNumberError(ValueError):
+    """A round the game does not have."""
+
+    def __init__(self, round_number: object, rounds: int) -> None:
+        self.round_number = round_number
+        self.rounds = rounds
+        super().__init__(f"there is no round {round_number!r}: this game has rounds 1 to {rounds}")
+
+
+def _wild_rank_for(dealt: int) -> Rank:
+    """3 to 13 cards: the rank with that number; 14: aces; 15: 2s."""
+    return Rank(dealt) if dealt <= 13 else Rank(dealt - 13)
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """The plan of rounds: cards dealt, wild rank, dealer and doubled rounds.
+
+    Eleven rounds deal 3 to 13 cards; the wild rank is the number dealt.
+
+    >>> s = Schedule()
+    >>> s.rounds, s.cards_dealt(1), s.wild_rank(1).plural, s.wild_rank(9).plural, s.wild_rank(11).plural
+    (11, 3, '3s', 'jacks', 'kings')
+
+    The longer game adds 14 cards with aces wild and 15 with 2s wild; up and back
+    comes down again, dealing 13 twice in a row.
+
+    >>> long = Schedule(ThreeThirteenRules(longer_game=True))
+    >>> long.rounds, long.cards_dealt(12), long.wild_rank(12).plural, long.wild_rank(13).plural
+    (13, 14, 'aces', '2s')
+    >>> Schedule(ThreeThirteenRules(up_and_back=True)).deals[9:13]
+    (12, 13, 13, 12)
+
+    With ``doubles`` the jack, queen and king rounds count double.
+
+    >>> d = Schedule(ThreeThirteenRules(doubles=True))
+    >>> [r for r in range(1, d.rounds + 1) if d.is_doubled(r)]
+    [9, 10, 11]
+    """
+
+    rules: ThreeThirteenRules = _DEFAULT_RULES
+
+    @property
+    def deals(self) -> tuple[int, ...]:
+        """Cards dealt in each round, first to last."""
+        top = 15 if self.rules.longer_game else 13
+        up = tuple(range(3, top + 1))
+        return up + up[::-1] if self.rules.up_and_back else up
+
+    @property
+    def rounds(self) -> int:
+        return len(self.deals)
+
+    def _check(self, round_number: int) -> int:
+        if isinstance(round_number, bool) or not isinstance(round_number, int) or not (
+            1 <= round_number <= self.rounds
+        ):
+            raise RoundNumberError(round_number, self.rounds)
+        return round_number
+
+    def cards_dealt(self, round_number: int) -> int:
+        """Cards each player holds in round ``round_number`` (1-based)."""
+        return self.deals[self._check(round_number) - 1]
+
+    def wild_rank(self, round_number: int) -> Rank:
+        """The rank that is wild: the number of cards dealt."""
+        return _wild_rank_for(self.cards_dealt(round_number))
+
+    def is_doubled(self, round_number: int) -> bool:
+        """With ``doubles``, rounds where jacks, queens or kings are wild count double."""
+        wild = self.wild_rank(round_number)
+        return self.rules.doubles and wild in (Rank.JACK, Rank.QUEEN, Rank.KING)
+
+    def dealer(self, round_number: int, *, first_dealer: int, players: int) -> int:
+        """The dealer's seat; seats are numbered in playing order, so the deal
+        passes to the next seat (the left) each round.
+
+        >>> [Schedule().dealer(r, first_dealer=2, players=3) for r in (1, 2, 3, 4)]
+        [2, 0, 1, 2]
+        """
+        self._check_seat(first_dealer, players)
+        return (first_dealer + self._check(round_number) - 1) % players
+
+    def starter(self, round_number: int, *, first_dealer: int, players: int) -> int:
+        """The player on the dealer's left starts the round.
+
+        >>> Schedule().starter(1, first_dealer=2, players=3)
+        0
+        """
+        return (self.dealer(round_number, first_dealer=first_dealer, players=players) + 1) % players
+
+    @staticmethod
+    def _check_seat(seat: int, players: int) -> None:
+        decks_for(players)
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+            raise ValueError(f"seat {seat!r} is not at a table of {players} (seats 0 to {players - 1})")
+
+
+# ---------------------------------------------------------------------------
+# Cards and points
+
+
+def is_wild(card: AnyCard, wild_rank: Rank | int) -> bool:
+    """A card of the round's wild rank, or a joker, stands in for any card.
+
+    >>> is_wild(Card.parse("6c"), Rank.SIX), is_wild(JOKER, Rank.SIX), is_wild(Card.parse("7c"), 6)
+    (True, True, False)
+    """
+    return isinstance(card, Joker) or card.rank == wild_rank
+
+
+def card_points(card: AnyCard, rules: ThreeThirteenRules = _DEFAULT_RULES) -> int:
+    """What a card left outside the melds costs (a wild card too: its usual value).
+
+    >>> [card_points(c) for c in parse_cards("As 7d 10h Js Qs Ks JK")]
+    [1, 7, 10, 10, 10, 10, 20]
+    >>> [card_points(c, ThreeThirteenRules(faces="rank", aces="high_or_low")) for c in parse_cards("As Js Qs Ks")]
+    [15, 11, 12, 13]
+    """
+    if isinstance(card, Joker):
+        return JOKER_POINTS
+    return _rank_points(int(card.rank), rules.faces == "rank", rules.aces_high)
+
+
+def _rank_points(rank: int, faces_rank: bool, aces_high: bool) -> int:
+    if rank == 1:
+        return 15 if aces_high else 1
+    if rank > 10 and not faces_rank:
+        return 10
+    return rank
+
+
+def _sort_key(card: AnyCard) -> tuple[int, int, int]:
+    if isinstance(card, Joker):
+        return (1, 0, 0)
+    return (0, int(card.rank), int(card.suit))
+
+
+def _sorted(cards: Iterable[AnyCard]) -> tuple[AnyCard, ...]:
+    return tuple(sorted(cards, key=_sort_key))
+
+
+# ---------------------------------------------------------------------------
+# Value types
+
+
+@dataclass(frozen=True, slots=True)
+class Meld:
+    """A set or a run, and what each card in it counts as.
+
+    ``faces[i]`` is the card ``cards[i]`` stands for: itself for a natural card,
+    the card it replaces for a wild card.
+
+    >>> m = Meld("run", parse_cards("4h 5h 6c"), parse_cards("4h 5h 6h"))
+    >>> print(m), m.stand_ins
+    4♥ 5♥ 6♣(6♥) (None, ((Card.parse('6♣'), Card.parse('6♥')),))
+    """
+
+    kind: str
+    cards: tuple[AnyCard, ...]
+    faces: tuple[Card, ...]
+
+    @property
+    def stand_ins(self) -> tuple[tuple[AnyCard, Card], ...]:
+        """The wild cards that stand for another card, with that card."""
+        return tuple((c, f) for c, f in zip(self.cards, self.faces, strict=True) if c != f)
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+    def __str__(self) -> str:
+        return " ".join(str(c) if c == f else f"{c}({f})" for c, f in zip(self.cards, self.faces, strict=True))
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "kind": self.kind,
+            "cards": format_cards(self.cards),
+            "faces": format_cards(self.faces),
+            "text": str(self),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Split:
+    """A hand split into melds and leftover cards, and what the leftover costs."""
+
+    melds: tuple[Meld, ...]
+    leftover: tuple[AnyCard, ...]
+    points: int
+
+    @property
+    def is_out(self) -> bool:
+        """Every card is in a meld."""
+        return not self.leftover
+
+    @property
+    def cards(self) -> tuple[AnyCard, ...]:
+        return tuple(c for m in self.melds for c in m.cards) + self.leftover
+
+    def __str__(self) -> str:
+        parts = [str(m) for m in self.melds]
+        left = format_cards(self.leftover) if self.leftover else "none"
+        parts.append(f"leftover: {left}, {self.points} point{'' if self.points == 1 else 's'}")
+        return " | ".join(parts)
+
+    def explain(self) -> Message:
+        """One plain sentence for the players."""
+        if self.is_out:
+            return message("every card is in a set or run: 0 points")
+        return message(
+            "{leftover} fit no set or run and count {points} points",
+            leftover=list(self.leftover),
+            points=self.points,
+        )
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "melds": [m.to_dict() for m in self.melds],
+            "leftover": format_cards(self.leftover),
+            "points": self.points,
+        }
+
+
+# ---------------------------------------------------------------------------
+# Errors
+
+
+class HandSizeError(ValueError):
+    """A hand with the wrong number of cards for the round."""
+
+    def __init__(self, hand: Sequence[AnyCard], expected: int | None, round_number: int | None = None) -> None:
+        self.hand = tuple(hand)
+        self.expected = expected
+        self.round_number = round_number
+        if expected is None:
+            text = f"a hand holds at most {MAX_HAND} cards, not {len(self.hand)}"
+        else:
+            text = f"round {round_number} deals {expected} cards, but the hand has {len(self.hand)}"
+        super().__init__(text)
+
+
+class ImpossibleHandError(ValueError):
+    """A hand that cannot go out: the cards that fit no meld are in ``leftover``."""
+
+    def __init__(self, hand: Sequence[AnyCard], split: Split, penalty: int | None = None) -> None:
+        self.hand = tuple(hand)
+        self.split = split
+        self.leftover = split.leftover
+        self.penalty = penalty
+        self.verdict = message(
+            "{leftover} fit no set or run, so this hand cannot go out", leftover=list(split.leftover)
+        )
+        super().__init__(str(self.verdict))
+
+
+# ---------------------------------------------------------------------------
+# The solver
+#
+# Natural cards (not wild) sit at positions 1..13 by rank; with aces high or low
+# an ace may also sit at position 14.  A dynamic programme walks the positions
+# upwards.  Its state holds, per suit, the lengths (capped at 3) of the runs
+# still open, the aces kept back for position 14, and the wild cards spent so
+# far.  At each position every open run takes a natural card of its suit, takes
+# a wild card (only if a natural of that suit lies higher up), or closes (wild
+# cards pad it to three); natural cards may start new runs; the rest of the
+# rank goes to the rank's one set or is left over.  Only the leftover points,
+# then the number of leftover cards, then the number of melds are minimised.
+
+_BIG = 1_000_000
+_MID = 1_000
+
+# Per-suit moves: (new open runs, naturals left for the set, wilds spent, runs closed, actions, runs started)
+_Option = tuple[tuple[int, ...], int, int, int, tuple[str, ...], int]
+
+
+@lru_cache(maxsize=4096)
+def _suit_options(runs: tuple[int, ...], k: int, can_wild: bool) -> tuple[_Option, ...]:
+    """Every way the open runs of one suit can meet ``k`` natural cards at a position."""
+    choices = []
+    for _length in runs:
+        acts = ["N", "C"] if k else ["C"]
+        if can_wild:
+            acts.append("W")
+        choices.append(acts)
+    seen: set[tuple[tuple[int, ...], int, int, int]] = set()
+    out: list[_Option] = []
+    for combo in itertools.product(*choices):
+        naturals = combo.count("N")
+        if naturals > k:
+            continue
+        wilds = 0
+        closed = 0
+        cont: list[int] = []
+        for length, act in zip(runs, combo, strict=True):
+            if act == "C":
+                closed += 1
+                wilds += max(0, 3 - length)
+            else:
+                wilds += act == "W"
+                cont.append(min(length + 1, 3))
+        for new in range(k - naturals + 1):
+            state = tuple(sorted(cont + [1] * new))
+            left = k - naturals - new
+            sig = (state, left, wilds, closed)
+            if sig in seen:
+                continue
+            seen.add(sig)
+            out.append((state, left, wilds, closed, combo, new))
+    return tuple(out)
+
+
+def _set_options(m: int, pts: int) -> tuple[tuple[int, int, int, int, str | None], ...]:
+    """(wilds, points, leftover cards, melds, verdict) for the ``m`` naturals of a rank outside runs."""
+    if m == 0:
+        return ((0, 0, 0, 0, None),)
+    if m >= 3:
+        return ((0, 0, 0, 1, "set"),)
+    return ((3 - m, 0, 0, 1, "set"), (0, m * pts, m, 0, "dead"))
+
+
+def _solve(
+    counts: Mapping[tuple[int, int], int], wilds: int, aces_high: bool, points: Mapping[int, int]
+) -> tuple[int, list[object]]:
+    """The best key and the decisions at each position (index 0 = position 1)."""
+    top = 14 if aces_high else 13
+    avail = [[0] * 4 for _ in range(top + 2)]
+    for (rank, suit), n in counts.items():
+        avail[rank][suit] += n
+    # later[p][s]: some natural card of suit s lies above position p.
+    later = [[False] * 4 for _ in range(top + 2)]
+    for s in range(4):
+        seen_above = False
+        for p in range(top, 0, -1):
+            later[p][s] = seen_above
+            here = avail[1][s] if p == 14 else avail[p][s]
+            if here:
+                seen_above = True
+    empty_runs: tuple[tuple[int, ...], ...] = ((), (), (), ())
+    start = (empty_runs, (0, 0, 0, 0))
+    layer: dict[tuple[object, int], tuple[int, object, object]] = {(start, 0): (0, None, None)}
+    layers = []
+    for p in range(1, top + 1):
+        new_layer: dict[tuple[object, int], tuple[int, object, object]] = {}
+        pts = points[p]
+        row = avail[p]
+        for (state, used), (key, _prev, _dec) in layer.items():
+            runs, carry = state
+            ks = carry if p == 14 else row
+            if not any(ks) and runs == empty_runs:
+                entry = new_layer.get((state, used))
+                if entry is None or key < entry[0]:
+                    new_layer[(state, used)] = (key, (state, used), None)
+                continue
+            per_suit = [
+                _suit_options(runs[s], ks[s], later[p][s] and used < wilds) for s in range(4)
+            ]
+            for combo in itertools.product(*per_suit):
+                spent = used + combo[0][2] + combo[1][2] + combo[2][2] + combo[3][2]
+                if spent > wilds:
+                    continue
+                closed = combo[0][3] + combo[1][3] + combo[2][3] + combo[3][3]
+                new_runs = (combo[0][0], combo[1][0], combo[2][0], combo[3][0])
+                lefts = (combo[0][1], combo[1][1], combo[2][1], combo[3][1])
+                if aces_high and p == 1:
+                    new_state = (new_runs, lefts)
+                    set_opts: tuple[tuple[int, int, int, int, str | None], ...] = ((0, 0, 0, 0, None),)
+                else:
+                    new_state = (new_runs, carry if aces_high and p < 14 else (0, 0, 0, 0))
+                    set_opts = _set_options(sum(lefts), pts)
+                for w, pt, dead, melds, verdict in set_opts:
+                    total = spent + w
+                    if total > wilds:
+                        continue
+                    new_key = key + pt * _BIG + dead * _MID + closed + melds
+                    entry = new_layer.get((new_state, total))
+                    if entry is None or new_key < entry[0]:
+                        new_layer[(new_state, total)] = (new_key, (state, used), (combo, verdict))
+        # Keep, for each state, only the entries that a cheaper one does not beat.
+        pruned: dict[tuple[object, int], tuple[int, object, object]] = {}
+        best: dict[object, int] = {}
+        for (state, used), entry in sorted(new_layer.items(), key=lambda kv: kv[0][1]):
+            known = best.get(state)
+            if known is not None and known <= entry[0]:
+                continue
+            best[state] = entry[0]
+            pruned[(state, used)] = entry
+        layers.append(pruned)
+        layer = pruned
+    # Close every run still open.
+    final_key = None
+    final_at = None
+    for (state, used), (key, _prev, _dec) in layer.items():
+        runs = state[0]
+        pad = sum(3 - length for suit_runs in runs for length in suit_runs if length < 3)
+        if used + pad > wilds:
+            continue
+        total = key + sum(len(r) for r in runs)
+        if final_key is None or (total, used) < final_key:
+            final_key = (total, used)
+            final_at = (state, used)
+    assert final_key is not None and final_at is not None
+    decisions: list[object] = [None] * top
+    at = final_at
+    for p in range(top, 0, -1):
+        _key, prev, dec = layers[p - 1][at]
+        decisions[p - 1] = dec
+        at = prev
+    return final_key[0], decisions
+
+
+def _position_rank(p: int) -> Rank:
+    return Rank.ACE if p == 14 else Rank(p)
+
+
+def best_split(
+    hand: Iterable[AnyCard],
+    wild_rank: Rank | int,
+    rules: ThreeThirteenRules = _DEFAULT_RULES,
+    *,
+    decks: int | None = None,
+) -> Split:
+    """The split of ``hand`` into melds that leaves the fewest points.
+
+    A **set** is three or more cards of one rank; with two decks or more it may
+    hold twin cards.  A **run** is three or more cards of one suit in a row,
+    each rank once; aces are low and nothing wraps.  A wild card stands in for
+    any card of a set or run, a meld may hold several, even be all wild, and a
+    card belongs to one meld at most.  On equal points the split leaves fewer
+    cards, then uses fewer (longer) melds.
+
+    >>> print(best_split(parse_cards("4h 6h 5d"), Rank.FIVE))
+    4♥ 5♦(5♥) 6♥ | leftover: none, 0 points
+    >>> print(best_split(parse_cards("9d 5s 5h"), Rank.FIVE))
+    9♦ 5♠(10♦) 5♥(J♦) | leftover: none, 0 points
+    >>> print(best_split(parse_cards("2c 6c 9c"), Rank.THREE))
+    leftover: 2♣ 6♣ 9♣, 17 points
+    >>> print(best_split(parse_cards("5s 6s 7s 6h 6d"), Rank.KING))
+    6♠ 6♦ 6♥ | leftover: 5♠ 7♠, 12 points
+    >>> print(best_split(parse_cards("9h 9h 9s"), Rank.THREE, decks=2))
+    9♠ 9♥ 9♥ | leftover: none, 0 points
+    >>> print(best_split(parse_cards("Qh Kh Ah"), Rank.THREE))
+    leftover: A♥ Q♥ K♥, 21 points
+    >>> print(best_split(parse_cards("Qh Kh Ah"), Rank.THREE, ThreeThirteenRules(aces="high_or_low")))
+    Q♥ K♥ A♥ | leftover: none, 0 points
+    """
+    rules = rules if rules is not None else _DEFAULT_RULES
+    cards = tuple(hand)
+    wild = Rank(int(wild_rank))
+    _check_cards(cards, rules, decks)
+    faces_rank = rules.faces == "rank"
+    aces_high = rules.aces_high
+    wild_cards = [c for c in cards if is_wild(c, wild)]
+    naturals = [c for c in cards if not is_wild(c, wild)]
+    counts = Counter((int(c.rank), int(c.suit)) for c in naturals)  # type: ignore[union-attr]
+    points = {p: _rank_points(p if p <= 13 else 1, faces_rank, aces_high) for p in range(1, 15)}
+    key, decisions = _solve(counts, len(wild_cards), aces_high, points)
+    return _rebuild(decisions, wild_cards, wild, aces_high, rules, key)
+
+
+def _rebuild(
+    decisions: list[object],
+    wild_cards: list[AnyCard],
+    wild_rank: Rank,
+    aces_high: bool,
+    rules: ThreeThirteenRules,
+    key: int,
+) -> Split:
+    top = 14 if aces_high else 13
+    open_runs: list[list[list[tuple[int, bool]]]] = [[], [], [], []]
+    runs: list[tuple[int, list[tuple[int, bool]]]] = []
+    sets: list[tuple[Rank, list[Card]]] = []
+    dead: list[AnyCard] = []
+    for p in range(1, top + 1):
+        dec = decisions[p - 1]
+        if dec is None:
+            continue
+        combo, verdict = dec  # type: ignore[misc]
+        pool: list[Card] = []
+        for s in range(4):
+            _state, left, _w, _closed, actions, new = combo[s]
+            still: list[list[tuple[int, bool]]] = []
+            for run, act in zip(open_runs[s], actions, strict=True):
+                if act == "C":
+                    runs.append((s, run))
+                else:
+                    run.append((p, act == "N"))
+                    still.append(run)
+            still.extend([[(p, True)] for _ in range(new)])
+            still.sort(key=lambda r: min(len(r), 3))
+            open_runs[s] = still
+            pool.extend([Card(_position_rank(p), Suit(s))] * left)
+        if verdict == "set":
+            sets.append((_position_rank(p), pool))
+        elif verdict == "dead":
+            dead.extend(pool)
+    for s in range(4):
+        runs.extend((s, run) for run in open_runs[s])
+
+    wilds = sorted(wild_cards, key=_sort_key)
+    # Run slots: (run index, position) needing a wild card.
+    run_slots: list[list[int]] = []
+    run_specs: list[tuple[int, list[tuple[int, bool]]]] = []
+    for s, entries in runs:
+        positions = [p for p, _n in entries]
+        low, high = positions[0], positions[-1]
+        while high - low + 1 < 3:
+            if high < top and not (low == 1 and high + 1 == 14):
+                high += 1
+                entries = entries + [(high, False)]
+            else:
+                low -= 1
+                entries = [(low, False)] + entries
+        if high - low + 1 > 13:  # ace low and ace high: two runs instead
+            run_specs.append((s, entries[:7]))
+            run_specs.append((s, entries[7:]))
+        else:
+            run_specs.append((s, entries))
+    for _s, entries in run_specs:
+        run_slots.append([p for p, natural in entries if not natural])
+    # Wild cards that can stand for themselves in a run go there first.
+    assigned: dict[tuple[int, int], AnyCard] = {}
+    for i, (s, _entries) in enumerate(run_specs):
+        for p in run_slots[i]:
+            me = Card(_position_rank(p), Suit(s))
+            if me in wilds:
+                wilds.remove(me)
+                assigned[(i, p)] = me
+    melds: list[Meld] = []
+    for i, (s, entries) in enumerate(run_specs):
+        cards: list[AnyCard] = []
+        faces: list[Card] = []
+        for p, natural in entries:
+            face = Card(_position_rank(p), Suit(s))
+            if natural:
+                cards.append(face)
+            elif (i, p) in assigned:
+                cards.append(assigned[(i, p)])
+            else:
+                cards.append(wilds.pop(0))
+            faces.append(face)
+        melds.append(Meld("run", tuple(cards), tuple(faces)))
+    for rank, naturals in sets:
+        need = max(0, 3 - len(naturals))
+        extra = [wilds.pop(0) for _ in range(need)]
+        melds.append(_make_set(rank, naturals, extra))
+    if not melds and len(wilds) >= 3:
+        melds.append(_make_set(wild_rank, [], wilds))  # all wild: a set of the wild rank
+        wilds = []
+    if melds and wilds:
+        melds = _absorb(melds, wilds, top)
+        wilds = []
+    leftover = _sorted(dead + wilds)
+    melds.sort(key=lambda m: (_sort_key(m.faces[0]), m.kind))
+    points = sum(card_points(c, rules) for c in leftover)
+    if not wilds:
+        assert points == key // _BIG, (points, key)
+    return Split(tuple(melds), leftover, points)
+
+
+def _make_set(rank: Rank, naturals: list[Card], extra: list[AnyCard]) -> Meld:
+    """A set of ``rank``; each wild card stands for a suit the set lacks, if any."""
+    naturals = sorted(naturals)
+    missing = [s for s in Suit if all(c.suit != s for c in naturals)] or list(Suit)
+    cards: list[AnyCard] = list(naturals)
+    faces: list[Card] = list(naturals)
+    for i, w in enumerate(extra):
+        cards.append(w)
+        if isinstance(w, Card) and w.rank == rank:
+            faces.append(w)
+        else:
+            faces.append(Card(rank, missing[i % len(missing)]))
+    return Meld("set", tuple(cards), tuple(faces))
+
+
+def _absorb(melds: list[Meld], wilds: list[AnyCard], top: int) -> list[Meld]:
+    """Put spare wild cards into a meld: a set takes any number, a run grows to 13."""
+    for i, m in enumerate(melds):
+        if m.kind == "set":
+            naturals = [c for c, f in zip(m.cards, m.faces, strict=True) if c == f]
+            others = [c for c, f in zip(m.cards, m.faces, strict=True) if c != f]
+            melds[i] = _make_set(m.faces[0].rank, naturals, others + wilds)
+            return melds
+    for i, m in enumerate(melds):
+        cards, faces = list(m.cards), list(m.faces)
+        positions = [_run_position(f, j, faces) for j, f in enumerate(faces)]
+        suit = faces[0].suit
+        while wilds and positions[-1] - positions[0] + 1 < 13:
+            if positions[-1] < top and not (positions[0] == 1 and positions[-1] == 13):
+                positions.append(positions[-1] + 1)
+                cards.append(wilds.pop(0))
+                faces.append(Card(_position_rank(positions[-1]), suit))
+            else:
+                positions.insert(0, positions[0] - 1)
+                cards.insert(0, wilds.pop(0))
+                faces.insert(0, Card(_position_rank(positions[0]), suit))
+        melds[i] = Meld("run", tuple(cards), tuple(faces))
+        if not wilds:
+            return melds
+    # Only thirteen-card runs: two spare wilds make a set with the run's top card;
+    # one splits the run and extends its lower half (standing for a card the upper half holds too).
+    m = melds[0]
+    if len(wilds) >= 2:
+        melds[0] = Meld("run", m.cards[:-1], m.faces[:-1])
+        rank = m.faces[-1].rank
+        top_card = m.cards[-1]
+        naturals = [top_card] if top_card == m.faces[-1] else []
+        melds.append(_make_set(rank, naturals, ([] if naturals else [top_card]) + wilds))
+    else:
+        low = Meld("run", m.cards[:6] + (wilds[0],), m.faces[:7])
+        melds[0] = low
+        melds.append(Meld("run", m.cards[6:], m.faces[6:]))
+    return melds
+
+
+def _run_position(face: Card, index: int, faces: list[Card]) -> int:
+    """Position 1..14 of a run card: an ace is 14 when it follows a king."""
+    if face.rank == Rank.ACE and index > 0:
+        return 14
+    return int(face.rank)
+
+
+def _check_cards(cards: Sequence[AnyCard], rules: ThreeThirteenRules, decks: int | None) -> None:
+    if len(cards) > MAX_HAND:
+        raise HandSizeError(cards, None)
+    n = decks if decks is not None else (rules.decks or _MAX_DECKS)
+    check_copies(cards, decks=n, jokers={JOKER: 2 * n} if rules.jokers else None)
+
+
+# ---------------------------------------------------------------------------
+# Rounds: splitting hands, going out, scoring
+
+
+def split_hand(
+    hand: Iterable[AnyCard] | str,
+    round_number: int,
+    rules: ThreeThirteenRules = _DEFAULT_RULES,
+    *,
+    players: int | None = None,
+    decks: int | None = None,
+) -> Split:
+    """The best split of a hand at the end of round ``round_number``.
+
+    The hand must hold the round's number of cards, and only cards the decks
+    can hold (the number of decks follows the players unless given).
+
+    >>> print(split_hand("9s 9h 9c 4h 5h 6c", 4, players=2))
+    4♥ 5♥ 6♣(6♥) | 9♠ 9♣ 9♥ | leftover: none, 0 points
+    >>> split_hand("9s 9h 9c 4h 5h", 4, players=2)
+    Traceback (most recent call last):
+    ...
+    referee.three_thirteen.HandSizeError: round 4 deals 6 cards, but the hand has 5
+    >>> split_hand("9s 9h 9s", 1, players=2)
+    Traceback (most recent call last):
+    ...
+    referee.cards.TooManyCopiesError: 9♠ appears 2 times, but one deck holds it only once
+    """
+    cards = parse_cards(hand) if isinstance(hand, str) else tuple(hand)
+    schedule = Schedule(rules)
+    expected = schedule.cards_dealt(round_number)
+    if len(cards) != expected:
+        raise HandSizeError(cards, expected, round_number)
+    n = _decks(rules, players, decks)
+    return best_split(cards, schedule.wild_rank(round_number), rules, decks=n)
+
+
+def _decks(rules: ThreeThirteenRules, players: int | None, decks: int | None) -> int | None:
+    if decks is not None:
+        return decks
+    if rules.decks is not None:
+        return rules.decks
+    if players is not None:
+        return decks_for(players, rules)
+    return None
+
+
+def check_out(
+    hand: Iterable[AnyCard] | str,
+    round_number: int,
+    rules: ThreeThirteenRules = _DEFAULT_RULES,
+    *,
+    players: int | None = None,
+    decks: int | None = None,
+) -> Split:
+    """Going out: the whole hand must split into melds with nothing left over
+    (with 3, 4 or 5 cards that is one single meld).  Returns that split, or
+    raises :class:`ImpossibleHandError` naming the cards that do not fit.
+
+    >>> print(check_out("3s 4s 5s 6s", 2))
+    3♠ 4♠ 5♠ 6♠ | leftover: none, 0 points
+    >>> check_out("4h 5s 6s 9c", 2)
+    Traceback (most recent call last):
+    ...
+    referee.three_thirteen.ImpossibleHandError: 9♣ fit no set or run, so this hand cannot go out
+    """
+    cards = parse_cards(hand) if isinstance(hand, str) else tuple(hand)
+    split = split_hand(cards, round_number, rules, players=players, decks=decks)
+    if not split.is_out:
+        raise ImpossibleHandError(cards, split, FALSE_OUT_PENALTY if rules.false_out else None)
+    return split
+
+
+def can_go_out(
+    hand: Iterable[AnyCard] | str,
+    round_number: int,
+    rules: ThreeThirteenRules = _DEFAULT_RULES,
+    *,
+    players: int | None = None,
+    decks: int | None = None,
+) -> bool:
+    """Whether :func:`check_out` accepts the hand.
+
+    >>> can_go_out("9s 9h 9c 4h 5h 6c", 4), can_go_out("9s 9h 9c 4h 5h 7c", 4)
+    (True, False)
+    """
+    try:
+        check_out(hand, round_number, rules, players=players, decks=decks)
+    except ImpossibleHandError:
+        return False
+    return True
+
+
+@dataclass(frozen=True, slots=True)
+class OutClaim:
+    """The verdict on a player's claim to go out."""
+
+    hand: tuple[AnyCard, ...]
+    round_number: int
+    out: bool
+    penalty: int
+    split: Split
+    reason: Message = field(compare=False)
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "hand": format_cards(self.hand),
+            "round_number": self.round_number,
+            "out": self.out,
+            "penalty": self.penalty,
+            "split": self.split.to_dict(),
+            "reason": str(self.reason),
+        }
+
+
+def go_out(
+    hand: Iterable[AnyCard] | str,
+    round_number: int,
+    rules: ThreeThirteenRules = _DEFAULT_RULES,
+    *,
+    players: int | None = None,
+    decks: int | None = None,
+) -> OutClaim:
+    """Judge a claim to go out.  A hand that cannot go out is refused
+    (:class:`ImpossibleHandError`), or with ``false_out`` costs 20 points.
+
+    >>> claim = go_out("4h 5s 6s 9c", 2, ThreeThirteenRules(false_out=True))
+    >>> claim.out, claim.penalty, str(claim.reason)
+    (False, 20, '9♣ fit no set or run, so this false claim costs 20 points')
+    """
+    cards = parse_cards(hand) if isinstance(hand, str) else tuple(hand)
+    try:
+        split = check_out(cards, round_number, rules, players=players, decks=decks)
+    except ImpossibleHandError as err:
+        if not rules.false_out:
+            raise
+        reason = message(
+            "{leftover} fit no set or run, so this false claim costs {penalty} points",
+            leftover=list(err.leftover),
+            penalty=FALSE_OUT_PENALTY,
+        )
+        return OutClaim(cards, round_number, False, FALSE_OUT_PENALTY, err.split, reason)
+    return OutClaim(cards, round_number, True, 0, split, message("every card is in a set or run: out"))
+
+
+@dataclass(frozen=True, slots=True)
+class RoundScore:
+    """Each player's points for a round, and the split that gave them."""
+
+    round_number: int
+    points: tuple[int, ...]
+    splits: tuple[Split, ...]
+    doubled: bool
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "round_number": self.round_number,
+            "points": list(self.points),
+            "splits": [s.to_dict() for s in self.splits],
+            "doubled": self.doubled,
+        }
+
+
+def score_round(
+    hands: Sequence[Iterable[AnyCard] | str],
+    round_number: int,
+    rules: ThreeThirteenRules = _DEFAULT_RULES,
+    *,
+    out: int | None = None,
+    decks: int | None = None,
+) -> RoundScore:
+    """Score a round: each hand's leftover points (doubled in the jack, queen and
+    king rounds with ``doubles``); the player who went out (seat ``out``) scores 0
+    and must hold a hand that goes out.
+
+    >>> score_round(["9s 9h 9c 4h 5h 6c", "Kd 4s Ac 2h 7c 8d"], 4, out=0).points
+    (0, 32)
+    >>> r = score_round(["Kd 4s Ac 2h 7c 8d 9s 9h 9c 3d 3c", "Js Jd Jc 2c 3c 4c 5h 6h 7h 8h 10h"],
+    ...                 9, ThreeThirteenRules(doubles=True))
+    >>> r.points, r.doubled
+    ((76, 0), True)
+    """
+    parsed = [parse_cards(h) if isinstance(h, str) else tuple(h) for h in hands]
+    n = _decks(rules, len(parsed), decks)
+    if out is not None and not (0 <= out < len(parsed)):
+        raise ValueError(f"seat {out!r} is not at a table of {len(parsed)}")
+    splits = []
+    for seat, cards in enumerate(parsed):
+        if seat == out:
+            splits.append(check_out(cards, round_number, rules, decks=n))
+        else:
+            splits.append(split_hand(cards, round_number, rules, decks=n))
+    doubled = Schedule(rules).is_doubled(round_number)
+    factor = 2 if doubled else 1
+    return RoundScore(round_number, tuple(s.points * factor for s in splits), tuple(splits), doubled)
