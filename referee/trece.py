@@ -48,6 +48,29 @@ joker is on top only while its demand is pending.
 
 :class:`State` is the two-player game as the app sees it: the cards played and
 how many cards each player and the stock hold, never the hands themselves.
+
+Where the sheet says little, the referee decides so:
+
+- The wrap applies inside a run as well (the sheet's own example steps ``A♠ K♠``).
+- After a king only a queen or an ace may follow, even in the king's suit (its
+  only neighbours anyway).
+- Drawing ends the turn, outside a demand as inside it (the sheet has the
+  players alternate one card each).  The app cannot see hands, so it takes the
+  table's word that a player who draws could not play.
+- The pile is turned into a new stock as soon as someone takes the last stock
+  card (as the sheet says), and again in the middle of a 13-card pick-up when
+  needed.  If even the pile cannot supply the cards due, the player takes what
+  there is (possibly none) and the turn still passes.
+- A card is refused as played twice only while it lies in the pile; cards
+  shuffled back into the stock may be played again.
+- "Last card" and "thirteen" are not turns: they may be said at any moment
+  while a player holds one card.  A player who draws and comes back down to one
+  card must say "last card" again.  The challenge costs the caught player 13
+  cards (fewer if the stock and pile run dry), and a wrong challenge is refused
+  without cost.
+- A player who plays their last card wins at once, even with a joker.
+- A joker cannot be the turned card that starts the pile: the table puts it
+  back and turns the next one.  The dealer's opponent plays first by default.
 """
 
 from __future__ import annotations
