@@ -76,6 +76,7 @@ __all__ = [
     "NotACombinationError",
     "classify",
     "TienLenRules",
+    "DEFAULT_RULES",
     "Verdict",
     "check",
     "beats",
@@ -135,8 +136,7 @@ def card_power(card: AnyCard) -> int:
     referee.cards.TooManyCopiesError: RJ is not in this game's deck: it has no jokers
     """
     if not isinstance(card, Card):
-        check_copies([card])
-        raise TooManyCopiesError(card, 1, 0, f"{card} is not in this game's deck")  # pragma: no cover
+        raise TooManyCopiesError(card, 1, 0, f"{card} is not in this game's deck: it has no jokers")
     return rank_power(card.rank) * 4 + int(card.suit)
 
 
