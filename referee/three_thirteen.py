@@ -400,27 +400,58 @@ class ImpossibleHandError(ValueError):
 #
 # Natural cards (not wild) sit at positions 1..13 by rank; with aces high or low
 # an ace may also sit at position 14.  A dynamic programme walks the positions
-# upwards.  Its state holds, per suit, the lengths (capped at 3) of the runs
-# still open, the aces kept back for position 14, and the wild cards spent so
-# far.  At each position every open run takes a natural card of its suit, takes
-# a wild card (only if a natural of that suit lies higher up), or closes (wild
+# upwards.  Its state holds, per suit, the open runs (as small codes, below),
+# the aces kept back for position 14, and the wild cards spent so far.  At each
+# position every open run takes a natural card of its suit, takes a wild card
+# (only if a natural of that suit lies within reach higher up), or closes (wild
 # cards pad it to three); natural cards may start new runs; the rest of the
-# rank goes to the rank's one set or is left over.  Only the leftover points,
-# then the number of leftover cards, then the number of melds are minimised.
+# rank goes to the rank's one set or is left over.  The DP minimises the
+# leftover points, then the number of leftover cards, then the number of melds.
+#
+# Two facts keep it small and exact.  One set per rank is enough (two sets of a
+# rank merge into one needing no more wild cards), so only how many cards of a
+# rank stay out of runs matters.  And a run is only worth having with at least
+# two natural cards and a natural card at its top (a run with one natural card
+# is no better than a set of it, trailing wild cards are padding): a run may not
+# close after a wild card, nor with a single card.
+#
+# Run codes: 1 = one card; 2 = two cards, ending in a natural; 3 = three or more,
+# ending in a natural; 4 = two cards ending in a wild; 5 = three or more ending
+# in a wild.
 
+_DEBUG = False
 _BIG = 1_000_000
 _MID = 1_000
+
+_AFTER_NATURAL = {1: 2, 2: 3, 3: 3, 4: 3, 5: 3}
+_AFTER_WILD = {1: 4, 2: 5, 3: 5, 4: 5, 5: 5}
+_CLOSE_PAD = {2: 1, 3: 0}
 
 # Per-suit moves: (new open runs, naturals left for the set, wilds spent, runs closed, actions, runs started)
 _Option = tuple[tuple[int, ...], int, int, int, tuple[str, ...], int]
 
 
-@lru_cache(maxsize=4096)
-def _suit_options(runs: tuple[int, ...], k: int, can_wild: bool) -> tuple[_Option, ...]:
-    """Every way the open runs of one suit can meet ``k`` natural cards at a position."""
+def _run_code(entries: Sequence[tuple[int, bool]]) -> int:
+    """The code of a run from its (position, natural?) entries."""
+    n = len(entries)
+    if entries[-1][1]:
+        return min(n, 3)
+    return 4 if n == 2 else 5
+
+
+@lru_cache(maxsize=8192)
+def _suit_options(
+    runs: tuple[int, ...], k: int, can_wild: bool, can_start: bool, ahead: int
+) -> tuple[_Option, ...]:
+    """Every way the open runs of one suit can meet ``k`` natural cards at a position.
+
+    ``ahead`` natural cards of the suit lie higher up: each run still waiting for
+    a natural card (codes 1, 4, 5) needs one of its own."""
     choices = []
-    for _length in runs:
-        acts = ["N", "C"] if k else ["C"]
+    for code in runs:
+        acts = ["N"] if k else []
+        if code in _CLOSE_PAD:
+            acts.append("C")
         if can_wild:
             acts.append("W")
         choices.append(acts)
@@ -433,15 +464,19 @@ def _suit_options(runs: tuple[int, ...], k: int, can_wild: bool) -> tuple[_Optio
         wilds = 0
         closed = 0
         cont: list[int] = []
-        for length, act in zip(runs, combo, strict=True):
+        for code, act in zip(runs, combo, strict=True):
             if act == "C":
                 closed += 1
-                wilds += max(0, 3 - length)
+                wilds += _CLOSE_PAD[code]
+            elif act == "N":
+                cont.append(_AFTER_NATURAL[code])
             else:
-                wilds += act == "W"
-                cont.append(min(length + 1, 3))
-        for new in range(k - naturals + 1):
+                wilds += 1
+                cont.append(_AFTER_WILD[code])
+        for new in range(k - naturals + 1 if can_start else 1):
             state = tuple(sorted(cont + [1] * new))
+            if sum(code != 2 and code != 3 for code in state) > ahead:
+                continue
             left = k - naturals - new
             sig = (state, left, wilds, closed)
             if sig in seen:
@@ -468,15 +503,21 @@ def _solve(
     avail = [[0] * 4 for _ in range(top + 2)]
     for (rank, suit), n in counts.items():
         avail[rank][suit] += n
-    # later[p][s]: some natural card of suit s lies above position p.
-    later = [[False] * 4 for _ in range(top + 2)]
+    # gap[p][s]: how many positions lie between p and the next natural card of suit s above it.
+    # ahead[p][s]: how many natural cards of suit s lie above p.
+    far = 99
+    gap = [[far] * 4 for _ in range(top + 2)]
+    ahead = [[0] * 4 for _ in range(top + 2)]
     for s in range(4):
-        seen_above = False
+        next_at = None
+        above = 0
         for p in range(top, 0, -1):
-            later[p][s] = seen_above
+            gap[p][s] = far if next_at is None else next_at - p - 1
+            ahead[p][s] = above
             here = avail[1][s] if p == 14 else avail[p][s]
             if here:
-                seen_above = True
+                next_at = p
+                above += here
     empty_runs: tuple[tuple[int, ...], ...] = ((), (), (), ())
     start = (empty_runs, (0, 0, 0, 0))
     layer: dict[tuple[object, int], tuple[int, object, object]] = {(start, 0): (0, None, None)}
@@ -493,8 +534,11 @@ def _solve(
                 if entry is None or key < entry[0]:
                     new_layer[(state, used)] = (key, (state, used), None)
                 continue
+            spare = wilds - used
+            gaps = gap[p]
+            aheads = ahead[p]
             per_suit = [
-                _suit_options(runs[s], ks[s], later[p][s] and used < wilds) for s in range(4)
+                _suit_options(runs[s], ks[s], gaps[s] < spare, gaps[s] <= spare, aheads[s]) for s in range(4)
             ]
             for combo in itertools.product(*per_suit):
                 spent = used + combo[0][2] + combo[1][2] + combo[2][2] + combo[3][2]
@@ -527,13 +571,17 @@ def _solve(
             best[state] = entry[0]
             pruned[(state, used)] = entry
         layers.append(pruned)
+        if _DEBUG: print(p, len(new_layer), len(pruned), len({k[0] for k in pruned}))
         layer = pruned
     # Close every run still open.
     final_key = None
     final_at = None
     for (state, used), (key, _prev, _dec) in layer.items():
         runs = state[0]
-        pad = sum(3 - length for suit_runs in runs for length in suit_runs if length < 3)
+        codes = [code for suit_runs in runs for code in suit_runs]
+        if any(code not in _CLOSE_PAD for code in codes):
+            continue
+        pad = sum(_CLOSE_PAD[code] for code in codes)
         if used + pad > wilds:
             continue
         total = key + sum(len(r) for r in runs)
@@ -628,7 +676,7 @@ def _rebuild(
                     run.append((p, act == "N"))
                     still.append(run)
             still.extend([[(p, True)] for _ in range(new)])
-            still.sort(key=lambda r: min(len(r), 3))
+            still.sort(key=_run_code)
             open_runs[s] = still
             pool.extend([Card(_position_rank(p), Suit(s))] * left)
         if verdict == "set":
