@@ -8,7 +8,7 @@ and is the optimistic lock that keeps two phones from both winning a turn.
 from __future__ import annotations
 
 import secrets
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import JSON, DateTime, ForeignKey, Integer, String, UniqueConstraint
@@ -20,7 +20,7 @@ NAME_MAX = 40
 
 
 def _now() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 def new_token() -> str:
