@@ -416,15 +416,14 @@ class ImpossibleHandError(ValueError):
 # close after a wild card, nor with a single card.
 #
 # Run codes: 1 = one card; 2 = two cards, ending in a natural; 3 = three or more,
-# ending in a natural; 4 = two cards ending in a wild; 5 = three or more ending
-# in a wild.
+# ending in a natural; 4 = ending in a wild (two cards or more: what follows is
+# the same either way).
 
-_DEBUG = False
 _BIG = 1_000_000
 _MID = 1_000
 
-_AFTER_NATURAL = {1: 2, 2: 3, 3: 3, 4: 3, 5: 3}
-_AFTER_WILD = {1: 4, 2: 5, 3: 5, 4: 5, 5: 5}
+_AFTER_NATURAL = {1: 2, 2: 3, 3: 3, 4: 3}
+_AFTER_WILD = {1: 4, 2: 4, 3: 4, 4: 4}
 _CLOSE_PAD = {2: 1, 3: 0}
 
 # Per-suit moves: (new open runs, naturals left for the set, wilds spent, runs closed, actions, runs started)
@@ -434,9 +433,7 @@ _Option = tuple[tuple[int, ...], int, int, int, tuple[str, ...], int]
 def _run_code(entries: Sequence[tuple[int, bool]]) -> int:
     """The code of a run from its (position, natural?) entries."""
     n = len(entries)
-    if entries[-1][1]:
-        return min(n, 3)
-    return 4 if n == 2 else 5
+    return min(n, 3) if entries[-1][1] else 4
 
 
 @lru_cache(maxsize=8192)
@@ -446,7 +443,7 @@ def _suit_options(
     """Every way the open runs of one suit can meet ``k`` natural cards at a position.
 
     ``ahead`` natural cards of the suit lie higher up: each run still waiting for
-    a natural card (codes 1, 4, 5) needs one of its own."""
+    a natural card (codes 1 and 4) needs one of its own."""
     choices = []
     for code in runs:
         acts = ["N"] if k else []
@@ -571,7 +568,6 @@ def _solve(
             best[state] = entry[0]
             pruned[(state, used)] = entry
         layers.append(pruned)
-        if _DEBUG: print(p, len(new_layer), len(pruned), len({k[0] for k in pruned}))
         layer = pruned
     # Close every run still open.
     final_key = None
@@ -621,7 +617,7 @@ def best_split(
     >>> print(best_split(parse_cards("4h 6h 5d"), Rank.FIVE))
     4♥ 5♦(5♥) 6♥ | leftover: none, 0 points
     >>> print(best_split(parse_cards("9d 5s 5h"), Rank.FIVE))
-    9♦ 5♠(10♦) 5♥(J♦) | leftover: none, 0 points
+    9♦ 5♠(9♠) 5♥(9♣) | leftover: none, 0 points
     >>> print(best_split(parse_cards("2c 6c 9c"), Rank.THREE))
     leftover: 2♣ 6♣ 9♣, 17 points
     >>> print(best_split(parse_cards("5s 6s 7s 6h 6d"), Rank.KING))

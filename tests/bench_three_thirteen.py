@@ -12,6 +12,7 @@ import random
 import statistics
 import time
 from collections.abc import Callable
+from functools import partial
 
 from referee.cards import JOKER, AnyCard, Card, Rank, Suit
 from referee.three_thirteen import ThreeThirteenRules, best_split
@@ -101,9 +102,9 @@ def main() -> None:
         times = []
         ref_times = []
         for hand, wild, rules, decks in hands:
-            times.append(timed(lambda: best_split(hand, wild, rules, decks=decks), 3))
+            times.append(timed(partial(best_split, hand, wild, rules, decks=decks), 3))
             if len(hand) <= REFERENCE_MAX:
-                ref_times.append(timed(lambda: reference_points(hand, wild, rules), 1))
+                ref_times.append(timed(partial(reference_points, hand, wild, rules), 1))
         overall_worst = max(overall_worst, max(times))
         med, worst = statistics.median(times), max(times)
         if ref_times:

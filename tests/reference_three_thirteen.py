@@ -8,7 +8,7 @@ included) at its value.  Exponential: fine up to about ten cards.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import cache
 
 from referee.cards import AnyCard, Card, Joker, Rank
 from referee.three_thirteen import Meld, Split, ThreeThirteenRules, card_points
@@ -67,11 +67,11 @@ def reference_points(hand: Sequence[AnyCard], wild_rank: int, rules: ThreeThirte
     wr = int(wild_rank)
     pts = [card_points(c, rules) for c in cards]
 
-    @lru_cache(maxsize=None)
+    @cache
     def meld_ok(mask: int) -> bool:
         return is_meld([cards[i] for i in range(n) if mask >> i & 1], wr, rules.aces_high)
 
-    @lru_cache(maxsize=None)
+    @cache
     def best(mask: int) -> int:
         if not mask:
             return 0

@@ -1,0 +1,83 @@
+"""The solver against the simple exhaustive reference, on random hands (Hypothesis)."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from referee.cards import JOKER, AnyCard, Card, Rank, Suit, parse_cards
+from referee.three_thirteen import ThreeThirteenRules, best_split
+from tests.reference_three_thirteen import is_meld, reference_points, split_problems
+
+
+@st.composite
+def hands(draw, max_size: int = 8):  # type: ignore[no-untyped-def]
+    """Hands dense in melds: a few suits, a window of ranks, twins, wild cards and jokers."""
+    rules = ThreeThirteenRules(
+        faces=draw(st.sampled_from(["ten", "rank"])),
+        aces=draw(st.sampled_from(["low", "high_or_low"])),
+        jokers=draw(st.booleans()),
+    )
+    decks = draw(st.sampled_from([1, 1, 2, 3]))
+    low = draw(st.integers(1, 13))
+    width = draw(st.integers(3, 13))
+    ranks = [(low - 1 + i) % 13 + 1 for i in range(width)]
+    suits = draw(st.lists(st.sampled_from(list(Suit)), min_size=1, max_size=4, unique=True))
+    pool: list[AnyCard] = [Card(Rank(r), s) for r in ranks for s in suits] * decks
+    if rules.jokers:
+        pool += [JOKER] * (2 * decks)
+    size = draw(st.integers(1, min(max_size, len(pool))))
+    picks = draw(st.lists(st.integers(0, len(pool) - 1), min_size=size, max_size=size, unique=True))
+    wild = draw(st.sampled_from(ranks + [draw(st.integers(1, 13))]))
+    return [pool[i] for i in picks], wild, rules, decks
+
+
+@settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(hands())
+def test_best_split_leaves_as_few_points_as_the_exhaustive_reference(case):
+    hand, wild, rules, decks = case
+    result = best_split(hand, wild, rules, decks=decks)
+    assert split_problems(result, hand, wild, rules) == []
+    assert result.points == reference_points(hand, wild, rules)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(hands(max_size=10))
+def test_best_split_matches_the_reference_on_ten_card_hands(case):
+    hand, wild, rules, decks = case
+    result = best_split(hand, wild, rules, decks=decks)
+    assert split_problems(result, hand, wild, rules) == []
+    assert result.points == reference_points(hand, wild, rules)
+
+
+@settings(max_examples=300, deadline=None)
+@given(hands(max_size=15))
+def test_every_split_of_a_big_hand_is_valid(case):
+    hand, wild, rules, decks = case
+    result = best_split(hand, wild, rules, decks=decks)
+    assert split_problems(result, hand, wild, rules) == []
+    for meld in result.melds:
+        assert is_meld(meld.cards, wild, rules.aces_high)
+
+
+def test_reference_checks_melds_literally():
+    assert is_meld(parse_cards("4h 5h 6c"), 6, False)
+    assert not is_meld(parse_cards("Qh Kh Ah"), 6, False)
+    assert is_meld(parse_cards("Qh Kh Ah"), 6, True)
+    assert not is_meld(parse_cards("Kh Ah 2h"), 6, True)
+    assert not is_meld(parse_cards("4h 5h 5h"), 6, False)
+    assert is_meld(parse_cards("5h 5h 5s"), 6, False)
+
+
+def test_adversarial_hands_are_valid_and_out_when_they_should_be():
+    cases = [
+        ("Ah 2h 3h 4h 5h 6h 7h 8h 9h 10h Jh Qh Kh 2s", 2, ThreeThirteenRules(), 1, 0),
+        ("Ah 3h 4h 5h 6h 7h 8h 9h 10h Jh Qh Kh Ah 2s 2d", 2, ThreeThirteenRules(aces="high_or_low"), 2, 0),
+        ("JK JK JK JK 2s 2h Kd 5c 9h", 9, ThreeThirteenRules(jokers=True), 2, 0),
+        ("Kh Ah 5s", 5, ThreeThirteenRules(aces="high_or_low"), 1, 0),
+    ]
+    for text, wild, rules, decks, points in cases:
+        hand = parse_cards(text)
+        result = best_split(hand, wild, rules, decks=decks)
+        assert split_problems(result, hand, wild, rules) == []
+        assert result.points == points, text
