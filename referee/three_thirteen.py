@@ -483,6 +483,35 @@ def _suit_options(
     return tuple(out)
 
 
+@lru_cache(maxsize=65536)
+def _moves(
+    runs: tuple[tuple[int, ...], ...],
+    ks: tuple[int, ...],
+    can_wild: tuple[bool, ...],
+    can_start: tuple[bool, ...],
+    aheads: tuple[int, ...],
+    keep_aces: bool,
+) -> tuple[tuple[tuple[tuple[int, ...], ...], object, int, int, tuple[_Option, ...]], ...]:
+    """The four suits' moves combined, without the duplicates that only differ in
+    which suit's naturals go to the set: (new runs, naturals left (per suit when
+    aces are kept back, else their number), wilds spent, runs closed, per-suit moves)."""
+    per_suit = [_suit_options(runs[s], ks[s], can_wild[s], can_start[s], aheads[s]) for s in range(4)]
+    seen: set[tuple[object, ...]] = set()
+    out = []
+    for combo in itertools.product(*per_suit):
+        spent = combo[0][2] + combo[1][2] + combo[2][2] + combo[3][2]
+        closed = combo[0][3] + combo[1][3] + combo[2][3] + combo[3][3]
+        new_runs = (combo[0][0], combo[1][0], combo[2][0], combo[3][0])
+        lefts = (combo[0][1], combo[1][1], combo[2][1], combo[3][1])
+        left: object = lefts if keep_aces else sum(lefts)
+        sig = (new_runs, left, spent, closed)
+        if sig in seen:
+            continue
+        seen.add(sig)
+        out.append((new_runs, left, spent, closed, combo))
+    return tuple(out)
+
+
 def _set_options(m: int, pts: int) -> tuple[tuple[int, int, int, int, str | None], ...]:
     """(wilds, points, leftover cards, melds, verdict) for the ``m`` naturals of a rank outside runs."""
     if m == 0:
@@ -534,22 +563,25 @@ def _solve(
             spare = wilds - used
             gaps = gap[p]
             aheads = ahead[p]
-            per_suit = [
-                _suit_options(runs[s], ks[s], gaps[s] < spare, gaps[s] <= spare, aheads[s]) for s in range(4)
-            ]
-            for combo in itertools.product(*per_suit):
-                spent = used + combo[0][2] + combo[1][2] + combo[2][2] + combo[3][2]
+            keep_aces = aces_high and p == 1
+            moves = _moves(
+                runs,
+                tuple(ks),
+                tuple(g < spare for g in gaps),
+                tuple(g <= spare for g in gaps),
+                tuple(aheads),
+                keep_aces,
+            )
+            for new_runs, lefts, spent_here, closed, combo in moves:
+                spent = used + spent_here
                 if spent > wilds:
                     continue
-                closed = combo[0][3] + combo[1][3] + combo[2][3] + combo[3][3]
-                new_runs = (combo[0][0], combo[1][0], combo[2][0], combo[3][0])
-                lefts = (combo[0][1], combo[1][1], combo[2][1], combo[3][1])
-                if aces_high and p == 1:
+                if keep_aces:
                     new_state = (new_runs, lefts)
                     set_opts: tuple[tuple[int, int, int, int, str | None], ...] = ((0, 0, 0, 0, None),)
                 else:
                     new_state = (new_runs, carry if aces_high and p < 14 else (0, 0, 0, 0))
-                    set_opts = _set_options(sum(lefts), pts)
+                    set_opts = _set_options(lefts, pts)
                 for w, pt, dead, melds, verdict in set_opts:
                     total = spent + w
                     if total > wilds:
