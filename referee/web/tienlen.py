@@ -1,0 +1,326 @@
+"""Tiến lên on the web: the landing page, the *check a play* screen, the rules page
+and ``POST /api/tienlen/check``.
+
+The check screen is one form: the cards on the table, the cards played, the
+"first play of the game" box and the house-rule switches.  With JavaScript,
+htmx posts the form on every change and swaps the verdict box (field errors
+travel out of band to sit beside their fields); without it, the same form
+posts and the whole page comes back with the verdict.  The switches a phone
+used last are kept in a cookie and applied when the page is opened again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Blueprint, Response, current_app, jsonify, request, url_for
+from flask_babel import gettext
+
+from referee.cards import NotationError, TooManyCopiesError, check_copies, parse_cards
+from referee.switches import SwitchError
+from referee.tienlen import (
+    Combination,
+    Kind,
+    NotACombinationError,
+    TienLenRules,
+    Verdict,
+    check,
+    classify,
+)
+from referee.web import api, openapi
+from referee.web.tables import remember_rules, remembered_rules, switches_from_form
+from referee.web.views import is_htmx, read_cards, render_page, say
+
+bp = Blueprint("tienlen", __name__, url_prefix="/tienlen")
+
+GAME = "tienlen"
+SWITCH_IDS: list[str] = list(TienLenRules.__dataclass_fields__)
+
+
+# ---------------------------------------------------------------------------
+# Words shown on the pages (built per request so they follow the reader's language)
+# ---------------------------------------------------------------------------
+
+
+def switch_specs() -> list[dict[str, Any]]:
+    """Every Tiến lên house rule with a label and a one-line explanation."""
+    return [
+        {
+            "id": "twos_in_sequences",
+            "label": gettext("2s in sequences"),
+            "help": gettext("A 2 may be the top card of a sequence, as in Q K A 2; it never wraps round to 3."),
+        },
+        {
+            "id": "first_lead",
+            "label": gettext("Opening play"),
+            "help": gettext("What the very first play of the game has to be."),
+            "choices": [
+                ("contains_3s", gettext("must include the 3♠")),
+                ("three_spades_alone", gettext("the 3♠ on its own")),
+                ("any", gettext("anything: no opening rule")),
+            ],
+        },
+        {
+            "id": "quad_beats_pair_of_twos",
+            "label": gettext("Four of a kind on a pair of 2s"),
+            "help": gettext("Four of a kind may bomb a pair of 2s, not just a single 2."),
+        },
+        {
+            "id": "quad_beats_three_pairs",
+            "label": gettext("Four of a kind on three pairs"),
+            "help": gettext("Four of a kind may beat a double sequence of exactly three pairs."),
+        },
+        {
+            "id": "four_pairs_beat_quad",
+            "label": gettext("Four pairs on four of a kind"),
+            "help": gettext("A double sequence of four or more pairs may beat four of a kind (never four 2s)."),
+        },
+        {
+            "id": "bomb_after_pass",
+            "label": gettext("Bomb after passing"),
+            "help": gettext("Someone who passed can still come back in to bomb a 2 before the table clears."),
+        },
+        {
+            "id": "play_on",
+            "label": gettext("Play on"),
+            "help": gettext("When the first player runs out, the rest keep going until everyone is placed."),
+        },
+        {
+            "id": "instant_wins",
+            "label": gettext("Instant wins"),
+            "help": gettext("Four 2s, a 3-to-ace dragon or six pairs in the dealt hand win on the spot."),
+        },
+    ]
+
+
+def combo_name(combo: Combination) -> str:
+    """The combination's name in the reader's language (English: ``Combination.name``)."""
+    kind = combo.kind
+    if kind is Kind.SINGLE:
+        return gettext("single %(rank)s", rank=combo.rank.symbol)
+    if kind is Kind.PAIR:
+        return gettext("pair of %(ranks)s", ranks=combo.rank.plural)
+    if kind is Kind.TRIPLE:
+        return gettext("three %(ranks)s", ranks=combo.rank.plural)
+    if kind is Kind.FOUR_OF_A_KIND:
+        return gettext("four %(ranks)s", ranks=combo.rank.plural)
+    if kind is Kind.SEQUENCE:
+        return gettext("sequence of %(count)s cards", count=combo.length)
+    return gettext("double sequence of %(count)s pairs", count=combo.pairs)
+
+
+def _rules_or_default(values: Mapping[str, Any]) -> TienLenRules:
+    """Rules from a cookie: a stale or damaged cookie falls back to the defaults."""
+    try:
+        return TienLenRules.from_dict(values)
+    except SwitchError:
+        known = {k: v for k, v in values.items() if k in SWITCH_IDS}
+        try:
+            return TienLenRules.from_dict(known)
+        except SwitchError:
+            return TienLenRules()
+
+
+# ---------------------------------------------------------------------------
+# Pages
+# ---------------------------------------------------------------------------
+
+
+def _new_game_url() -> str:
+    if "tienlen_table.new" in current_app.view_functions:
+        return url_for("tienlen_table.new")
+    return "/tienlen/new"
+
+
+@bp.get("/")
+def index() -> Response:
+    return render_page("tienlen/index.html", "tienlen/index.html", new_game_url=_new_game_url())
+
+
+@bp.get("/rules")
+def rules_page() -> Response:
+    return render_page(
+        "tienlen/rules.html", "tienlen/rules.html", specs=switch_specs(), new_game_url=_new_game_url()
+    )
+
+
+@bp.route("/check", methods=["GET", "POST"])
+def check_page() -> Response:
+    """The check screen; GET shows it (``?table=&play=`` fill it in), POST judges the form."""
+    form = request.form if request.method == "POST" else request.args
+    table_text = (form.get("table") or "").strip()
+    play_text = (form.get("play") or "").strip()
+    first_play = (form.get("first_play") or "").lower() in ("on", "1", "true", "yes")
+    errors: dict[str, str] = {}
+
+    sent = switches_from_form(form, SWITCH_IDS)
+    remembered = remembered_rules(GAME)
+    rules = _rules_or_default(remembered)
+    save_rules: dict[str, Any] | None = None
+    if sent:
+        try:
+            rules = TienLenRules.from_dict({**rules.to_dict(), **sent})
+            save_rules = rules.to_dict()
+        except SwitchError as exc:
+            errors["rules"] = str(exc)
+
+    verdict: Verdict | None = None
+    table_cards = read_cards("table", table_text, errors)
+    play_cards = read_cards("play", play_text, errors)
+    if table_cards and "table" not in errors:
+        try:
+            classify(table_cards, rules)
+        except NotACombinationError as exc:
+            errors["table"] = gettext("The table is not a combination: %(why)s", why=say(exc.reason))
+    if first_play and table_cards and "table" not in errors:
+        errors["first_play"] = gettext(
+            "The first play of the game is made on an empty table: clear the table or untick this box."
+        )
+    if play_cards and not errors:
+        try:
+            verdict = check(play_cards, table_cards, rules, first_play=first_play)
+        except TooManyCopiesError as exc:  # a card both on the table and in the play
+            errors["play"] = gettext("%(card)s is both on the table and in the play", card=str(exc.card))
+
+    response = render_page(
+        "tienlen/check.html",
+        "tienlen/_verdict.html",
+        status=400 if errors else 200,
+        table=table_text,
+        play=play_text,
+        first_play=first_play,
+        verdict=verdict,
+        errors=errors,
+        values=rules.to_dict(),
+        specs=switch_specs(),
+        combo_name=combo_name,
+        say=say,
+        oob=is_htmx() and not request.htmx.boosted,
+    )
+    if save_rules is not None:
+        remember_rules(response, GAME, save_rules)
+    return response
+
+
+# ---------------------------------------------------------------------------
+# JSON API
+# ---------------------------------------------------------------------------
+
+
+def _combo_json(combo: Combination | None, cards: tuple[Any, ...]) -> dict[str, Any]:
+    if combo is None:
+        return {"kind": None, "name": None, "cards": [str(c) for c in cards], "top": None}
+    return {
+        "kind": combo.kind.value,
+        "name": combo.name,
+        "cards": [str(c) for c in combo.cards],
+        "top": str(combo.top),
+    }
+
+
+def _api_cards(data: dict[str, Any], key: str, where: str) -> tuple[Any, ...]:
+    text = api.text_field(data, key)
+    try:
+        cards = parse_cards(text)
+        check_copies(cards, decks=1)
+    except (NotationError, TooManyCopiesError) as exc:
+        raise api.BadRequest(f"{where}: {exc}") from None
+    return cards
+
+
+@api.bp.post("/tienlen/check")
+def api_check():  # type: ignore[no-untyped-def]
+    data = api.json_body(required=("play",), allowed=("table", "first_play", "rules"))
+    play = _api_cards(data, "play", "the play")
+    table = _api_cards(data, "table", "the table")
+    first_play = data.get("first_play")
+    if first_play is None:
+        first_play = False
+    if not isinstance(first_play, bool):
+        raise api.BadRequest("the field 'first_play' must be true or false")
+    rules = TienLenRules.from_dict(api.rules_field(data))
+    verdict = check(play, table, rules, first_play=first_play)
+    return jsonify(
+        legal=verdict.legal,
+        bomb=verdict.bomb,
+        reason=str(verdict.reason),
+        play=_combo_json(verdict.play, play),
+        table=_combo_json(verdict.table, table) if table else None,
+    )
+
+
+openapi.add_schema(
+    "TienLenCombination",
+    {
+        "type": "object",
+        "required": ["kind", "cards", "top"],
+        "properties": {
+            "kind": {
+                "type": ["string", "null"],
+                "enum": [k.value for k in Kind] + [None],
+                "description": "The kind of combination, or null when the cards make none.",
+            },
+            "name": {"type": ["string", "null"], "description": "How players say it: 'double sequence of 3 pairs'."},
+            "cards": {"type": "array", "items": {"type": "string"}, "description": "The cards, lowest first."},
+            "top": {"type": ["string", "null"], "description": "The highest card, which decides what beats what."},
+        },
+    },
+)
+openapi.add_schema(
+    "TienLenRules",
+    {
+        "type": "object",
+        "additionalProperties": False,
+        "description": "House-rule switches (ids from RULES.md); missing switches keep their defaults.",
+        "properties": {
+            name: (
+                {"type": "string", "enum": list(TienLenRules.CHOICES[name]), "default": default}
+                if name in TienLenRules.CHOICES
+                else {"type": "boolean", "default": default}
+            )
+            for name, default in TienLenRules().to_dict().items()
+        },
+    },
+)
+openapi.add_schema(
+    "TienLenVerdict",
+    {
+        "type": "object",
+        "required": ["legal", "bomb", "reason", "play"],
+        "properties": {
+            "legal": {"type": "boolean"},
+            "bomb": {"type": "boolean", "description": "True when a legal play beats a different kind (a bomb)."},
+            "reason": {"type": "string", "description": "One sentence naming the rule that decides."},
+            "play": {"$ref": "#/components/schemas/TienLenCombination"},
+            "table": {
+                "oneOf": [{"$ref": "#/components/schemas/TienLenCombination"}, {"type": "null"}],
+                "description": "The combination on the table; null for a lead.",
+            },
+        },
+    },
+)
+openapi.add_path(
+    "/api/tienlen/check",
+    "post",
+    openapi.json_operation(
+        "Tiến lên: may this play go on this table? The verdict names the rule and says whether it is a bomb.",
+        {
+            "type": "object",
+            "required": ["play"],
+            "additionalProperties": False,
+            "properties": {
+                "play": {"$ref": "#/components/schemas/Cards"},
+                "table": {"$ref": "#/components/schemas/Cards", "description": "Empty or absent for a lead."},
+                "first_play": {
+                    "type": "boolean",
+                    "default": False,
+                    "description": "The first play of the game (the opening rule first_lead applies).",
+                },
+                "rules": {"$ref": "#/components/schemas/TienLenRules"},
+            },
+        },
+        {"$ref": "#/components/schemas/TienLenVerdict"},
+        {"play": "3♠3♣4♦4♥5♠5♣", "table": "2♥", "first_play": False, "rules": {"quad_beats_pair_of_twos": True}},
+    ),
+)
