@@ -1,0 +1,520 @@
+"""Trece on the web: the quick check screen, the two-player table, the rules page, the JSON check.
+
+Pages
+-----
+``/trece/``               landing: links to the check screen and the rules, the new-table form
+``/trece/check``          GET/POST: top card, optional joker demand, the play → the verdict
+``/trece/rules``          the rules in short
+``/trece/new``            POST: create a table (two names, who deals, the turned card)
+``/trece/g/<token>``      the table (keeper or watcher, by the token); ``?since=N`` polls
+``/trece/g/<token>/act``  POST: play, draw, "last card", "thirteen" (one event each)
+``/trece/g/<token>/undo`` POST: take back the last action
+
+The table's state is never stored: it is ``referee.trece.replay`` of the setup and
+the effective events.  Every write names the ``version`` the phone saw.
+
+API: ``POST /api/trece/check`` (on :data:`referee.web.api.bp`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from flask import Blueprint, Response, jsonify, redirect, request, url_for
+from flask_babel import gettext
+
+from referee.cards import AnyCard, Joker, NotationError, Suit, TooManyCopiesError, parse_card, parse_cards
+from referee.switches import SwitchError
+from referee.text import Message, message
+from referee.trece import (
+    DemandError,
+    Draw,
+    EmptyPlayError,
+    IllegalActionError,
+    IllegalPlayError,
+    LastCard,
+    Play,
+    Record,
+    Setup,
+    SetupError,
+    State,
+    Thirteen,
+    TreceRules,
+    Verdict,
+    check_play,
+    replay,
+)
+from referee.web import api, openapi, store
+from referee.web.models import Game
+from referee.web.sharing import qr_svg, share_links
+from referee.web.tables import (
+    open_game,
+    remember_rules,
+    remembered_rules,
+    require_keeper,
+    seen_version,
+    switches_from_form,
+    unchanged_since,
+)
+from referee.web.views import render_page, say
+
+KIND = "trece"
+SWITCH_IDS = ["run_after_joker"]
+JOKER_CODES = ("RJ", "BJ")
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+SUITS = (("♠", "s", "black"), ("♥", "h", "red"), ("♣", "c", "black"), ("♦", "d", "red"))
+
+bp = Blueprint(KIND, __name__, url_prefix="/trece")
+
+
+# --------------------------------------------------------------------------- small helpers
+
+
+def switch_specs() -> list[dict[str, Any]]:
+    return [
+        {
+            "id": "run_after_joker",
+            "type": "bool",
+            "label": gettext("A run may follow a joker"),
+            "help": gettext("The card that meets a joker's demand may start a run (off: it is played alone)."),
+        }
+    ]
+
+
+def _rules_or_default(values: Mapping[str, Any]) -> TreceRules:
+    try:
+        return TreceRules.from_mapping(values)
+    except (SwitchError, ValueError):
+        return TreceRules()
+
+
+def card_parts(card: AnyCard | None) -> tuple[str, str]:
+    """The rank and suit letter a one-card chooser shows checked for ``card``."""
+    if card is None:
+        return "", ""
+    if isinstance(card, Joker):
+        return str(card), ""
+    return card.rank.symbol, card.suit.letter
+
+
+def read_one_card(
+    form: Mapping[str, Any], name: str, errors: dict[str, str], *, jokers: bool
+) -> tuple[AnyCard | None, str, str]:
+    """Read a one-card chooser (``<name>_rank`` + ``<name>_suit`` radios, or a ``<name>`` text).
+
+    Returns the card (or ``None`` when not chosen yet) and the rank and suit to show checked.
+    """
+    text = (form.get(name) or "").strip()
+    rank = (form.get(f"{name}_rank") or "").strip()
+    suit = (form.get(f"{name}_suit") or "").strip()
+    if text:
+        try:
+            card = parse_card(text)
+        except NotationError as exc:
+            errors[name] = str(exc)
+            return None, "", ""
+    elif not rank:
+        return None, "", suit
+    elif rank.upper() in JOKER_CODES:
+        card = parse_card(rank)
+    elif not suit:
+        return None, rank, ""
+    else:
+        try:
+            card = parse_card(rank + suit)
+        except NotationError as exc:
+            errors[name] = str(exc)
+            return None, rank, suit
+    if isinstance(card, Joker) and (not jokers or str(card) not in JOKER_CODES):
+        errors[name] = gettext("%(card)s cannot be here: choose a card with a suit", card=str(card))
+        return None, "", ""
+    shown_rank, shown_suit = card_parts(card)
+    return card, shown_rank, shown_suit or suit
+
+
+def read_suit(raw: Any) -> Suit | None:
+    if raw is None or (isinstance(raw, str) and not raw.strip()):
+        return None
+    if not isinstance(raw, str):
+        raise api.BadRequest("the field 'must_follow' must be a suit such as \"♥\" or \"h\", or null")
+    return Suit.parse(raw.strip())
+
+
+def verdict_view(verdict: Verdict) -> dict[str, Any]:
+    """What the verdict box shows."""
+    return {
+        "legal": verdict.legal,
+        "reason": say(verdict.reason),
+        "joker": verdict.joker,
+        "demands": None if verdict.demands_suit is None else verdict.demands_suit.symbol,
+        "demands_red": verdict.demands_suit is not None and verdict.demands_suit.is_red,
+    }
+
+
+# --------------------------------------------------------------------------- landing and rules
+
+
+@bp.get("/")
+def index() -> Response:
+    return render_page(
+        "trece/index.html", "trece/index.html", form={}, errors={},
+        specs=switch_specs(), rules=_rules_or_default(remembered_rules(KIND)).to_dict(),
+    )
+
+
+@bp.get("/rules")
+def rules_page() -> Response:
+    return render_page("trece/rules.html", "trece/rules.html")
+
+
+# --------------------------------------------------------------------------- the check screen
+
+
+@bp.route("/check", methods=["GET", "POST"])
+def check() -> Response:
+    form = request.form if request.method == "POST" else request.args
+    errors: dict[str, str] = {}
+    top, top_rank, top_suit = read_one_card(form, "top", errors, jokers=True)
+    play_text = form.get("play", "") or ""
+    play: tuple[AnyCard, ...] = ()
+    try:
+        play = parse_cards(play_text)
+    except NotationError as exc:
+        errors["play"] = str(exc)
+    demand_raw = (form.get("must_follow") or "").strip()
+    must_follow: Suit | None = None
+    if demand_raw and isinstance(top, Joker):
+        try:
+            must_follow = Suit.parse(demand_raw)
+        except ValueError as exc:
+            errors["must_follow"] = str(exc)
+
+    if request.method == "POST" or "rules" in form or any(f"{k}__present" in form for k in SWITCH_IDS):
+        switch_values = switches_from_form(form, SWITCH_IDS)
+    else:
+        switch_values = remembered_rules(KIND)
+    try:
+        rules = TreceRules.from_mapping(switch_values)
+    except (SwitchError, ValueError) as exc:
+        errors["rules"] = str(exc)
+        rules = TreceRules()
+
+    verdict: dict[str, Any] | None = None
+    waiting: str | None = None
+    if not errors:
+        if top is None:
+            waiting = gettext("Choose the top card of the pile.")
+        elif isinstance(top, Joker) and must_follow is None:
+            waiting = gettext("A joker on top demands a suit: choose it.")
+        elif not play:
+            waiting = gettext("Tap the cards of the play, in the order they were played.")
+        else:
+            try:
+                verdict = verdict_view(check_play(top, play, must_follow, rules))
+            except DemandError as exc:
+                errors["must_follow"] = str(exc)
+            except (TooManyCopiesError, EmptyPlayError) as exc:
+                errors["play"] = str(exc)
+
+    status = 400 if errors else 200
+    response = render_page(
+        "trece/check.html", "trece/_check_result.html", status=status,
+        top_rank=top_rank, top_suit=top_suit, play=play_text, must_follow=demand_raw,
+        errors=errors, verdict=verdict, waiting=waiting, specs=switch_specs(), rules=rules.to_dict(),
+    )
+    if request.method == "POST" and "rules" not in errors:
+        remember_rules(response, KIND, rules.to_dict())
+    return response
+
+
+# --------------------------------------------------------------------------- the JSON check
+
+
+@api.bp.post("/trece/check", endpoint="trece_check")
+def trece_api_check():  # type: ignore[no-untyped-def]
+    data = api.json_body(required=("top", "play"), allowed=("must_follow", "rules"))
+    top_text = api.text_field(data, "top")
+    if not top_text.strip():
+        raise api.BadRequest("the field 'top' must name the card on top of the pile")
+    top = parse_card(top_text)
+    play = parse_cards(api.text_field(data, "play"))
+    must_follow = read_suit(data.get("must_follow"))
+    rules = TreceRules.from_mapping(api.rules_field(data))
+    verdict = check_play(top, play, must_follow, rules)
+    return jsonify(
+        legal=verdict.legal,
+        reason=say(verdict.reason),
+        joker=verdict.joker,
+        demands_suit=None if verdict.demands_suit is None else verdict.demands_suit.symbol,
+    )
+
+
+openapi.add_path(
+    "/api/trece/check",
+    "post",
+    openapi.json_operation(
+        "Trece: is this play (cards in the order played) legal on the top of the pile?",
+        {
+            "type": "object",
+            "required": ["top", "play"],
+            "additionalProperties": False,
+            "properties": {
+                "top": {"type": "string", "description": "The card on top of the pile (a joker only while "
+                        "its demand is pending).", "examples": ["J♦", "RJ"]},
+                "play": {"$ref": "#/components/schemas/Cards"},
+                "must_follow": {"type": ["string", "null"], "description": "The suit a joker on top demands "
+                                "(♠ ♥ ♣ ♦ or s h c d); null when no joker is pending."},
+                "rules": {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "properties": {"run_after_joker": {"type": "boolean", "default": False}},
+                },
+            },
+        },
+        {
+            "type": "object",
+            "required": ["legal", "reason", "joker", "demands_suit"],
+            "properties": {
+                "legal": {"type": "boolean"},
+                "reason": {"type": "string", "description": "One sentence naming the rule."},
+                "joker": {"type": "boolean", "description": "The play ends with a joker."},
+                "demands_suit": {"type": ["string", "null"], "description": "The suit the other player "
+                                 "must now play (a legal joker play only)."},
+            },
+        },
+        {"top": "J♦", "play": "Q♥ K♥ A♠ K♠ Q♣ J♣ 10♣", "must_follow": None, "rules": {"run_after_joker": False}},
+    ),
+)
+
+
+# --------------------------------------------------------------------------- creating a table
+
+
+@bp.post("/new")
+def new_game() -> Response:
+    form = request.form
+    errors: dict[str, str] = {}
+    names: list[str] = []
+    try:
+        names = store.clean_names([form.get("name0", ""), form.get("name1", "")], least=2, most=2)
+    except ValueError as exc:
+        errors["names"] = str(exc)
+    dealer = 1 if form.get("dealer") == "1" else 0
+    turned, turned_rank, turned_suit = read_one_card(form, "turned", errors, jokers=False)
+    if turned is None and "turned" not in errors:
+        errors["turned"] = gettext("Choose the card turned face up to start the pile (rank and suit).")
+    try:
+        rules = TreceRules.from_mapping(switches_from_form(form, SWITCH_IDS))
+    except (SwitchError, ValueError) as exc:
+        errors["rules"] = str(exc)
+        rules = TreceRules()
+    setup: Setup | None = None
+    if not errors:
+        try:
+            setup = Setup((names[0], names[1]), turned, dealer=dealer, rules=rules)  # type: ignore[arg-type]
+        except SetupError as exc:
+            errors["names"] = str(exc)
+    if setup is None:
+        shown = {"name0": form.get("name0", ""), "name1": form.get("name1", ""), "dealer": str(dealer),
+                 "turned_rank": turned_rank, "turned_suit": turned_suit}
+        return render_page(
+            "trece/index.html", "trece/index.html", status=400, form=shown, errors=errors,
+            specs=switch_specs(), rules=rules.to_dict(),
+        )
+    game = store.create_game(KIND, list(setup.players), rules=rules.to_dict(), setup=setup.to_dict())
+    response = redirect(url_for("trece.table", token=game.keeper_token), code=303)
+    return remember_rules(response, KIND, rules.to_dict())
+
+
+# --------------------------------------------------------------------------- the table
+
+
+def game_state(game: Game) -> State:
+    return replay(game.setup, [e.payload for e in store.effective_events(game.events)])
+
+
+def describe(record: Record, state: State) -> str:
+    """One line of the move log, naming who did what."""
+    names = state.players
+    who = names[record.player]
+    if isinstance(record, Play):
+        text = gettext("%(name)s played %(cards)s", name=who, cards=" ".join(str(c) for c in record.cards))
+        if record.demands_suit is not None:
+            text += " — " + gettext("%(other)s must play a %(suit)s", other=names[1 - record.player],
+                                   suit=record.demands_suit.symbol)
+        if record.won:
+            text += " — " + gettext("%(name)s is out and wins", name=who)
+        return text
+    if isinstance(record, Draw):
+        if record.penalty:
+            text = gettext("%(name)s could not follow the joker and picked up %(count)s", name=who,
+                           count=record.count)
+        elif record.count == 1:
+            text = gettext("%(name)s drew a card", name=who)
+        else:
+            text = gettext("%(name)s drew %(count)s", name=who, count=record.count)
+        if record.returned:
+            text += " — " + gettext("the pile became the new stock")
+        return text
+    if isinstance(record, LastCard):
+        return gettext("%(name)s said “last card”", name=who)
+    if isinstance(record, Thirteen):
+        text = gettext("%(name)s said “thirteen”: %(other)s had not said “last card” and picked up %(count)s",
+                       name=who, other=names[record.target], count=record.count)
+        if record.returned:
+            text += " — " + gettext("the pile became the new stock")
+        return text
+    return str(record)  # pragma: no cover
+
+
+@dataclass
+class TableView:
+    """Everything the table fragment shows."""
+
+    access: store.Access
+    state: State
+    notice: str | None = None
+    notice_kind: str = "notice"
+    refused: str | None = None
+    typed: str = ""
+    errors: dict[str, str] = field(default_factory=dict)
+
+    def context(self) -> dict[str, Any]:
+        state = self.state
+        game = self.access.game
+        token = game.keeper_token if self.access.can_write else game.watch_token
+        log = [describe(r, state) for r in state.log]
+        calls_last = [p for p in (0, 1) if state.can_call_last_card(p)]
+        calls_thirteen = [p for p in (0, 1) if state.can_call_thirteen(p)]
+        return {
+            "access": self.access,
+            "game": game,
+            "token": token,
+            "state": state,
+            "info": state.to_dict(),
+            "log": log,
+            "undo_label": log[-1] if log else None,
+            "calls_last": calls_last,
+            "calls_thirteen": calls_thirteen,
+            "notice": self.notice,
+            "notice_kind": self.notice_kind,
+            "refused": self.refused,
+            "typed": self.typed,
+            "errors": self.errors,
+            "top_red": getattr(state.top, "is_red", False),
+            "demand_red": state.demand is not None and state.demand.is_red,
+        }
+
+
+def render_table(view: TableView, status: int = 200) -> Response:
+    context = view.context()
+    context["links"] = share_links(view.access, "trece.table")
+    context["qr"] = qr_svg
+    response = render_page("trece/table.html", "trece/_table.html", status=status, **context)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.get("/g/<token>")
+def table(token: str) -> Response:
+    access = open_game(token, KIND)
+    unchanged = unchanged_since(access)
+    if unchanged is not None:
+        return unchanged
+    return render_table(TableView(access, game_state(access.game)))
+
+
+def _stale(access: store.Access, typed: str) -> Response:
+    view = TableView(
+        access, game_state(access.game), typed=typed, notice_kind="stale",
+        notice=gettext("The table changed on another phone; here it is now. Nothing of yours was saved: "
+                       "check it and send again."),
+    )
+    return render_table(view, 409)
+
+
+def _done(access: store.Access, notice: str | None = None) -> Response:
+    if request.headers.get("HX-Request"):
+        return render_table(TableView(access, game_state(access.game), notice=notice))
+    return redirect(url_for("trece.table", token=access.game.keeper_token), code=303)
+
+
+@bp.post("/g/<token>/act")
+def act(token: str) -> Response:
+    access = open_game(token, KIND)
+    require_keeper(access)
+    seen = seen_version()
+    action = request.form.get("action", "")
+    typed = request.form.get("cards", "") if action == "play" else ""
+    if seen != access.game.version:
+        return _stale(access, typed)
+    state = game_state(access.game)
+    errors: dict[str, str] = {}
+    try:
+        if action == "play":
+            try:
+                cards = parse_cards(typed)
+            except NotationError as exc:
+                errors["cards"] = str(exc)
+                raise
+            if not cards:
+                errors["cards"] = gettext("Tap the cards played, in order, then Play.")
+                raise EmptyPlayError()
+            try:
+                record: Record = state.play(cards)
+            except (TooManyCopiesError, EmptyPlayError) as exc:
+                errors["cards"] = str(exc)
+                raise
+        elif action == "draw":
+            record = state.draw()
+        elif action in ("last_card", "thirteen"):
+            player = request.form.get("player", "")
+            if player not in ("0", "1"):
+                raise IllegalActionError(message_text(gettext("Say which player calls.")))
+            if action == "last_card":
+                record = state.call_last_card(int(player))
+            else:
+                record = state.call_thirteen(int(player))
+        else:
+            raise IllegalActionError(message_text(gettext("Unknown action: play, draw, last card or thirteen.")))
+    except IllegalPlayError as exc:
+        view = TableView(access, game_state(access.game), typed=typed, refused=say(exc.verdict.reason))
+        return render_table(view, 400)
+    except IllegalActionError as exc:
+        view = TableView(access, game_state(access.game), typed=typed, notice=say(exc.reason),
+                         notice_kind="refused")
+        return render_table(view, 400)
+    except ValueError:
+        view = TableView(access, game_state(access.game), typed=typed, errors=errors)
+        return render_table(view, 400)
+    try:
+        store.append_event(access.game, seen, record.action, record.to_dict())
+    except store.StaleGame:
+        return _stale(access, typed)
+    return _done(access)
+
+
+@bp.post("/g/<token>/undo")
+def undo(token: str) -> Response:
+    access = open_game(token, KIND)
+    require_keeper(access)
+    seen = seen_version()
+    if seen != access.game.version:
+        return _stale(access, "")
+    state = game_state(access.game)
+    if not state.log:
+        view = TableView(access, state, notice=gettext("There is nothing to undo."), notice_kind="refused")
+        return render_table(view, 400)
+    undone = describe(state.log[-1], state)
+    try:
+        store.undo_last(access.game, seen)
+    except store.StaleGame:
+        return _stale(access, "")
+    return _done(access, gettext("Undone: %(what)s", what=undone))
+
+
+def message_text(text: str) -> Message:
+    """A plain (already translated) sentence as a Message for IllegalActionError."""
+    return message("{text}", text=text)
