@@ -6,6 +6,7 @@ Run it with ``flask --app app run`` (or ``./scripts/serve`` for the table).
 from __future__ import annotations
 
 import os
+import secrets
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +29,6 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         static_folder=str(HERE / "static"),
     )
     app.config.from_mapping(
-        SECRET_KEY="dev-only-change-me",
         SQLALCHEMY_DATABASE_URI=f"sqlite:///{HERE / 'instance' / 'thirteen.sqlite'}",
         SQLALCHEMY_ENGINE_OPTIONS={"pool_pre_ping": True},
         MAX_CONTENT_LENGTH=64 * 1024,
@@ -47,11 +47,22 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         if "SQLALCHEMY_DATABASE_URI" in config:
             app.config["SQLALCHEMY_DATABASE_URI"] = _normalise_db_url(config["SQLALCHEMY_DATABASE_URI"])
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = _instance_secret(Path(app.instance_path))
 
     from referee.web import init_app
 
     init_app(app)
     return app
+
+
+def _instance_secret(folder: Path) -> str:
+    """A random secret kept in ``instance/secret_key``, made on the first start."""
+    path = folder / "secret_key"
+    if not path.exists():
+        path.write_text(secrets.token_urlsafe(32), encoding="utf-8")
+        path.chmod(0o600)
+    return path.read_text(encoding="utf-8").strip()
 
 
 def _normalise_db_url(url: str) -> str:
