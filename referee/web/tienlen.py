@@ -111,15 +111,18 @@ def combo_name(combo: Combination) -> str:
 
 
 def _rules_or_default(values: Mapping[str, Any]) -> TienLenRules:
-    """Rules from a cookie: a stale or damaged cookie falls back to the defaults."""
+    """Rules from a cookie: a stale or damaged switch falls back to its default, the rest count."""
     try:
         return TienLenRules.from_dict(values)
     except SwitchError:
-        known = {k: v for k, v in values.items() if k in SWITCH_IDS}
-        try:
-            return TienLenRules.from_dict(known)
-        except SwitchError:
-            return TienLenRules()
+        good: dict[str, Any] = {}
+        for key, value in values.items():
+            try:
+                TienLenRules.from_dict({key: value})
+            except SwitchError:
+                continue
+            good[key] = value
+        return TienLenRules.from_dict(good)
 
 
 # ---------------------------------------------------------------------------
