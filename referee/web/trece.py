@@ -191,15 +191,14 @@ def check() -> Response:
         except ValueError as exc:
             errors["must_follow"] = str(exc)
 
-    if request.method == "POST" or "rules" in form or any(f"{k}__present" in form for k in SWITCH_IDS):
-        switch_values = switches_from_form(form, SWITCH_IDS)
+    if request.method == "POST" or any(k in form or f"{k}__present" in form for k in SWITCH_IDS):
+        try:
+            rules = TreceRules.from_mapping(switches_from_form(form, SWITCH_IDS))
+        except (SwitchError, ValueError) as exc:
+            errors["rules"] = str(exc)
+            rules = TreceRules()
     else:
-        switch_values = remembered_rules(KIND)
-    try:
-        rules = TreceRules.from_mapping(switch_values)
-    except (SwitchError, ValueError) as exc:
-        errors["rules"] = str(exc)
-        rules = TreceRules()
+        rules = _rules_or_default(remembered_rules(KIND))
 
     verdict: dict[str, Any] | None = None
     waiting: str | None = None
