@@ -1,0 +1,545 @@
+"""Three Thirteen on the web: the score sheet, the quick hand scorer, the rules page, the API.
+
+Pages live under ``/three-thirteen``; a game is reached through its share link
+``/three-thirteen/g/<token>`` (keeper or watcher).  A round is saved as one event
+for the whole table (see :mod:`referee.web.three_thirteen_sheet`).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from flask import Blueprint, Response, abort, jsonify, make_response, redirect, request, url_for
+from flask_babel import gettext
+
+from referee.cards import AnyCard, NotationError, Rank, TooManyCopiesError, parse_cards
+from referee.switches import SwitchError
+from referee.three_thirteen import (
+    MAX_HAND,
+    HandSizeError,
+    Schedule,
+    Split,
+    ThreeThirteenRules,
+    best_split,
+    decks_for,
+    split_hand,
+)
+from referee.web import api, openapi
+from referee.web.sharing import qr_svg, share_links
+from referee.web.store import (
+    MAX_PLAYERS,
+    StaleGame,
+    UndoNothing,
+    append_event,
+    clean_names,
+    create_game,
+    undo_last,
+)
+from referee.web.tables import (
+    open_game,
+    remember_rules,
+    remembered_rules,
+    require_keeper,
+    seen_version,
+    switches_from_form,
+    unchanged_since,
+)
+from referee.web.three_thirteen_sheet import (
+    CORRECT,
+    KIND,
+    ROUND,
+    Sheet,
+    build_sheet,
+    entry_from_payload,
+    judge_round,
+    preview_hand,
+    rules_of,
+    split_view,
+    stored_rules,
+)
+from referee.web.views import render_page
+
+bp = Blueprint("three_thirteen", __name__, url_prefix="/three-thirteen")
+
+SWITCH_IDS = ["faces", "decks", "aces", "jokers", "longer_game", "up_and_back", "doubles", "false_out"]
+SCORE_SWITCHES = ["faces", "aces", "jokers", "longer_game"]
+
+
+def switch_specs(ids: Sequence[str] = SWITCH_IDS) -> list[dict[str, Any]]:
+    """Each house rule with a one-line explanation (the switches partial)."""
+    specs = {
+        "faces": {
+            "label": gettext("Picture cards"),
+            "help": gettext("Jack, queen and king cost 10 each, or 11, 12 and 13."),
+            "choices": [("ten", gettext("10 each")), ("rank", gettext("11, 12, 13"))],
+        },
+        "decks": {
+            "label": gettext("Decks"),
+            "help": gettext("Normally one for two players, two for three or four, one more per two extra players."),
+            "choices": [("", gettext("by the number of players"))] + [(str(n), str(n)) for n in range(1, 9)],
+        },
+        "aces": {
+            "label": gettext("Aces"),
+            "help": gettext("Low only, or also above the king (Q K A); a spare ace then costs 15."),
+            "choices": [("low", gettext("low only")), ("high_or_low", gettext("high or low"))],
+        },
+        "jokers": {"label": gettext("Jokers"), "help": gettext("Two per deck, wild in every round; a spare one costs 20.")},
+        "longer_game": {
+            "label": gettext("Longer game"),
+            "help": gettext("Two more rounds: 14 cards with aces wild, then 15 with 2s wild."),
+        },
+        "up_and_back": {
+            "label": gettext("Up and back"),
+            "help": gettext("Climb from 3 cards to 13, then come back down to 3: 22 rounds."),
+        },
+        "doubles": {
+            "label": gettext("Doubles"),
+            "help": gettext("Rounds where jacks, queens or kings are wild score twice."),
+        },
+        "false_out": {
+            "label": gettext("False out"),
+            "help": gettext("Claiming to be out with a hand that does not fit costs 20 instead of being refused."),
+        },
+    }
+    return [{"id": i, **specs[i]} for i in ids]
+
+
+def form_values(rules: ThreeThirteenRules) -> dict[str, Any]:
+    values = stored_rules(rules)
+    values["decks"] = "" if rules.decks is None else str(rules.decks)
+    return values
+
+
+def rules_from_form(form: Any, ids: Sequence[str] = SWITCH_IDS) -> ThreeThirteenRules:
+    values = switches_from_form(form, list(ids))
+    if values.get("decks") in ("", None):
+        values.pop("decks", None)
+    return rules_of(values)
+
+
+def safe_remembered() -> ThreeThirteenRules:
+    try:
+        return rules_of(remembered_rules(KIND))
+    except (SwitchError, ValueError, TypeError):
+        return ThreeThirteenRules()
+
+
+# ---------------------------------------------------------------------------
+# Landing, new game, rules
+
+
+@bp.get("/")
+def index() -> Response:
+    rules = safe_remembered()
+    return render_page(
+        "three_thirteen/index.html", "three_thirteen/index.html",
+        specs=switch_specs(), values=form_values(rules), names=[""] * MAX_PLAYERS, dealer=0, errors={},
+    )
+
+
+@bp.post("/new")
+def new_game() -> Response:
+    raw = [str(n) for n in request.form.getlist("names")][:MAX_PLAYERS]
+    raw += [""] * (MAX_PLAYERS - len(raw))
+    errors: dict[str, str] = {}
+    rules = ThreeThirteenRules()
+    try:
+        rules = rules_from_form(request.form)
+    except (SwitchError, ValueError) as exc:
+        errors["rules"] = str(exc)
+    try:
+        dealer_row = int(request.form.get("dealer", "0"))
+    except ValueError:
+        dealer_row = 0
+    names: list[str] = []
+    try:
+        names = clean_names(raw, least=2, most=MAX_PLAYERS)
+    except ValueError as exc:
+        errors["names"] = str(exc)
+    if not 0 <= dealer_row < MAX_PLAYERS or not " ".join(raw[dealer_row].split()):
+        errors["dealer"] = gettext("Choose the first dealer among the named players.")
+    if errors:
+        return render_page(
+            "three_thirteen/index.html", "three_thirteen/index.html", status=400,
+            specs=switch_specs(), values=form_values(rules), names=raw, dealer=dealer_row, errors=errors,
+        )
+    dealer = sum(1 for n in raw[:dealer_row] if " ".join(n.split()))
+    game = create_game(KIND, names, rules=stored_rules(rules), setup={"first_dealer": dealer})
+    response = redirect(url_for(".game", token=game.keeper_token), code=303)
+    return remember_rules(response, KIND, stored_rules(rules))
+
+
+@bp.get("/rules")
+def rules_page() -> Response:
+    chart = [
+        {"number": n, "dealt": Schedule().cards_dealt(n), "wild_plural": Schedule().wild_rank(n).plural,
+         "short": Schedule().cards_dealt(n) <= 5, "doubled": Schedule(ThreeThirteenRules(doubles=True)).is_doubled(n)}
+        for n in range(1, 12)
+    ]
+    longer = Schedule(ThreeThirteenRules(longer_game=True))
+    extra = [{"number": n, "dealt": longer.cards_dealt(n), "wild_plural": longer.wild_rank(n).plural}
+             for n in (12, 13)]
+    return render_page("three_thirteen/rules.html", "three_thirteen/rules.html", chart=chart, extra=extra,
+                       specs=switch_specs())
+
+
+# ---------------------------------------------------------------------------
+# Score a hand
+
+
+@bp.get("/score")
+def score() -> Response:
+    args = request.args
+    ctx: dict[str, Any] = {"specs": switch_specs(SCORE_SWITCHES), "error": None, "result": None}
+    try:
+        rules = rules_from_form(args, SCORE_SWITCHES)
+    except (SwitchError, ValueError) as exc:
+        rules = ThreeThirteenRules()
+        ctx["error"] = str(exc)
+    schedule = Schedule(rules)
+    round_number = _int(args.get("round"), 4, 1, schedule.rounds)
+    players = _int(args.get("players"), 4, 2, MAX_PLAYERS)
+    wild_text = args.get("wild", "")
+    hand_text = args.get("hand", "")
+    decks = decks_for(players, rules)
+    ctx.update(
+        values=form_values(rules), rounds=[Schedule(rules).wild_rank(n) for n in range(1, schedule.rounds + 1)],
+        deals=schedule.deals, round_number=round_number, players=players, wild_text=wild_text, hand=hand_text,
+        decks=decks, jokers=("JK",) if rules.jokers else (), ranks=list(Rank),
+    )
+    wild = Rank.parse(wild_text) if wild_text in {r.symbol for r in Rank} else schedule.wild_rank(round_number)
+    ctx["wild"] = wild
+    if hand_text.strip() and not ctx["error"]:
+        try:
+            cards = parse_cards(hand_text)
+            if wild_text:
+                if len(cards) > MAX_HAND:
+                    raise HandSizeError(cards, None)
+                split = best_split(cards, wild, rules, decks=decks)
+            else:
+                split = split_hand(cards, round_number, rules, decks=decks)
+            factor = 2 if not wild_text and schedule.is_doubled(round_number) else 1
+            ctx["result"] = split_view(split, factor)
+        except HandSizeError as exc:
+            ctx["error"] = gettext(
+                "Round %(round)s deals %(dealt)s cards; this hand has %(count)s.",
+                round=round_number, dealt=schedule.cards_dealt(round_number), count=len(exc.hand),
+            ) if exc.expected else gettext("A hand holds at most %(most)s cards.", most=MAX_HAND)
+            ctx["count"] = len(exc.hand)
+        except (NotationError, TooManyCopiesError) as exc:
+            ctx["error"] = str(exc)
+    return render_page("three_thirteen/score.html", "three_thirteen/_score_result.html", **ctx)
+
+
+def _int(raw: str | None, default: int, low: int, high: int) -> int:
+    try:
+        value = int(raw or default)
+    except ValueError:
+        return default
+    return min(max(value, low), high)
+
+
+# ---------------------------------------------------------------------------
+# A game
+
+
+def _game_context(access: Any, sheet: Sheet) -> dict[str, Any]:
+    return {
+        "access": access, "game": access.game, "sheet": sheet, "keeper": access.can_write,
+        "token": access.game.keeper_token if access.can_write else access.game.watch_token,
+        "chart": running_chart(sheet),
+    }
+
+
+@bp.get("/g/<token>")
+def game(token: str) -> Response:
+    access = open_game(token, KIND)
+    unchanged = unchanged_since(access)
+    if unchanged is not None:
+        return unchanged
+    sheet = build_sheet(access.game)
+    notice = request.args.get("saved")
+    return render_page(
+        "three_thirteen/game.html", "three_thirteen/_sheet.html",
+        links=share_links(access, ".game"), qr=qr_svg, notice=notice, **_game_context(access, sheet),
+    )
+
+
+@bp.get("/g/<token>/round/<int:number>")
+def round_page(token: str, number: int) -> Response:
+    access = open_game(token, KIND)
+    sheet = build_sheet(access.game)
+    _check_round(sheet, number)
+    saved = sheet.saved(number)
+    if saved is not None:
+        entry = entry_from_payload(saved.payload, sheet.players)
+    else:
+        entry = judge_placeholder(sheet, number)
+    return _render_round(access, sheet, number, entry, saved_splits=_saved_splits(sheet, number))
+
+
+def judge_placeholder(sheet: Sheet, number: int) -> Any:
+    from referee.web.three_thirteen_sheet import RoundEntry
+
+    return RoundEntry(number, [""] * sheet.players, [""] * sheet.players, set())
+
+
+def _check_round(sheet: Sheet, number: int) -> None:
+    limit = sheet.next_round or sheet.schedule.rounds
+    if not 1 <= number <= limit:
+        abort(404, gettext("This game has no round %(n)s to show yet.", n=number))
+
+
+def _saved_splits(sheet: Sheet, number: int) -> dict[int, dict[str, Any]]:
+    """The splits of a saved round, for every hand entered as cards."""
+    saved = sheet.saved(number)
+    if saved is None:
+        return {}
+    judged = judge_round(
+        sheet.rules, sheet.players, number,
+        [str(h.get("cards") or "") for h in saved.payload["hands"]],
+        [str(h["points"]) if h.get("points") is not None else "" for h in saved.payload["hands"]],
+        set(saved.out),
+    )
+    return judged.splits
+
+
+def _render_round(access: Any, sheet: Sheet, number: int, entry: Any, *, status: int = 200,
+                  saved_splits: dict[int, dict[str, Any]] | None = None, stale: bool = False) -> Response:
+    saved = sheet.saved(number)
+    previews = {}
+    for seat in range(sheet.players):
+        if entry.cards[seat] and seat not in entry.splits:
+            previews[seat] = preview_hand(sheet.rules, sheet.players, number, entry.cards[seat], out=seat in entry.out)
+        elif seat in entry.splits:
+            previews[seat] = {"split": entry.splits[seat], "dealt": sheet.schedule.cards_dealt(number),
+                              "count": sheet.schedule.cards_dealt(number)}
+    return render_page(
+        "three_thirteen/round.html", "three_thirteen/round.html", status=status,
+        info=sheet.round_info(number), entry=entry, saved=saved, saved_splits=saved_splits or {},
+        previews=previews, stale=stale, decks=sheet.decks, jokers=("JK",) if sheet.rules.jokers else (),
+        **_game_context(access, sheet),
+    )
+
+
+@bp.post("/g/<token>/round/<int:number>")
+def save_round(token: str, number: int) -> Response:
+    access = open_game(token, KIND)
+    require_keeper(access)
+    seen = seen_version()
+    sheet = build_sheet(access.game)
+    _check_round(sheet, number)
+    form = request.form
+    n = sheet.players
+    out: set[int] = set()
+    for raw in form.getlist("out"):
+        if raw.isdigit() and int(raw) < n:
+            out.add(int(raw))
+    cards = [form.get(f"cards_{i}", "")[:400] for i in range(n)]
+    points = [form.get(f"points_{i}", "")[:10] for i in range(n)]
+    entry = judge_round(sheet.rules, n, number, cards, points, out)
+    if seen != access.game.version:
+        return _stale(access, number, entry)
+    if not entry.ok:
+        return _render_round(access, sheet, number, entry, status=400)
+    kind = CORRECT if sheet.saved(number) is not None else ROUND
+    try:
+        append_event(access.game, seen, kind, entry.payload or {})
+    except StaleGame:
+        return _stale(access, number, entry)
+    return redirect(url_for(".game", token=token, saved=number), code=303)
+
+
+def _stale(access: Any, number: int, entry: Any) -> Response:
+    sheet = build_sheet(access.game)
+    if number > (sheet.next_round or sheet.schedule.rounds):
+        number = sheet.next_round or sheet.schedule.rounds
+    return _render_round(access, sheet, number, entry, status=409, stale=True,
+                         saved_splits=_saved_splits(sheet, number))
+
+
+@bp.get("/g/<token>/round/<int:number>/preview/<int:seat>")
+def preview(token: str, number: int, seat: int) -> Response:
+    access = open_game(token, KIND)
+    sheet = build_sheet(access.game)
+    _check_round(sheet, number)
+    if not 0 <= seat < sheet.players:
+        abort(404)
+    text = request.args.get(f"cards_{seat}", "")[:400]
+    out = str(seat) in request.args.getlist("out")
+    result = preview_hand(sheet.rules, sheet.players, number, text, out=out)
+    return render_page("three_thirteen/_preview.html", "three_thirteen/_preview.html", p=result, seat=seat)
+
+
+@bp.post("/g/<token>/undo")
+def undo(token: str) -> Response:
+    access = open_game(token, KIND)
+    require_keeper(access)
+    seen = seen_version()
+    try:
+        undo_last(access.game, seen)
+    except StaleGame:
+        sheet = build_sheet(access.game)
+        return render_page(
+            "three_thirteen/game.html", "three_thirteen/_sheet.html", status=409,
+            links=share_links(access, ".game"), qr=qr_svg, stale=True, **_game_context(access, sheet),
+        )
+    except UndoNothing:
+        pass
+    return redirect(url_for(".game", token=token), code=303)
+
+
+@bp.post("/g/<token>/again")
+def again(token: str) -> Response:
+    access = open_game(token, KIND)
+    require_keeper(access)
+    old = access.game
+    game = create_game(KIND, old.player_names, rules=dict(old.rules), setup=dict(old.setup))
+    return redirect(url_for(".game", token=game.keeper_token), code=303)
+
+
+@bp.get("/g/<token>/sheet.csv")
+def export_csv(token: str) -> Response:
+    access = open_game(token, KIND)
+    sheet = build_sheet(access.game)
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\r\n")
+    writer.writerow(["round", "cards", "wild", "doubled", *(_cell(n) for n in sheet.names)])
+    for r in sheet.rounds:
+        cells = [f"{p}{' (typed)' if t else ''}" for p, t in zip(r.points, r.typed, strict=True)]
+        writer.writerow([r.number, r.dealt, r.wild, "yes" if r.doubled else "", *cells])
+    writer.writerow(["total", "", "", "", *sheet.totals])
+    if sheet.winners:
+        writer.writerow(["winner", "", "", "", *("yes" if s in sheet.winners else "" for s in range(sheet.players))])
+    response = make_response(buf.getvalue())
+    response.headers["Content-Type"] = "text/csv; charset=utf-8"
+    response.headers["Content-Disposition"] = f'attachment; filename="three-thirteen-{access.game.id}.csv"'
+    return response
+
+
+def _cell(text: str) -> str:
+    """A name as a spreadsheet cell: never a formula."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@") else text
+
+
+# ---------------------------------------------------------------------------
+# The running-total chart (inline SVG drawn here)
+
+COLOURS = ["#0b5ed7", "#c1121f", "#198754", "#b35c00", "#6f42c1", "#0aa2c0", "#d63384", "#6c757d"]
+DASHES = ["", "6 3", "2 3", "8 3 2 3", "", "6 3", "2 3", "8 3 2 3"]
+
+
+def running_chart(sheet: Sheet) -> dict[str, Any] | None:
+    if not sheet.rounds:
+        return None
+    width, height, pad = 320, 160, 24
+    rounds = sheet.schedule.rounds
+    top = max(max(r.totals) for r in sheet.rounds) or 1
+    lines = []
+    for seat, name in enumerate(sheet.names):
+        points = [(pad, height - pad)]
+        for r in sheet.rounds:
+            x = pad + (width - 2 * pad) * r.number / rounds
+            y = (height - pad) - (height - 2 * pad) * r.totals[seat] / top
+            points.append((round(x, 1), round(y, 1)))
+        lines.append({
+            "name": name, "colour": COLOURS[seat % len(COLOURS)], "dash": DASHES[seat % len(DASHES)],
+            "points": " ".join(f"{x},{y}" for x, y in points), "total": sheet.totals[seat],
+        })
+    return {"width": width, "height": height, "pad": pad, "top": top, "lines": lines, "rounds": rounds}
+
+
+# ---------------------------------------------------------------------------
+# JSON API
+
+
+def _api_split(cards: Sequence[AnyCard], split: Split) -> dict[str, Any]:
+    """Melds and leftover in the order the hand was written."""
+    slots: dict[AnyCard, list[int]] = {}
+    for i, c in enumerate(cards):
+        slots.setdefault(c, []).append(i)
+    taken: Counter[AnyCard] = Counter()
+
+    def place(c: AnyCard) -> int:
+        i = slots[c][taken[c]]
+        taken[c] += 1
+        return i
+
+    melds = []
+    for meld in split.melds:
+        order = [place(c) for c in meld.cards]
+        pairs = list(zip(meld.cards, meld.faces, order, strict=True))
+        if meld.kind == "set":
+            pairs.sort(key=lambda p: p[2])
+        body: dict[str, Any] = {"kind": meld.kind, "cards": [str(c) for c, _f, _i in pairs]}
+        wild = {str(c): str(f) for c, f, _i in pairs if c != f}
+        if wild:
+            body["wild"] = wild
+        melds.append((min(order), body))
+    melds.sort(key=lambda m: m[0])
+    leftover = sorted(split.leftover, key=place)
+    return {"melds": [b for _i, b in melds], "leftover": [str(c) for c in leftover]}
+
+
+@api.bp.post("/three-thirteen/score")
+def api_score():  # type: ignore[no-untyped-def]
+    data = api.json_body(required=("hand", "round"), allowed=("players", "rules"))
+    hand = api.text_field(data, "hand")
+    round_number = data["round"]
+    if isinstance(round_number, bool) or not isinstance(round_number, int):
+        raise api.BadRequest("the field 'round' must be a whole number (1 for the first round)")
+    players = data.get("players", 4)
+    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= MAX_PLAYERS:
+        raise api.BadRequest(f"the field 'players' must be a whole number from 2 to {MAX_PLAYERS}")
+    rules = rules_of(api.rules_field(data))
+    schedule = Schedule(rules)
+    dealt = schedule.cards_dealt(round_number)
+    cards = parse_cards(hand)
+    split = split_hand(cards, round_number, rules, players=players)
+    factor = 2 if schedule.is_doubled(round_number) else 1
+    return jsonify(
+        cards_dealt=dealt, wild_rank=schedule.wild_rank(round_number).symbol,
+        deadwood=split.points, score=split.points * factor, **_api_split(cards, split),
+    )
+
+
+openapi.add_path(
+    "/api/three-thirteen/score",
+    "post",
+    openapi.json_operation(
+        "Three Thirteen: split a hand at the end of a round into the sets and runs that leave the fewest points.",
+        {
+            "type": "object",
+            "required": ["hand", "round"],
+            "properties": {
+                "hand": {"$ref": "#/components/schemas/Cards"},
+                "round": {"type": "integer", "minimum": 1, "description": "Round number, from 1, in the rules' schedule."},
+                "players": {"type": "integer", "minimum": 2, "maximum": MAX_PLAYERS, "default": 4,
+                            "description": "Sets the number of decks unless rules.decks fixes it."},
+                "rules": {"type": "object", "description": "House-rule switches: " + ", ".join(SWITCH_IDS) + "."},
+            },
+            "additionalProperties": False,
+        },
+        {
+            "type": "object",
+            "properties": {
+                "cards_dealt": {"type": "integer"},
+                "wild_rank": {"type": "string"},
+                "deadwood": {"type": "integer", "description": "Value of the cards outside every meld."},
+                "score": {"type": "integer", "description": "Deadwood after the doubles switch."},
+                "melds": {"type": "array", "items": {"type": "object", "properties": {
+                    "kind": {"enum": ["set", "run"]},
+                    "cards": {"type": "array", "items": {"type": "string"}},
+                    "wild": {"type": "object", "additionalProperties": {"type": "string"},
+                             "description": "Each wild card and the card it stands for."},
+                }}},
+                "leftover": {"type": "array", "items": {"type": "string"}},
+            },
+        },
+        {"hand": "9♠ 9♥ 9♣ 4♥ 5♥ 6♣", "round": 4, "players": 4, "rules": {"faces": "ten"}},
+    ),
+)
