@@ -1,0 +1,99 @@
+"""The Tiến lên table on a 360-pixel phone, by touch, with a second phone watching live."""
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+
+
+def start_game(phone, names=("Ana", "Bao", "Chi"), holder=1):
+    page = phone.open("/tienlen/new")
+    assert phone.no_sideways_scroll()
+    assert phone.small_targets() == []
+    for i, name in enumerate(names):
+        page.locator(f"#name{i}").fill(name)
+    page.locator(".tt-3s").nth(holder).tap()
+    page.get_by_role("button", name="Start the game").tap()
+    page.wait_for_url("**/tienlen/g/**")
+    return page
+
+
+def tap_cards(page, *cards):
+    for card in cards:
+        page.locator(f"#tt-table [data-card='{card}']").tap()
+
+
+def test_a_hand_played_by_tapping_while_a_second_phone_watches(phone, second_phone):
+    page = start_game(phone)
+    turn = page.locator(".tt-status-name")
+    expect(turn).to_have_text("Bao")
+    expect(page.locator(".tt-status-what")).to_contain_text("must contain 3♠")
+    assert phone.no_sideways_scroll()
+    assert phone.small_targets() == []
+    # No Pass on an empty table: the 3♠ holder must lead.
+    assert page.locator(".tt-pass").count() == 0
+
+    watch_url = page.locator("#watch-link").input_value()
+    watcher = second_phone.page
+    watcher.goto(watch_url)
+    expect(watcher.locator(".tt-status-name")).to_have_text("Bao")
+    assert watcher.locator("form").count() == 0
+    assert watcher.locator("#tt-table button").count() == 0
+    assert watcher.locator("[hx-post]").count() == 0
+    assert second_phone.no_sideways_scroll()
+    assert second_phone.small_targets() == []
+
+    # The opening: 3♠ in a sequence, entered by tapping.
+    tap_cards(page, "3s", "4h", "5c")
+    expect(page.locator("#picker-cards-text")).to_have_value("3♠ 4♥ 5♣")
+    page.locator(".tt-go").tap()
+    expect(turn).to_have_text("Chi")
+    expect(page.locator(".tt-felt .tt-card")).to_have_count(3)
+    expect(page.locator("#picker-cards-text")).to_have_value("")
+    # The watcher sees it without reloading (it polls every 3 s).
+    expect(watcher.locator(".tt-felt .tt-card")).to_have_count(3, timeout=10_000)
+    expect(watcher.locator(".tt-status-name")).to_have_text("Chi")
+
+    # Two passes: the table clears and Bao, who played last, leads.
+    page.locator(".tt-pass").tap()
+    expect(turn).to_have_text("Ana")
+    expect(page.locator(".tt-player.is-locked")).to_have_count(1)
+    page.locator(".tt-pass").tap()
+    expect(turn).to_have_text("Bao")
+    expect(page.locator(".tt-empty")).to_have_text("The table is clear")
+    expect(page.locator(".tt-player.is-locked")).to_have_count(0)
+    expect(page.locator(".tt-status-what")).to_contain_text("any combination")
+    expect(watcher.locator(".tt-empty")).to_have_text("The table is clear", timeout=10_000)
+
+    # Undo the clearing pass: the combination is back and Ana is on turn again.
+    undo = page.locator(".tt-undo button")
+    expect(undo).to_have_text("Undo: Ana passed · table cleared")
+    undo.tap()
+    expect(turn).to_have_text("Ana")
+    expect(page.locator(".tt-felt .tt-card")).to_have_count(3)
+    expect(page.locator(".tt-undo button")).to_have_text("Undo: Chi passed")
+    expect(watcher.locator(".tt-status-name")).to_have_text("Ana", timeout=10_000)
+    expect(watcher.locator(".tt-felt .tt-card")).to_have_count(3)
+    assert watcher.locator("form").count() == 0
+    assert phone.no_sideways_scroll() and second_phone.no_sideways_scroll()
+
+
+def test_without_javascript_a_play_is_a_plain_post_and_a_redirect(browser, live_server):
+    from tests.conftest import PHONE
+
+    context = browser.new_context(java_script_enabled=False, **PHONE)
+    page = context.new_page()
+    page.goto(live_server.url + "/tienlen/new")
+    page.locator("#name0").fill("Ana")
+    page.locator("#name1").fill("Bao")
+    page.locator(".tt-3s input").first.check(force=True)
+    page.get_by_role("button", name="Start the game").click()
+    page.wait_for_url("**/tienlen/g/**")
+    page.locator("#picker-cards-text").fill("3s 3h")
+    page.get_by_role("button", name="Play").click()
+    expect(page.locator(".tt-status-name")).to_have_text("Bao")
+    expect(page.locator(".tt-felt .tt-card")).to_have_count(2)
+    page.get_by_role("button", name="Pass").click()
+    expect(page.locator(".tt-status-name")).to_have_text("Ana")
+    expect(page.locator(".tt-empty")).to_be_visible()
+    context.close()
