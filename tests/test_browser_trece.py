@@ -1,0 +1,151 @@
+"""Trece by touch on a 360-pixel-wide phone: the check screen and a short table game."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+
+KING_RUN = ["Qh", "Kh", "As", "Ks", "Qc", "Jc", "10c"]
+
+
+def choose(page, field: str, value: str) -> None:
+    page.locator(f"#{field}-field label:has(input[value='{value}'])").tap()
+
+
+def tap_cards(page, picker: str, codes) -> None:
+    for code in codes:
+        page.locator(f"#picker-{picker} [data-card='{code}']").tap()
+
+
+def answered_400(phone) -> None:
+    """A refused input answers 400 on purpose; Chromium logs that as a failed load.  Only those go."""
+    expected = [e for e in phone.errors if "status of 400" in e]
+    assert expected, "the refusal should have answered 400"
+    phone.errors[:] = [e for e in phone.errors if e not in expected]
+
+
+def fits(phone) -> None:
+    assert phone.no_sideways_scroll()
+    assert phone.small_targets() == []
+
+
+def test_tapping_the_king_exception_run_shows_legal(phone):
+    page = phone.open("/trece/check")
+    fits(phone)
+    expect(page.locator("#verdict [data-verdict=waiting]")).to_be_visible()
+    choose(page, "top", "J")
+    choose(page, "top", "d")
+    tap_cards(page, "play", KING_RUN)
+    assert page.locator("#picker-play .picker-text").input_value() == "Q♥ K♥ A♠ K♠ Q♣ J♣ 10♣"
+    verdict = page.locator("#verdict .verdict")
+    expect(verdict).to_have_attribute("data-verdict", "legal")
+    expect(verdict.locator(".word")).to_have_text(re.compile("^legal$", re.I))
+    expect(verdict).to_contain_text("is a run on J♦")
+    expect(verdict.locator(".word")).to_have_css("text-transform", "uppercase")
+    fits(phone)
+
+
+def test_the_verdict_follows_each_tap_without_replacing_the_pickers(phone):
+    page = phone.open("/trece/check")
+    page.evaluate("document.querySelector('#picker-play').dataset.mark = 'kept'")
+    choose(page, "top", "J")
+    choose(page, "top", "d")
+    tap_cards(page, "play", ["7c"])
+    expect(page.locator("#verdict .verdict")).to_have_attribute("data-verdict", "illegal")
+    expect(page.locator("#verdict")).to_contain_text("7♣ is not one rank from J♦")
+    tap_cards(page, "play", ["7c", "Qs"])  # untap 7♣, tap Q♠
+    expect(page.locator("#verdict .verdict")).to_have_attribute("data-verdict", "legal")
+    assert page.evaluate("document.querySelector('#picker-play').dataset.mark") == "kept"
+
+
+def test_a_joker_ending_a_run_shows_the_demand(phone):
+    page = phone.open("/trece/check")
+    expect(page.locator("#must_follow-field")).to_be_hidden()
+    choose(page, "top", "Q")
+    choose(page, "top", "h")
+    tap_cards(page, "play", ["Kh", "RJ"])
+    assert page.locator("#picker-play .picker-text").input_value() == "K♥ RJ"
+    verdict = page.locator("#verdict .verdict")
+    expect(verdict).to_have_attribute("data-verdict", "legal")
+    expect(verdict.locator(".demand-line")).to_have_text("joker: the other player must play a ♥")
+    fits(phone)
+
+
+def test_a_joker_on_top_asks_for_its_demand_in_its_own_colour(phone):
+    page = phone.open("/trece/check")
+    choose(page, "top", "RJ")
+    demand = page.locator("#must_follow-field")
+    expect(demand).to_be_visible()
+    expect(demand.locator("label:has(input[value='h'])")).to_be_visible()
+    expect(demand.locator("label:has(input[value='s'])")).to_be_hidden()
+    expect(page.locator("#verdict")).to_contain_text("demands a suit")
+    choose(page, "must_follow", "h")
+    tap_cards(page, "play", ["9s"])
+    expect(page.locator("#verdict .verdict")).to_have_attribute("data-verdict", "illegal")
+    expect(page.locator("#verdict")).to_contain_text("you must play a ♥, not 9♠")
+    tap_cards(page, "play", ["9s", "9h"])
+    expect(page.locator("#verdict .verdict")).to_have_attribute("data-verdict", "legal")
+    fits(phone)
+
+
+def test_a_typing_mistake_is_named_beside_the_field(phone):
+    page = phone.open("/trece/check")
+    choose(page, "top", "J")
+    choose(page, "top", "d")
+    page.locator("#picker-play-text").fill("Q♥ 1x")
+    error = page.locator("#picker-play-error")
+    expect(error).to_be_visible()
+    expect(error).to_contain_text("'1x' at position 2 is not a card")
+    answered_400(phone)
+    page.locator("#picker-play-text").fill("Q♥")
+    expect(error).to_be_hidden()
+    expect(page.locator("#verdict .verdict")).to_have_attribute("data-verdict", "legal")
+
+
+def test_a_short_table_game_by_tapping(phone, second_phone):
+    page = phone.open("/trece/")
+    fits(phone)
+    page.locator("#name0").fill("Ana")
+    page.locator("#name1").fill("Ben")
+    choose(page, "turned", "Q")
+    choose(page, "turned", "h")
+    page.get_by_role("button", name="Start the table").tap()
+    expect(page.locator("#table .turn")).to_have_text("Ben to play")
+    fits(phone)
+    watch_url = page.locator("#watch-link").input_value()
+
+    # Ben plays K♥ and the red joker: Ana owes a ♥.
+    tap_cards(page, "cards", ["Kh", "RJ"])
+    page.locator("[data-action=play]").tap()
+    expect(page.locator("[data-top]")).to_have_text("RJ")
+    expect(page.locator("[data-demand]")).to_contain_text("Ana must play a ♥ or pick up 13")
+    expect(page.locator("[data-player='1'] [data-count]")).to_have_attribute("data-count", "11")
+
+    # A watching phone sees the table and no control that writes.
+    watcher = second_phone.open(watch_url.replace(second_phone.base_url, ""))
+    expect(watcher.locator("[data-top]")).to_have_text("RJ")
+    assert watcher.locator("#table form, [data-action]").count() == 0
+
+    # Ana cannot follow: she picks up 13.
+    page.locator("[data-action=draw]").tap()
+    expect(page.locator("[data-player='0'] [data-count]")).to_have_attribute("data-count", "26")
+    expect(page.locator("[data-stock]")).to_have_text("14")
+    expect(watcher.locator("[data-player='0'] [data-count]")).to_have_attribute("data-count", "26", timeout=10_000)
+
+    # An illegal play is refused with its reason; the cards stay chosen.
+    tap_cards(page, "cards", ["5s"])
+    page.locator("[data-action=play]").tap()
+    expect(page.locator("#table .verdict.illegal")).to_contain_text("you must play a ♥, not 5♠")
+    assert page.locator("#picker-cards .picker-text").input_value() == "5♠"
+    answered_400(phone)
+
+    # Undo names the draw and takes it back.
+    undo = page.locator("[data-action=undo]")
+    expect(undo).to_contain_text("Ana could not follow the joker and picked up 13")
+    undo.tap()
+    expect(page.locator(".notice")).to_contain_text("Undone: Ana could not follow the joker")
+    expect(page.locator("[data-player='0'] [data-count]")).to_have_attribute("data-count", "13")
+    expect(page.locator("[data-stock]")).to_have_text("27")
+    fits(phone)
