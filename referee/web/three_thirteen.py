@@ -279,7 +279,8 @@ def round_page(token: str, number: int) -> Response:
         entry = entry_from_payload(saved.payload, sheet.players)
     else:
         entry = judge_placeholder(sheet, number)
-    return _render_round(access, sheet, number, entry, saved_splits=_saved_splits(sheet, number))
+    return _render_round(access, sheet, number, entry, saved_splits=_saved_splits(sheet, number),
+                         with_previews=saved is None)
 
 
 def judge_placeholder(sheet: Sheet, number: int) -> Any:
@@ -309,10 +310,11 @@ def _saved_splits(sheet: Sheet, number: int) -> dict[int, dict[str, Any]]:
 
 
 def _render_round(access: Any, sheet: Sheet, number: int, entry: Any, *, status: int = 200,
-                  saved_splits: dict[int, dict[str, Any]] | None = None, stale: bool = False) -> Response:
+                  saved_splits: dict[int, dict[str, Any]] | None = None, stale: bool = False,
+                  with_previews: bool = True) -> Response:
     saved = sheet.saved(number)
-    previews = {}
-    for seat in range(sheet.players):
+    previews: dict[int, dict[str, Any]] = {}
+    for seat in range(sheet.players if with_previews else 0):
         if entry.cards[seat] and seat not in entry.splits:
             previews[seat] = preview_hand(sheet.rules, sheet.players, number, entry.cards[seat], out=seat in entry.out)
         elif seat in entry.splits:
@@ -321,7 +323,7 @@ def _render_round(access: Any, sheet: Sheet, number: int, entry: Any, *, status:
     return render_page(
         "three_thirteen/round.html", "three_thirteen/round.html", status=status,
         info=sheet.round_info(number), entry=entry, saved=saved, saved_splits=saved_splits or {},
-        previews=previews, stale=stale, decks=sheet.decks, jokers=("JK",) if sheet.rules.jokers else (),
+        previews=previews, stale=stale, posted=with_previews, decks=sheet.decks, jokers=("JK",) if sheet.rules.jokers else (),
         **_game_context(access, sheet),
     )
 
