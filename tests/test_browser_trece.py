@@ -149,3 +149,31 @@ def test_a_short_table_game_by_tapping(phone, second_phone):
     expect(page.locator("[data-player='0'] [data-count]")).to_have_attribute("data-count", "13")
     expect(page.locator("[data-stock]")).to_have_text("27")
     fits(phone)
+
+
+@pytest.mark.parametrize("path", ["/trece/", "/trece/rules", "/trece/check"])
+def test_trece_pages_fit_a_phone_in_light_and_dark(browser, live_server, path):
+    from tests.conftest import PHONE, Phone
+
+    for scheme in ("light", "dark"):
+        context = browser.new_context(color_scheme=scheme, **PHONE)
+        phone = Phone(context, live_server.url)
+        phone.open(path)
+        fits(phone)
+        context.close()
+        assert phone.errors == []
+
+
+def test_without_javascript_the_check_form_still_gives_a_verdict(browser, live_server):
+    from tests.conftest import PHONE
+
+    context = browser.new_context(java_script_enabled=False, **PHONE)
+    page = context.new_page()
+    page.goto(live_server.url + "/trece/check")
+    choose(page, "top", "J")
+    choose(page, "top", "d")
+    page.locator("#picker-play-text").fill("Q♥ K♥ A♠ K♠ Q♣ J♣ 10♣")
+    page.get_by_role("button", name="Check", exact=True).tap()
+    expect(page.locator("#verdict .verdict")).to_have_attribute("data-verdict", "legal")
+    assert page.locator("#picker-play-text").input_value() == "Q♥ K♥ A♠ K♠ Q♣ J♣ 10♣"
+    context.close()
