@@ -25,6 +25,7 @@ when picture cards count by rank.
 
 from __future__ import annotations
 
+import heapq
 import itertools
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -491,10 +492,10 @@ def _moves(
     can_start: tuple[bool, ...],
     aheads: tuple[int, ...],
     keep_aces: bool,
-) -> tuple[tuple[tuple[tuple[int, ...], ...], object, int, int, tuple[_Option, ...]], ...]:
+) -> tuple[tuple[tuple[tuple[int, ...], ...], object, int, int, tuple[_Option, ...], int], ...]:
     """The four suits' moves combined, without the duplicates that only differ in
     which suit's naturals go to the set: (new runs, naturals left (per suit when
-    aces are kept back, else their number), wilds spent, runs closed, per-suit moves)."""
+    aces are kept back, else their number), wilds spent, runs closed, per-suit moves, runs open after)."""
     per_suit = [_suit_options(runs[s], ks[s], can_wild[s], can_start[s], aheads[s]) for s in range(4)]
     seen: set[tuple[object, ...]] = set()
     out = []
@@ -508,7 +509,8 @@ def _moves(
         if sig in seen:
             continue
         seen.add(sig)
-        out.append((new_runs, left, spent, closed, combo))
+        n_open = len(new_runs[0]) + len(new_runs[1]) + len(new_runs[2]) + len(new_runs[3])
+        out.append((new_runs, left, spent, closed, combo, n_open))
     return tuple(out)
 
 
@@ -521,16 +523,13 @@ def _set_options(m: int, pts: int) -> tuple[tuple[int, int, int, int, str | None
     return ((3 - m, 0, 0, 1, "set"), (0, m * pts, m, 0, "dead"))
 
 
-def _solve(
-    counts: Mapping[tuple[int, int], int], wilds: int, aces_high: bool, points: Mapping[int, int]
-) -> tuple[int, list[object]]:
-    """The best key and the decisions at each position (index 0 = position 1)."""
-    top = 14 if aces_high else 13
+def _reach(counts: Mapping[tuple[int, int], int], top: int) -> tuple[list[list[int]], list[list[int]], list[list[int]]]:
+    """Per position and suit: the natural cards there (``avail``), how many positions lie
+    between it and the suit's next natural card above (``gap``, 99 if none), and how
+    many natural cards of the suit lie above it (``ahead``)."""
     avail = [[0] * 4 for _ in range(top + 2)]
     for (rank, suit), n in counts.items():
         avail[rank][suit] += n
-    # gap[p][s]: how many positions lie between p and the next natural card of suit s above it.
-    # ahead[p][s]: how many natural cards of suit s lie above p.
     far = 99
     gap = [[far] * 4 for _ in range(top + 2)]
     ahead = [[0] * 4 for _ in range(top + 2)]
@@ -544,86 +543,107 @@ def _solve(
             if here:
                 next_at = p
                 above += here
-    empty_runs: tuple[tuple[int, ...], ...] = ((), (), (), ())
-    start = (empty_runs, (0, 0, 0, 0))
-    layer: dict[tuple[object, int], tuple[int, object, object]] = {(start, 0): (0, None, None)}
-    layers = []
-    for p in range(1, top + 1):
-        new_layer: dict[tuple[object, int], tuple[int, object, object]] = {}
+    return avail, gap, ahead
+
+
+_EMPTY_RUNS: tuple[tuple[int, ...], ...] = ((), (), (), ())
+_NO_ACES = (0, 0, 0, 0)
+
+# A search node: (position to play next, open runs per suit, aces kept back per suit, wilds spent).
+_Node = tuple[int, tuple[tuple[int, ...], ...], tuple[int, ...], int]
+
+
+def _solve(
+    counts: Mapping[tuple[int, int], int], wilds: int, aces_high: bool, points: Mapping[int, int]
+) -> tuple[int, list[object]]:
+    """The best key and the decisions at each position (index 0 = position 1).
+
+    A best-first (A*) walk over the positions: a node's priority is its key so
+    far plus one meld for each open run (each will close exactly once, and
+    nothing costs less than nothing), then the wild cards spent.  Priorities
+    never fall along a path, so the first finished node taken off the heap is
+    the best, and nodes that cost more than the best are never expanded."""
+    top = 14 if aces_high else 13
+    avail, gap, ahead = _reach(counts, top)
+    start: _Node = (1, _EMPTY_RUNS, _NO_ACES, 0)
+    # node -> (key, parent, decision at the parent's position)
+    best: dict[_Node, tuple[int, _Node | None, object]] = {start: (0, None, None)}
+    expanded: dict[tuple[object, ...], int] = {}  # (position, runs, aces) -> fewest wilds spent
+    heap: list[tuple[int, int, int, int, int, _Node]] = [(0, 0, -1, 0, 0, start)]
+    seq = 0
+    finish = top + 1
+    goal = top + 2
+
+    def push(node: _Node, key: int, f: int, parent: _Node, decision: object) -> None:
+        nonlocal seq
+        entry = best.get(node)
+        if entry is None or key < entry[0]:
+            best[node] = (key, parent, decision)
+            seq += 1
+            heapq.heappush(heap, (f, node[3], -node[0], seq, key, node))
+
+    while heap:
+        f, used, _neg_p, _seq, key, node = heapq.heappop(heap)
+        if best[node][0] < key:
+            continue  # a cheaper way here was found after this one was queued
+        p, runs, carry, _used = node
+        if p == goal:
+            return key, _decisions(best, node, top)
+        shape = (p, runs, carry)
+        known = expanded.get(shape)
+        if known is not None and known <= used:
+            continue  # the same runs were reached as cheaply with fewer wild cards spent
+        expanded[shape] = used
+        if p == finish:
+            codes = [code for suit_runs in runs for code in suit_runs]
+            if all(code in _CLOSE_PAD for code in codes) and used + sum(_CLOSE_PAD[c] for c in codes) <= wilds:
+                push((goal, _EMPTY_RUNS, _NO_ACES, used), key + len(codes), f, node, None)
+            continue
+        ks = carry if p == 14 else avail[p]
+        if runs == _EMPTY_RUNS and not any(ks):
+            push((p + 1, runs, carry, used), key, f, node, None)
+            continue
+        spare = wilds - used
+        gaps = gap[p]
+        keep_aces = aces_high and p == 1
+        moves = _moves(
+            runs,
+            tuple(ks),
+            tuple(g < spare for g in gaps),
+            tuple(g <= spare for g in gaps),
+            tuple(ahead[p]),
+            keep_aces,
+        )
         pts = points[p]
-        row = avail[p]
-        for (state, used), (key, _prev, _dec) in layer.items():
-            runs, carry = state
-            ks = carry if p == 14 else row
-            if not any(ks) and runs == empty_runs:
-                entry = new_layer.get((state, used))
-                if entry is None or key < entry[0]:
-                    new_layer[(state, used)] = (key, (state, used), None)
+        for new_runs, lefts, spent_here, closed, combo, n_open in moves:
+            spent = used + spent_here
+            if spent > wilds:
                 continue
-            spare = wilds - used
-            gaps = gap[p]
-            aheads = ahead[p]
-            keep_aces = aces_high and p == 1
-            moves = _moves(
-                runs,
-                tuple(ks),
-                tuple(g < spare for g in gaps),
-                tuple(g <= spare for g in gaps),
-                tuple(aheads),
-                keep_aces,
-            )
-            for new_runs, lefts, spent_here, closed, combo in moves:
-                spent = used + spent_here
-                if spent > wilds:
+            if keep_aces:
+                new_carry = lefts
+                set_opts: tuple[tuple[int, int, int, int, str | None], ...] = ((0, 0, 0, 0, None),)
+            else:
+                new_carry = carry if aces_high and p < 14 else _NO_ACES
+                set_opts = _set_options(lefts, pts)  # type: ignore[arg-type]
+            for w, pt, dead, melds, verdict in set_opts:
+                total = spent + w
+                if total > wilds:
                     continue
-                if keep_aces:
-                    new_state = (new_runs, lefts)
-                    set_opts: tuple[tuple[int, int, int, int, str | None], ...] = ((0, 0, 0, 0, None),)
-                else:
-                    new_state = (new_runs, carry if aces_high and p < 14 else (0, 0, 0, 0))
-                    set_opts = _set_options(lefts, pts)
-                for w, pt, dead, melds, verdict in set_opts:
-                    total = spent + w
-                    if total > wilds:
-                        continue
-                    new_key = key + pt * _BIG + dead * _MID + closed + melds
-                    entry = new_layer.get((new_state, total))
-                    if entry is None or new_key < entry[0]:
-                        new_layer[(new_state, total)] = (new_key, (state, used), (combo, verdict))
-        # Keep, for each state, only the entries that a cheaper one does not beat.
-        pruned: dict[tuple[object, int], tuple[int, object, object]] = {}
-        best: dict[object, int] = {}
-        for (state, used), entry in sorted(new_layer.items(), key=lambda kv: kv[0][1]):
-            known = best.get(state)
-            if known is not None and known <= entry[0]:
-                continue
-            best[state] = entry[0]
-            pruned[(state, used)] = entry
-        layers.append(pruned)
-        layer = pruned
-    # Close every run still open.
-    final_key = None
-    final_at = None
-    for (state, used), (key, _prev, _dec) in layer.items():
-        runs = state[0]
-        codes = [code for suit_runs in runs for code in suit_runs]
-        if any(code not in _CLOSE_PAD for code in codes):
-            continue
-        pad = sum(_CLOSE_PAD[code] for code in codes)
-        if used + pad > wilds:
-            continue
-        total = key + sum(len(r) for r in runs)
-        if final_key is None or (total, used) < final_key:
-            final_key = (total, used)
-            final_at = (state, used)
-    assert final_key is not None and final_at is not None
+                new_key = key + pt * _BIG + dead * _MID + closed + melds
+                push((p + 1, new_runs, new_carry, total), new_key, new_key + n_open, node, (combo, verdict))
+    raise AssertionError("no split found")  # unreachable: leaving every card over is a split
+
+
+def _decisions(best: Mapping[_Node, tuple[int, _Node | None, object]], node: _Node, top: int) -> list[object]:
+    """Walk back from the finished node: the decision taken at each position."""
     decisions: list[object] = [None] * top
-    at = final_at
-    for p in range(top, 0, -1):
-        _key, prev, dec = layers[p - 1][at]
-        decisions[p - 1] = dec
-        at = prev
-    return final_key[0], decisions
+    at: _Node | None = node
+    while at is not None:
+        _key, parent, decision = best[at]
+        if parent is not None and parent[0] <= top:
+            decisions[parent[0] - 1] = decision
+        at = parent
+    return decisions
 
 
 def _position_rank(p: int) -> Rank:
