@@ -553,55 +553,180 @@ _NO_ACES = (0, 0, 0, 0)
 _Node = tuple[int, tuple[tuple[int, ...], ...], tuple[int, ...], int]
 
 
+def _needs(avail: list[list[int]], top: int) -> list[list[int]]:
+    """``need[p][s]``: the fewest wild cards in any meld that holds a natural card at
+    position ``p`` of suit ``s``, counting on every natural card of the hand (0, 1 or 2:
+    two wild cards make a set of any card).  Only positions holding a card are filled in."""
+    held = [[False] * 4 for _ in range(top + 1)]
+    for q in range(1, top + 1):
+        held[q] = [n > 0 for n in (avail[1] if q == 14 else avail[q])]
+    need = [[2] * 4 for _ in range(top + 2)]
+    for p in range(1, top + 1):
+        total = sum(avail[1] if p == 14 else avail[p])
+        set_need = 3 - total if total < 3 else 0
+        for s in range(4):
+            if not held[p][s]:
+                continue
+            fewest = min(set_need, 2)
+            for low in range(max(1, p - 2), min(p, top - 2) + 1):
+                missing = (not held[low][s]) + (not held[low + 1][s]) + (not held[low + 2][s])
+                fewest = min(fewest, missing)
+            need[p][s] = fewest
+    if top == 14:  # an ace may sit low or high
+        for s in range(4):
+            need[1][s] = need[14][s] = min(need[1][s], need[14][s])
+    return need
+
+
+class _Bound:
+    """An admissible estimate of what the cards still to place will cost: the
+    leftover points (and cards) that no way of finishing can avoid.
+
+    A card is *free* if an open run of its suit can reach it (through natural
+    cards, and gaps no more than the wild cards to spare).  Any other card whose
+    melds all need a wild card is left over once the wild cards are spent.  One
+    whose melds all need two is left over with fewer than two to spare, and each
+    wild card rescues at most one of them: its meld holds two wild cards within two
+    places of it, and a wild card lies within two places of at most two of them.
+    """
+
+    def __init__(self, avail: list[list[int]], top: int, points: Mapping[int, int]) -> None:
+        self.avail = avail
+        self.top = top
+        self.points = points
+        self.need = need = _needs(avail, top)
+        self.memo: dict[tuple[object, ...], int] = {}
+        self.reaches: dict[tuple[int, int, int, bool], int] = {}
+        # Per suit and first position: the cards from there to the king needing one
+        # wild card (points, cards) and the points of those needing two.
+        self.ones: list[list[tuple[int, int]]] = []
+        self.twos: list[list[tuple[int, ...]]] = []
+        for s in range(4):
+            ones = [(0, 0)] * (top + 2)
+            twos: list[tuple[int, ...]] = [()] * (top + 2)
+            for q in range(13, 0, -1):
+                n = avail[q][s]
+                ones[q] = ones[q + 1]
+                twos[q] = twos[q + 1]
+                if n and need[q][s] == 1:
+                    ones[q] = (ones[q][0] + n * points[q], ones[q][1] + n)
+                elif n and need[q][s] == 2:
+                    twos[q] = twos[q] + (points[q],) * n
+            self.ones.append(ones)
+            self.twos.append(twos)
+
+    def __call__(self, node: _Node, spare: int) -> int:
+        p, runs, carry, _used = node
+        if p > self.top:
+            return 0
+        mask = (bool(runs[0]), bool(runs[1]), bool(runs[2]), bool(runs[3]))
+        memo_key = (p, mask, carry, spare)
+        value = self.memo.get(memo_key)
+        if value is None:
+            value = self.memo[memo_key] = self._estimate(p, mask, carry, spare)
+        return value
+
+    def _reach(self, s: int, first: int, spare: int, high_ace: bool) -> int:
+        """The first position an open run of suit ``s`` cannot reach from ``first``."""
+        memo_key = (s, first, spare, high_ace)
+        reach = self.reaches.get(memo_key)
+        if reach is None:
+            reach = first
+            gaps = 0
+            while reach <= self.top:
+                if not (high_ace if reach == 14 else self.avail[reach][s]):
+                    gaps += 1
+                    if gaps > spare:
+                        break
+                reach += 1
+            self.reaches[memo_key] = reach
+        return reach
+
+    def _estimate(self, p: int, mask: tuple[bool, ...], carry: tuple[int, ...], spare: int) -> int:
+        """The estimate before position ``p`` is played."""
+        one_points = one_cards = 0
+        twos: list[int] = []
+        for s in range(4):
+            reach = self._reach(s, p, spare, carry[s] > 0) if mask[s] else p
+            if reach <= 13:
+                one_points += self.ones[s][reach][0]
+                one_cards += self.ones[s][reach][1]
+                twos.extend(self.twos[s][reach])
+            if carry[s] and reach <= 14 and self.need[14][s]:  # aces kept back for the top
+                if self.need[14][s] == 1:
+                    one_points += carry[s] * self.points[14]
+                    one_cards += carry[s]
+                else:
+                    twos.extend([self.points[14]] * carry[s])
+        if spare == 0:
+            return (one_points + sum(twos)) * _BIG + (one_cards + len(twos)) * _MID
+        if spare == 1:
+            return sum(twos) * _BIG + len(twos) * _MID
+        if len(twos) <= spare:
+            return 0
+        dead = sorted(twos)[: len(twos) - spare]
+        return sum(dead) * _BIG + len(dead) * _MID
+
+
 def _solve(
     counts: Mapping[tuple[int, int], int], wilds: int, aces_high: bool, points: Mapping[int, int]
 ) -> tuple[int, list[object]]:
     """The best key and the decisions at each position (index 0 = position 1).
 
-    A best-first (A*) walk over the positions: a node's priority is its key so
-    far plus one meld for each open run (each will close exactly once, and
-    nothing costs less than nothing), then the wild cards spent.  Priorities
-    never fall along a path, so the first finished node taken off the heap is
-    the best, and nodes that cost more than the best are never expanded."""
+    A best-first (A*) walk over the positions.  A node's priority is its key so
+    far plus what finishing must still cost at least: one meld for each open run
+    (each closes exactly once) and the leftover that no finish avoids
+    (:class:`_Bound`).  The estimate never exceeds the truth, so the first
+    finished node taken off the heap is the best, and nodes whose estimate
+    exceeds the best are never expanded.  (It may fall along a path, so a node
+    reached again more cheaply is expanded again.)  Among equal priorities the
+    furthest node goes first: it finishes soonest."""
     top = 14 if aces_high else 13
     avail, gap, ahead = _reach(counts, top)
     start: _Node = (1, _EMPTY_RUNS, _NO_ACES, 0)
     # node -> (key, parent, decision at the parent's position)
     best: dict[_Node, tuple[int, _Node | None, object]] = {start: (0, None, None)}
-    expanded: dict[tuple[object, ...], int] = {}  # (position, runs, aces) -> fewest wilds spent
-    heap: list[tuple[int, int, int, int, int, _Node]] = [(0, 0, -1, 0, 0, start)]
+    bound = _Bound(avail, top, points)
+    expanded: dict[tuple[object, ...], list[tuple[int, int]]] = {}  # (position, runs, aces) -> [(wilds, key)]
+    # (priority, -position, wilds, order, key, node, estimated?)
+    heap: list[tuple[int, int, int, int, int, _Node, bool]] = [(0, -1, 0, 0, 0, start, False)]
     seq = 0
     finish = top + 1
     goal = top + 2
 
-    def push(node: _Node, key: int, f: int, parent: _Node, decision: object) -> None:
+    def push(node: _Node, key: int, open_runs: int, parent: _Node, decision: object) -> None:
         nonlocal seq
         entry = best.get(node)
         if entry is None or key < entry[0]:
             best[node] = (key, parent, decision)
             seq += 1
-            heapq.heappush(heap, (f, node[3], -node[0], seq, key, node))
+            heapq.heappush(heap, (key + open_runs, -node[0], node[3], seq, key, node, False))
 
     while heap:
-        f, used, _neg_p, _seq, key, node = heapq.heappop(heap)
+        f, neg_p, used, order, key, node, estimated = heapq.heappop(heap)
         if best[node][0] < key:
             continue  # a cheaper way here was found after this one was queued
+        if not estimated:  # the leftover estimate is only worked out for nodes that come up
+            h = bound(node, wilds - used)
+            if h:
+                heapq.heappush(heap, (f + h, neg_p, used, order, key, node, True))
+                continue
         p, runs, carry, _used = node
         if p == goal:
             return key, _decisions(best, node, top)
         shape = (p, runs, carry)
-        known = expanded.get(shape)
-        if known is not None and known <= used:
-            continue  # the same runs were reached as cheaply with fewer wild cards spent
-        expanded[shape] = used
+        done = expanded.setdefault(shape, [])
+        if any(u <= used and k <= key for u, k in done):
+            continue  # the same runs were expanded as cheaply with no more wild cards spent
+        done.append((used, key))
         if p == finish:
             codes = [code for suit_runs in runs for code in suit_runs]
             if all(code in _CLOSE_PAD for code in codes) and used + sum(_CLOSE_PAD[c] for c in codes) <= wilds:
-                push((goal, _EMPTY_RUNS, _NO_ACES, used), key + len(codes), f, node, None)
+                push((goal, _EMPTY_RUNS, _NO_ACES, used), key + len(codes), 0, node, None)
             continue
         ks = carry if p == 14 else avail[p]
         if runs == _EMPTY_RUNS and not any(ks):
-            push((p + 1, runs, carry, used), key, f, node, None)
+            push((p + 1, runs, carry, used), key, 0, node, None)
             continue
         spare = wilds - used
         gaps = gap[p]
@@ -630,7 +755,7 @@ def _solve(
                 if total > wilds:
                     continue
                 new_key = key + pt * _BIG + dead * _MID + closed + melds
-                push((p + 1, new_runs, new_carry, total), new_key, new_key + n_open, node, (combo, verdict))
+                push((p + 1, new_runs, new_carry, total), new_key, n_open, node, (combo, verdict))
     raise AssertionError("no split found")  # unreachable: leaving every card over is a split
 
 
