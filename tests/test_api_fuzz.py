@@ -1,0 +1,58 @@
+"""No input makes the JSON API fail: whatever a phone sends gets 200 or a 400 with a reason.
+
+Hypothesis throws random JSON, half-right card strings and wrong types at every endpoint.
+"""
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.conftest import make_app
+
+CARDISH = st.text(alphabet="A23456789TJQK10shdc♠♣♦♥♤ ,JKRB1xz🃏", max_size=40)
+JSON_SCALARS = st.none() | st.booleans() | st.integers(-5, 30) | st.floats(allow_nan=False) | CARDISH
+JSON = st.recursive(JSON_SCALARS, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(CARDISH, inner, max_size=3),
+                    max_leaves=6)
+
+TIENLEN_SWITCHES = ["twos_in_sequences", "first_lead", "quad_beats_pair_of_twos", "quad_beats_three_pairs",
+                    "four_pairs_beat_quad", "bomb_after_pass", "play_on", "instant_wins", "bogus"]
+THREE_SWITCHES = ["faces", "decks", "aces", "jokers", "longer_game", "up_and_back", "doubles", "false_out", "bogus"]
+
+ENDPOINTS = {
+    "/api/tienlen/check": st.fixed_dictionaries(
+        {"play": CARDISH | JSON},
+        optional={"table": CARDISH | JSON, "first_play": JSON_SCALARS,
+                  "rules": st.dictionaries(st.sampled_from(TIENLEN_SWITCHES), JSON_SCALARS, max_size=3) | JSON},
+    ),
+    "/api/three-thirteen/score": st.fixed_dictionaries(
+        {"hand": CARDISH | JSON},
+        optional={"round": JSON_SCALARS, "players": JSON_SCALARS,
+                  "rules": st.dictionaries(st.sampled_from(THREE_SWITCHES), JSON_SCALARS, max_size=3) | JSON},
+    ),
+    "/api/trece/check": st.fixed_dictionaries(
+        {"top": CARDISH | JSON, "play": CARDISH | JSON},
+        optional={"must_follow": JSON_SCALARS, "rules": st.dictionaries(st.sampled_from(["run_after_joker", "x"]),
+                                                                         JSON_SCALARS, max_size=2) | JSON},
+    ),
+    "/api/cards/parse": st.fixed_dictionaries({"cards": CARDISH | JSON}),
+}
+
+APP = make_app()
+
+
+@pytest.mark.parametrize("path", sorted(ENDPOINTS))
+def test_any_body_gets_a_verdict_or_a_reason_never_a_crash(path):
+    client = APP.test_client()
+
+    @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(body=ENDPOINTS[path] | JSON)
+    def check(body):
+        response = client.post(path, json=body)
+        assert response.status_code in (200, 400), (body, response.status_code, response.get_data(as_text=True))
+        data = response.get_json()
+        if response.status_code == 400:
+            assert isinstance(data["error"], str) and data["error"].strip()
+        else:
+            assert "error" not in data
+
+    check()
