@@ -484,7 +484,6 @@ def _suit_options(
     return tuple(out)
 
 
-@lru_cache(maxsize=65536)
 def _moves(
     runs: tuple[tuple[int, ...], ...],
     ks: tuple[int, ...],
@@ -492,15 +491,21 @@ def _moves(
     can_start: tuple[bool, ...],
     aheads: tuple[int, ...],
     keep_aces: bool,
+    spare: int,
 ) -> tuple[tuple[tuple[tuple[int, ...], ...], object, int, int, tuple[_Option, ...], int], ...]:
     """The four suits' moves combined, without the duplicates that only differ in
     which suit's naturals go to the set: (new runs, naturals left (per suit when
     aces are kept back, else their number), wilds spent, runs closed, per-suit moves, runs open after)."""
-    per_suit = [_suit_options(runs[s], ks[s], can_wild[s], can_start[s], aheads[s]) for s in range(4)]
+    per_suit = [
+        [o for o in _suit_options(runs[s], ks[s], can_wild[s], can_start[s], aheads[s]) if o[2] <= spare]
+        for s in range(4)
+    ]
     seen: set[tuple[object, ...]] = set()
     out = []
     for combo in itertools.product(*per_suit):
         spent = combo[0][2] + combo[1][2] + combo[2][2] + combo[3][2]
+        if spent > spare:
+            continue
         closed = combo[0][3] + combo[1][3] + combo[2][3] + combo[3][3]
         new_runs = (combo[0][0], combo[1][0], combo[2][0], combo[3][0])
         lefts = (combo[0][1], combo[1][1], combo[2][1], combo[3][1])
@@ -521,6 +526,39 @@ def _set_options(m: int, pts: int) -> tuple[tuple[int, int, int, int, str | None
     if m >= 3:
         return ((0, 0, 0, 1, "set"),)
     return ((3 - m, 0, 0, 1, "set"), (0, m * pts, m, 0, "dead"))
+
+
+_Move = tuple[int, tuple[tuple[int, ...], ...], "tuple[int, ...] | None", int, int, object]
+
+
+@lru_cache(maxsize=65536)
+def _transitions(
+    runs: tuple[tuple[int, ...], ...],
+    ks: tuple[int, ...],
+    can_wild: tuple[bool, ...],
+    can_start: tuple[bool, ...],
+    aheads: tuple[int, ...],
+    keep_aces: bool,
+    pts: int,
+    spare: int,
+) -> tuple[_Move, ...]:
+    """Every way to play a position: the suits' moves (:func:`_moves`), then the
+    rank's set or leftover (aces kept back for the top go nowhere yet).  Each is
+    (wilds spent, new runs, aces kept back or None, key added, runs open after,
+    decision), fewest wild cards first; none spends more than ``spare``."""
+    out: list[_Move] = []
+    moves = _moves(runs, ks, can_wild, can_start, aheads, keep_aces, spare)
+    for new_runs, lefts, spent, closed, combo, n_open in moves:
+        if keep_aces:
+            out.append((spent, new_runs, lefts, closed, n_open, (combo, None)))  # type: ignore[arg-type]
+            continue
+        for w, pt, dead, melds, verdict in _set_options(lefts, pts):  # type: ignore[arg-type]
+            if spent + w > spare:
+                continue
+            delta = pt * _BIG + dead * _MID + closed + melds
+            out.append((spent + w, new_runs, None, delta, n_open, (combo, verdict)))
+    out.sort(key=lambda move: move[0])
+    return tuple(out)
 
 
 def _reach(counts: Mapping[tuple[int, int], int], top: int) -> tuple[list[list[int]], list[list[int]], list[list[int]]]:
@@ -545,6 +583,9 @@ def _reach(counts: Mapping[tuple[int, int], int], top: int) -> tuple[list[list[i
                 above += here
     return avail, gap, ahead
 
+
+_EASY = 40
+"""Searches that take more nodes than this off the heap start estimating the leftover."""
 
 _EMPTY_RUNS: tuple[tuple[int, ...], ...] = ((), (), (), ())
 _NO_ACES = (0, 0, 0, 0)
@@ -597,6 +638,9 @@ class _Bound:
         self.need = need = _needs(avail, top)
         self.memo: dict[tuple[object, ...], int] = {}
         self.reaches: dict[tuple[int, int, int, bool], int] = {}
+        held = [(need[q][s], avail[1 if q == 14 else q][s]) for q in range(1, top + 1) for s in range(4)]
+        self.needing_one = sum(n for need_here, n in held if need_here == 1)
+        self.needing_two = sum(n for need_here, n in held if need_here == 2)
         # Per suit and first position: the cards from there to the king needing one
         # wild card (points, cards) and the points of those needing two.
         self.ones: list[list[tuple[int, int]]] = []
@@ -617,8 +661,10 @@ class _Bound:
 
     def __call__(self, node: _Node, spare: int) -> int:
         p, runs, carry, _used = node
-        if p > self.top:
-            return 0
+        if p > self.top or self.needing_two <= spare and (spare >= 2 or not self.needing_two) and (
+            spare or not self.needing_one
+        ):
+            return 0  # enough wild cards for every card that needs them
         mask = (bool(runs[0]), bool(runs[1]), bool(runs[2]), bool(runs[3]))
         memo_key = (p, mask, carry, spare)
         value = self.memo.get(memo_key)
@@ -687,6 +733,8 @@ def _solve(
     # node -> (key, parent, decision at the parent's position)
     best: dict[_Node, tuple[int, _Node | None, object]] = {start: (0, None, None)}
     bound = _Bound(avail, top, points)
+    can_play: dict[tuple[int, int], tuple[tuple[bool, ...], tuple[bool, ...]]] = {}
+    expansions = 0
     expanded: dict[tuple[object, ...], list[tuple[int, int]]] = {}  # (position, runs, aces) -> [(wilds, key)]
     # (priority, -position, wilds, order, key, node, estimated?)
     heap: list[tuple[int, int, int, int, int, _Node, bool]] = [(0, -1, 0, 0, 0, start, False)]
@@ -700,13 +748,18 @@ def _solve(
         if entry is None or key < entry[0]:
             best[node] = (key, parent, decision)
             seq += 1
-            heapq.heappush(heap, (key + open_runs, -node[0], node[3], seq, key, node, False))
+            f = key + open_runs
+            estimated = expansions > _EASY
+            if estimated:
+                f += bound(node, wilds - node[3])
+            heapq.heappush(heap, (f, -node[0], node[3], seq, key, node, estimated))
 
     while heap:
         f, neg_p, used, order, key, node, estimated = heapq.heappop(heap)
         if best[node][0] < key:
             continue  # a cheaper way here was found after this one was queued
-        if not estimated:  # the leftover estimate is only worked out for nodes that come up
+        expansions += 1
+        if not estimated and expansions > _EASY:  # queued before the search turned out long
             h = bound(node, wilds - used)
             if h:
                 heapq.heappush(heap, (f + h, neg_p, used, order, key, node, True))
@@ -728,34 +781,20 @@ def _solve(
         if runs == _EMPTY_RUNS and not any(ks):
             push((p + 1, runs, carry, used), key, 0, node, None)
             continue
-        spare = wilds - used
-        gaps = gap[p]
+        flags = can_play.get((p, used))
+        if flags is None:
+            spare = wilds - used
+            flags = can_play[(p, used)] = (
+                tuple(g < spare for g in gap[p]),
+                tuple(g <= spare for g in gap[p]),
+            )
         keep_aces = aces_high and p == 1
-        moves = _moves(
-            runs,
-            tuple(ks),
-            tuple(g < spare for g in gaps),
-            tuple(g <= spare for g in gaps),
-            tuple(ahead[p]),
-            keep_aces,
-        )
-        pts = points[p]
-        for new_runs, lefts, spent_here, closed, combo, n_open in moves:
-            spent = used + spent_here
-            if spent > wilds:
-                continue
-            if keep_aces:
-                new_carry = lefts
-                set_opts: tuple[tuple[int, int, int, int, str | None], ...] = ((0, 0, 0, 0, None),)
-            else:
-                new_carry = carry if aces_high and p < 14 else _NO_ACES
-                set_opts = _set_options(lefts, pts)  # type: ignore[arg-type]
-            for w, pt, dead, melds, verdict in set_opts:
-                total = spent + w
-                if total > wilds:
-                    continue
-                new_key = key + pt * _BIG + dead * _MID + closed + melds
-                push((p + 1, new_runs, new_carry, total), new_key, n_open, node, (combo, verdict))
+        # No move spends more than a wild card per open run and two for the set.
+        spare = min(wilds - used, len(runs[0]) + len(runs[1]) + len(runs[2]) + len(runs[3]) + 2)
+        moves = _transitions(runs, tuple(ks), flags[0], flags[1], tuple(ahead[p]), keep_aces, points[p], spare)
+        next_carry = carry if aces_high and p < 14 else _NO_ACES
+        for spent, new_runs, kept, delta, n_open, decision in moves:
+            push((p + 1, new_runs, kept or next_carry, used + spent), key + delta, n_open, node, decision)
     raise AssertionError("no split found")  # unreachable: leaving every card over is a split
 
 
