@@ -50,6 +50,62 @@ def test_best_split_matches_the_reference_on_ten_card_hands(case):
     assert result.points == reference_points(hand, wild, rules)
 
 
+@st.composite
+def wild_heavy_hands(draw, max_size: int = 9):  # type: ignore[no-untyped-def]
+    """Hands of which a third to all are wild cards and jokers, the rest in two suits."""
+    rules = ThreeThirteenRules(
+        faces=draw(st.sampled_from(["ten", "rank"])),
+        aces=draw(st.sampled_from(["low", "high_or_low"])),
+        jokers=True,
+    )
+    decks = draw(st.sampled_from([2, 3, 4]))
+    wild = draw(st.integers(1, 13))
+    size = draw(st.integers(3, max_size))
+    n_wild = draw(st.integers(size // 3, size))
+    wild_pool: list[AnyCard] = [Card(Rank(wild), s) for s in Suit] * decks + [JOKER] * (2 * decks)
+    suits = draw(st.lists(st.sampled_from(list(Suit)), min_size=2, max_size=2, unique=True))
+    natural_pool: list[AnyCard] = [Card(r, s) for r in Rank for s in suits if r != wild] * decks
+    wilds = draw(st.lists(st.integers(0, len(wild_pool) - 1), min_size=n_wild, max_size=n_wild, unique=True))
+    naturals = draw(
+        st.lists(st.integers(0, len(natural_pool) - 1), min_size=size - n_wild, max_size=size - n_wild, unique=True)
+    )
+    return [wild_pool[i] for i in wilds] + [natural_pool[i] for i in naturals], wild, rules, decks
+
+
+@st.composite
+def twin_heavy_hands(draw, max_size: int = 10):  # type: ignore[no-untyped-def]
+    """Two to four decks, two suits and three to six ranks in a row: many twin cards."""
+    rules = ThreeThirteenRules(aces=draw(st.sampled_from(["low", "high_or_low"])), jokers=draw(st.booleans()))
+    decks = draw(st.sampled_from([2, 3, 4]))
+    low = draw(st.integers(1, 13))
+    ranks = [(low - 1 + i) % 13 + 1 for i in range(draw(st.integers(3, 6)))]
+    suits = draw(st.lists(st.sampled_from(list(Suit)), min_size=2, max_size=2, unique=True))
+    pool: list[AnyCard] = [Card(Rank(r), s) for r in ranks for s in suits] * decks
+    pool += [JOKER] * (2 * decks if rules.jokers else 0)
+    size = draw(st.integers(3, min(max_size, len(pool))))
+    picks = draw(st.lists(st.integers(0, len(pool) - 1), min_size=size, max_size=size, unique=True))
+    wild = draw(st.sampled_from([*ranks, draw(st.integers(1, 13))]))
+    return [pool[i] for i in picks], wild, rules, decks
+
+
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(wild_heavy_hands())
+def test_best_split_matches_the_reference_when_many_cards_are_wild(case):
+    hand, wild, rules, decks = case
+    result = best_split(hand, wild, rules, decks=decks)
+    assert split_problems(result, hand, wild, rules) == []
+    assert result.points == reference_points(hand, wild, rules)
+
+
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(twin_heavy_hands())
+def test_best_split_matches_the_reference_on_hands_full_of_twins(case):
+    hand, wild, rules, decks = case
+    result = best_split(hand, wild, rules, decks=decks)
+    assert split_problems(result, hand, wild, rules) == []
+    assert result.points == reference_points(hand, wild, rules)
+
+
 @settings(max_examples=300, deadline=None)
 @given(hands(max_size=15))
 def test_every_split_of_a_big_hand_is_valid(case):
