@@ -437,6 +437,15 @@ def _run_code(entries: Sequence[tuple[int, bool]]) -> int:
     return min(n, 3) if entries[-1][1] else 4
 
 
+def _suit_case(
+    runs: tuple[int, ...], k: int, can_wild: bool, can_start: bool, ahead: int
+) -> tuple[tuple[int, ...], int, bool, bool, int]:
+    """The arguments of :func:`_suit_options` without what cannot matter (so that
+    more positions share them): wild cards only extend runs, new runs need natural
+    cards, and no more runs than there are can wait for natural cards ahead."""
+    return runs, k, can_wild and bool(runs), can_start and k > 0, min(ahead, len(runs) + k)
+
+
 @lru_cache(maxsize=8192)
 def _suit_options(
     runs: tuple[int, ...], k: int, can_wild: bool, can_start: bool, ahead: int
@@ -497,7 +506,7 @@ def _moves(
     which suit's naturals go to the set: (new runs, naturals left (per suit when
     aces are kept back, else their number), wilds spent, runs closed, per-suit moves, runs open after)."""
     per_suit = [
-        [o for o in _suit_options(runs[s], ks[s], can_wild[s], can_start[s], aheads[s]) if o[2] <= spare]
+        [o for o in _suit_options(*_suit_case(runs[s], ks[s], can_wild[s], can_start[s], aheads[s])) if o[2] <= spare]
         for s in range(4)
     ]
     seen: set[tuple[object, ...]] = set()
@@ -583,9 +592,6 @@ def _reach(counts: Mapping[tuple[int, int], int], top: int) -> tuple[list[list[i
                 above += here
     return avail, gap, ahead
 
-
-_EASY = 40
-"""Searches that take more nodes than this off the heap start estimating the leftover."""
 
 _EMPTY_RUNS: tuple[tuple[int, ...], ...] = ((), (), (), ())
 _NO_ACES = (0, 0, 0, 0)
@@ -734,10 +740,9 @@ def _solve(
     best: dict[_Node, tuple[int, _Node | None, object]] = {start: (0, None, None)}
     bound = _Bound(avail, top, points)
     can_play: dict[tuple[int, int], tuple[tuple[bool, ...], tuple[bool, ...]]] = {}
-    expansions = 0
     expanded: dict[tuple[object, ...], list[tuple[int, int]]] = {}  # (position, runs, aces) -> [(wilds, key)]
-    # (priority, -position, wilds, order, key, node, estimated?)
-    heap: list[tuple[int, int, int, int, int, _Node, bool]] = [(0, -1, 0, 0, 0, start, False)]
+    # (priority, -position, wilds spent, order, key, node)
+    heap: list[tuple[int, int, int, int, int, _Node]] = [(0, -1, 0, 0, 0, start)]
     seq = 0
     finish = top + 1
     goal = top + 2
@@ -748,22 +753,13 @@ def _solve(
         if entry is None or key < entry[0]:
             best[node] = (key, parent, decision)
             seq += 1
-            f = key + open_runs
-            estimated = expansions > _EASY
-            if estimated:
-                f += bound(node, wilds - node[3])
-            heapq.heappush(heap, (f, -node[0], node[3], seq, key, node, estimated))
+            f = key + open_runs + bound(node, wilds - node[3])
+            heapq.heappush(heap, (f, -node[0], node[3], seq, key, node))
 
     while heap:
-        f, neg_p, used, order, key, node, estimated = heapq.heappop(heap)
+        _f, _neg_p, used, _order, key, node = heapq.heappop(heap)
         if best[node][0] < key:
             continue  # a cheaper way here was found after this one was queued
-        expansions += 1
-        if not estimated and expansions > _EASY:  # queued before the search turned out long
-            h = bound(node, wilds - used)
-            if h:
-                heapq.heappush(heap, (f + h, neg_p, used, order, key, node, True))
-                continue
         p, runs, carry, _used = node
         if p == goal:
             return key, _decisions(best, node, top)
