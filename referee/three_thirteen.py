@@ -400,14 +400,19 @@ class ImpossibleHandError(ValueError):
 # The solver
 #
 # Natural cards (not wild) sit at positions 1..13 by rank; with aces high or low
-# an ace may also sit at position 14.  A dynamic programme walks the positions
-# upwards.  Its state holds, per suit, the open runs (as small codes, below),
-# the aces kept back for position 14, and the wild cards spent so far.  At each
-# position every open run takes a natural card of its suit, takes a wild card
-# (only if a natural of that suit lies within reach higher up), or closes (wild
-# cards pad it to three); natural cards may start new runs; the rest of the
-# rank goes to the rank's one set or is left over.  The DP minimises the
+# an ace may also sit at position 14.  A search walks the positions upwards.
+# Its state holds, per suit, the open runs (as small codes, below), the aces
+# kept back for position 14, and the wild cards spent so far.  At each position
+# every open run takes a natural card of its suit, takes a wild card (only if a
+# natural of that suit lies within reach higher up), or closes (wild cards pad
+# it to three); natural cards may start new runs; the rest of the rank goes to
+# the rank's one set or is left over.  The search minimises one key: the
 # leftover points, then the number of leftover cards, then the number of melds.
+#
+# The states are taken best first (A*, :func:`_solve`): by key so far plus a
+# lower bound on what finishing costs (:class:`_Bound`), so states that cannot
+# beat the best split are never expanded.  Each position's moves are worked out
+# once per state shape and cached (:func:`_transitions`).
 #
 # Two facts keep it small and exact.  One set per rank is enough (two sets of a
 # rank merge into one needing no more wild cards), so only how many cards of a
