@@ -434,6 +434,8 @@ _CLOSE_PAD = {2: 1, 3: 0}
 
 # Per-suit moves: (new open runs, naturals left for the set, wilds spent, runs closed, actions, runs started)
 _Option = tuple[tuple[int, ...], int, int, int, tuple[str, ...], int]
+_IDLE: _Option = ((), 0, 0, 0, (), 0)
+"""The move of a suit with no open run and no card at a position."""
 
 
 def _run_code(entries: Sequence[tuple[int, bool]]) -> int:
@@ -512,6 +514,8 @@ def _moves(
     aces are kept back, else their number), wilds spent, runs closed, per-suit moves, runs open after)."""
     per_suit = [
         [o for o in _suit_options(*_suit_case(runs[s], ks[s], can_wild[s], can_start[s], aheads[s])) if o[2] <= spare]
+        if runs[s] or ks[s]
+        else [_IDLE]
         for s in range(4)
     ]
     seen: set[tuple[object, ...]] = set()

@@ -82,6 +82,8 @@ def many_wilds(rng: random.Random, size: int) -> Hand:
 ADVERSARIAL: list[tuple[str, int, str, str, bool, int]] = [
     # two-deck-or-more twins, ♣/♥ or ♠/♣ A-6, aces high or low
     ("4♣ 3♣ 2♥ 3♥ 2♣ 3♣ 5♣ 6♥ 6♣ A♣ 5♥ A♥ 3♥ 4♥ 4♣", 3, "high_or_low", "ten", False, 4),
+    ("5♥ 6♥ 3♣ 6♥ 2♥ 3♣ 4♥ A♥ 5♣ 4♥ 2♣ 4♣ 2♥ 3♥ 4♣", 3, "high_or_low", "ten", False, 2),
+    ("2♣ 3♣ A♦ 6♦ 6♣ 4♣ 6♦ A♣ 4♦ 3♣ 4♣ 3♣ 5♦ 6♣", 3, "high_or_low", "ten", False, 3),
     ("6♠ 6♣ 3♠ 4♠ 5♣ 4♣ 5♠ A♣ 6♠ A♠ 3♣ 3♠ 5♠ 4♣ 4♠", 3, "high_or_low", "ten", False, 2),
     ("4♠ 5♥ 4♥ 2♠ 2♠ 4♠ 5♠ 3♠ 5♥ 4♥ 3♥ 6♠ 6♥ 7♠ 7♥", 4, "low", "ten", False, 3),
     ("2♠ 3♦ 6♠ 4♠ 3♠ 6♦ 5♠ 6♠ A♠ A♠ 2♠ 3♠ 5♠ 2♦ A♦", 13, "high_or_low", "ten", False, 3),
