@@ -19,6 +19,7 @@ from flask_babel import gettext
 from referee.cards import JOKER, AnyCard, Card, NotationError, TooManyCopiesError, check_copies, parse_cards
 from referee.switches import rules_from_mapping, rules_to_dict
 from referee.three_thirteen import (
+    FALSE_OUT_PENALTY,
     ImpossibleHandError,
     Schedule,
     Split,
@@ -240,7 +241,7 @@ def preview_hand(
     if out and not split.is_out:
         if rules.false_out:
             result["warning"] = gettext(
-                "These cards do not all fit: a false out costs %(points)s points.", points=20
+                "These cards do not all fit: a false out costs %(points)s points.", points=FALSE_OUT_PENALTY
             )
         else:
             result["error"] = gettext(
