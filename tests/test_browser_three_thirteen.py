@@ -3,6 +3,7 @@
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
 
@@ -35,12 +36,15 @@ def test_a_round_entered_by_touch_shows_splits_and_totals_and_a_watcher_sees_the
     for card in ("Ah", "2h", "3h"):
         ann.locator(f"[data-card='{card}']").tap()
     bao = page.locator("#seat-1")
+    bao.locator("summary").tap()  # one hand's picker open at a time keeps the page short
+    expect(ann.locator("details.tt-cards[open]")).to_have_count(0)
     for card in ("Ks", "9d", "5c"):
         bao.locator(f"[data-card='{card}']").tap()
     # the split follows the taps: nothing melds, 10 + 9 + 5
     bao.locator(".tt-preview .tt-points", has_text="24 points").wait_for()
     page.locator("#points-2").fill("7")
     dan = page.locator("#seat-3")
+    dan.locator("summary").tap()
     for card in ("Qc", "Qd", "3s"):  # the wild 3 makes a set of queens
         dan.locator(f"[data-card='{card}']").tap()
     dan.locator(".tt-preview .tt-points", has_text="0 points").wait_for()

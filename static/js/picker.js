@@ -114,6 +114,16 @@
     if (node.matches && node.matches("[data-picker]")) setup(node);
     node.querySelectorAll("[data-picker]").forEach(setup);
   }
+  /* Several pickers on one screen (a round's hands): opening one closes the others,
+     so the page stays short on a phone.  Closed pickers still send their cards. */
+  document.addEventListener("toggle", function (e) {
+    var opened = e.target;
+    if (!opened.matches || !opened.matches("details[data-one-open]") || !opened.open) return;
+    var form = opened.closest("form") || document;
+    form.querySelectorAll("details[data-one-open][open]").forEach(function (d) {
+      if (d !== opened) d.open = false;
+    });
+  }, true);
   document.addEventListener("DOMContentLoaded", function () { scan(document); });
   document.addEventListener("htmx:load", function (e) { scan(e.detail.elt); });
   window.Thirteen = { parseCards: parse, setupPicker: setup };
