@@ -124,6 +124,30 @@
       if (d !== opened) d.open = false;
     });
   }, true);
+  /* A poll (a GET) that brings a fresh table must not lose cards being tapped or typed:
+     the cards in each picker are carried into the picker of the same name in the new
+     content.  Actions (POSTs) are not touched: their answer decides the field. */
+  var carried = null;
+  document.addEventListener("htmx:beforeSwap", function (e) {
+    carried = null;
+    var cfg = e.detail.requestConfig;
+    if (!cfg || cfg.verb !== "get" || !e.detail.shouldSwap) return;
+    carried = {};
+    document.querySelectorAll("[data-picker] .picker-text").forEach(function (input) {
+      if (input.name && input.value) carried[input.name] = input.value;
+    });
+  });
+  document.addEventListener("htmx:afterSwap", function () {
+    if (!carried) return;
+    var keep = carried;
+    carried = null;
+    document.querySelectorAll("[data-picker] .picker-text").forEach(function (input) {
+      if (keep[input.name] && input.value !== keep[input.name]) {
+        input.value = keep[input.name];
+        input.dispatchEvent(new Event("input", { bubbles: true }));
+      }
+    });
+  });
   document.addEventListener("DOMContentLoaded", function () { scan(document); });
   document.addEventListener("htmx:load", function (e) { scan(e.detail.elt); });
   window.Thirteen = { parseCards: parse, setupPicker: setup };
