@@ -8,10 +8,16 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 from werkzeug.serving import make_server
 
 from app import create_app
 from referee.web.extensions import db
+
+# Property tests check rules, not speed: no per-example deadline, so a busy CI machine cannot
+# turn a slow example into a failure. Speed is measured in the benchmarks instead.
+settings.register_profile("thirteen", deadline=None, print_blob=True)
+settings.load_profile("thirteen")
 
 CHROMIUM = "/usr/bin/chromium"
 PHONE = {"viewport": {"width": 360, "height": 740}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
