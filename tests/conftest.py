@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from hypothesis import settings
+from hypothesis import HealthCheck, settings
 from werkzeug.serving import make_server
 
 from app import create_app
@@ -16,7 +16,9 @@ from referee.web.extensions import db
 
 # Property tests check rules, not speed: no per-example deadline, so a busy CI machine cannot
 # turn a slow example into a failure. Speed is measured in the benchmarks instead.
-settings.register_profile("thirteen", deadline=None, print_blob=True)
+settings.register_profile(
+    "thirteen", deadline=None, print_blob=True, suppress_health_check=[HealthCheck.too_slow]
+)
 settings.load_profile("thirteen")
 
 CHROMIUM = "/usr/bin/chromium"
