@@ -61,8 +61,10 @@ Where the sheet says little, the referee decides so:
   card (as the sheet says), and again in the middle of a 13-card pick-up when
   needed.  If even the pile cannot supply the cards due, the player takes what
   there is (possibly none) and the turn still passes.
-- A card is refused as played twice only while it lies in the pile; cards
-  shuffled back into the stock may be played again.
+- A card is refused as played twice while it lies in the pile.  Cards shuffled
+  back into the stock may be played again once drawn: a player cannot play more
+  of them than they have taken from the stock since (the referee cannot see
+  which cards those were, only how many).
 - "Last card" and "thirteen" are not turns: they may be said at any moment
   while a player holds one card.  A player who draws and comes back down to one
   card must say "last card" again.  The challenge costs the caught player 13
@@ -670,6 +672,9 @@ class State:
         self._called = [False, False]
         self._winner: int | None = None
         self._returned: list[AnyCard] = []
+        # How many cards each player took from a stock made of shuffled-back cards,
+        # less those played again: at most that many shuffled-back cards are in the hand.
+        self._drawn_back = [0, 0]
         self.log: list[Record] = []
 
     # ---------------------------------------------------------------- what the table shows
@@ -796,8 +801,9 @@ class State:
     def _not_your_turn(self) -> int:
         raise IllegalActionError(message("it is {name}'s turn", name=self.players[self._turn]))
 
-    def _take(self, n: int) -> tuple[int, tuple[AnyCard, ...]]:
-        """Move up to ``n`` cards out of the stock, reshuffling the pile when it runs out."""
+    def _take(self, n: int, player: int) -> tuple[int, tuple[AnyCard, ...]]:
+        """Move up to ``n`` cards out of the stock into ``player``'s hand, reshuffling the
+        pile when it runs out."""
         taken = 0
         returned: list[AnyCard] = []
         while taken < n:
@@ -809,6 +815,8 @@ class State:
             k = min(n - taken, self._stock)
             self._stock -= k
             taken += k
+            if self._returned:  # after the first reshuffle the stock is only shuffled-back cards
+                self._drawn_back[player] += k
         if self._stock == 0:
             # The sheet: whoever takes the last face-down card turns the pile over at once.
             returned += self._reshuffle()
@@ -835,19 +843,40 @@ class State:
         for card in cards:
             if card in below:
                 raise DuplicateCardError(card, f"{card} is already in the pile; the deck holds one")
+        self._check_drawn_back(cards, p)
         verdict = check_play(self.top, cards, self._demand, self.rules)
         if len(cards) > self._counts[p]:
-            raise IllegalActionError(
-                message(
-                    "{name} holds {count} cards, too few to play {play}",
-                    name=self.players[p],
-                    count=self._counts[p],
-                    play=cards,
-                )
+            template = (
+                "{name} holds 1 card, too few to play {play}"
+                if self._counts[p] == 1
+                else "{name} holds {count} cards, too few to play {play}"
             )
+            raise IllegalActionError(message(template, name=self.players[p], count=self._counts[p], play=cards))
         if not verdict.legal:
             raise IllegalPlayError(verdict, cards)
         return verdict
+
+    def _check_drawn_back(self, cards: Sequence[AnyCard], player: int) -> None:
+        """Refuse cards shuffled back into the stock that ``player`` cannot have drawn yet.
+
+        The stock is refilled only when empty, so after a reshuffle every card taken
+        from it is a shuffled-back card: a player holds at most as many of them as
+        they took, less those they played again.
+        """
+        returned = self.returned
+        back = [c for c in cards if c in returned]
+        drawn = self._drawn_back[player]
+        if len(back) <= drawn:
+            return
+        name = self.players[player]
+        if drawn == 0:
+            text = f"{back[0]} went back into the stock with the pile, and {name} has not drawn it since"
+        else:
+            text = (
+                f"{format_cards(back)} went back into the stock with the pile, and {name} "
+                f"can hold only {drawn} of those cards"
+            )
+        raise DuplicateCardError(back[0], text)
 
     def can_play(self, cards: CardsLike, player: int | str | None = None) -> bool:
         try:
@@ -868,6 +897,7 @@ class State:
         verdict = self.check_play(cards, player)
         cards = _as_cards(cards)
         p = self._turn
+        self._drawn_back[p] -= sum(1 for c in cards if c in self.returned)
         self._pile += cards
         self._counts[p] -= len(cards)
         if self._counts[p] == 1:
@@ -904,7 +934,7 @@ class State:
         self.check_draw(player)
         p = self._turn
         penalty = self._penalty_due
-        count, returned = self._take(PENALTY if penalty else 1)
+        count, returned = self._take(PENALTY if penalty else 1, p)
         self._counts[p] += count
         self._penalty_due = False
         self._turn = 1 - p
@@ -920,7 +950,11 @@ class State:
         p = self.index(player)
         if self._counts[p] != 1:
             raise IllegalActionError(
-                message("{name} holds {count} cards, not one", name=self.players[p], count=self._counts[p])
+                message(
+                    "{name} holds {count} cards, not one: only a player with one card says last card",
+                    name=self.players[p],
+                    count=self._counts[p],
+                )
             )
         if self._called[p]:
             raise IllegalActionError(message("{name} said last card already", name=self.players[p]))
@@ -951,10 +985,14 @@ class State:
         other = self.players[q]
         if self._counts[q] != 1:
             raise IllegalActionError(
-                message("{name} holds {count} cards, not one", name=other, count=self._counts[q])
+                message(
+                    "{name} holds {count} cards, not one: thirteen catches only a player with one card",
+                    name=other,
+                    count=self._counts[q],
+                )
             )
         if self._called[q]:
-            raise IllegalActionError(message("{name} said last card in time", name=other))
+            raise IllegalActionError(message("{name} said last card in time, so thirteen costs nothing", name=other))
 
     def can_call_thirteen(self, player: int | str) -> bool:
         try:
@@ -968,7 +1006,7 @@ class State:
         self.check_call_thirteen(player)
         p = self.index(player)
         q = 1 - p
-        count, returned = self._take(PENALTY)
+        count, returned = self._take(PENALTY, q)
         self._counts[q] += count
         record = Thirteen(p, q, count, returned)
         self.log.append(record)

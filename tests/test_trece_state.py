@@ -133,7 +133,7 @@ def test_card_played_twice_is_refused_naming_it() -> None:
 def test_cannot_play_more_cards_than_held() -> None:
     game = ben_down_to_one()
     game.draw()  # Ana
-    with pytest.raises(IllegalActionError, match="Ben holds 1 cards, too few to play 7♦ 8♦"):
+    with pytest.raises(IllegalActionError, match="Ben holds 1 card, too few to play 7♦ 8♦"):
         game.play("7♦ 8♦")
 
 
