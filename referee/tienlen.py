@@ -6,7 +6,7 @@ combination on the table with a higher highest card; the only plays that beat a
 different kind are the bombs on 2s.
 
 >>> str(check("♣5♥5", "♦5♠5").reason)
-'5♥ is higher than 5♦'
+'the highest card decides: 5♥ is higher than 5♦'
 >>> check("♣5♥6♦7", "♦5♦6♣7").legal
 True
 >>> v = check("3s 3h 4s 4h 5c 5d", "2h")
@@ -33,6 +33,8 @@ Decisions where the sheets are thin (each is tested):
   double sequence of 4 *or more* pairs beats any four of a kind, except four
   2s: nothing ever beats four 2s.
 * ``quad_beats_pair_of_twos``: any four of a kind beats a pair of 2s.
+* ``bomb_after_pass``: a player who passed and then bombs a 2 is back in the
+  trick (no longer locked), so they may answer a counter-bomb.
 * :attr:`Verdict.bomb` is true exactly when a legal play beats a *different
   kind* (a bomb row of RULES.md or one of the bomb switches).  A higher four of
   a kind on a four of a kind is legal by the same-kind rule, so ``bomb`` is
@@ -340,8 +342,9 @@ class NotACombinationError(ValueError):
         super().__init__(f"{prefix}{what} is not a combination: {reason}")
 
 
-def _reject(cards: Sequence[Card], template: str, **params: object) -> NotACombinationError:
-    return NotACombinationError(cards, message(template, **params))
+def _reject(cards: Sequence[Card], reason: Message) -> NotACombinationError:
+    # The caller builds ``reason`` with ``message("...")`` so that pybabel extracts the template.
+    return NotACombinationError(cards, reason)
 
 
 def classify(cards: CardsLike, rules: TienLenRules | None = None) -> Combination:
@@ -364,51 +367,59 @@ def classify(cards: CardsLike, rules: TienLenRules | None = None) -> Combination
     found = sort_cards(_cards(cards))
     n = len(found)
     if n == 0:
-        raise _reject(found, "a play needs at least one card")
+        raise _reject(found, message("a play needs at least one card"))
     counts = Counter(c.rank for c in found)
     if len(counts) == 1:
         return _make(_SAME_RANK_KINDS[n], found)
     powers = sorted(rank_power(r) for r in counts)
     if n == 2:
         if powers[1] - powers[0] == 1 and (rules.twos_in_sequences or Rank.TWO not in counts):
-            raise _reject(found, "a sequence needs at least three cards")
-        raise _reject(found, "two cards of different ranks are not a pair")
+            raise _reject(found, message("a sequence needs at least three cards"))
+        raise _reject(found, message("two cards of different ranks are not a pair"))
     shape = set(counts.values())
     if shape == {2}:
         kind = Kind.DOUBLE_SEQUENCE
         if Rank.TWO in counts:
-            raise _reject(found, "a 2 can never be part of a double sequence")
+            raise _reject(found, message("a 2 can never be part of a double sequence"))
     elif shape == {1}:
         kind = Kind.SEQUENCE
         if Rank.TWO in counts and not rules.twos_in_sequences:
-            raise _reject(found, "a 2 can never be part of a sequence")
+            raise _reject(found, message("a 2 can never be part of a sequence"))
         if Rank.TWO in counts and Rank.THREE in counts and len(counts) < len(RANK_ORDER):
-            raise _reject(found, "a sequence cannot wrap round from 2 to 3")
+            raise _reject(found, message("a sequence cannot wrap round from 2 to 3"))
     else:
         many = max(counts, key=lambda r: (counts[r], rank_power(r)))
         if counts[many] >= 3:
-            raise _reject(
-                found,
+            raise _reject(found, message(
                 "{count} cards of rank {rank} fit no combination with other ranks",
                 count=counts[many],
                 rank=many.symbol,
-            )
-        single = min((r for r in counts if counts[r] == 1), key=rank_power)
-        raise _reject(
-            found,
+            ))
+        # Singles and pairs mixed: say what the player most likely meant.
+        singles = [r for r in counts if counts[r] == 1]
+        doubles = [r for r in counts if counts[r] == 2]
+        if len(singles) > len(doubles):
+            if Rank.TWO in counts and not rules.twos_in_sequences:
+                raise _reject(found, message("a 2 can never be part of a sequence"))
+            raise _reject(found, message(
+                "rank {rank} is there twice: a sequence needs one card of each rank",
+                rank=min(doubles, key=rank_power).symbol,
+            ))
+        if Rank.TWO in counts:
+            raise _reject(found, message("a 2 can never be part of a double sequence"))
+        raise _reject(found, message(
             "rank {rank} is not paired: a double sequence needs two cards of every rank",
-            rank=single.symbol,
-        )
+            rank=min(singles, key=rank_power).symbol,
+        ))
     for low, high in pairwise(powers):
         if high != low + 1:
-            raise _reject(
-                found,
+            raise _reject(found, message(
                 "ranks {low} and {high} are not consecutive",
                 low=RANK_ORDER[low].symbol,
                 high=RANK_ORDER[high].symbol,
-            )
+            ))
     if kind is Kind.DOUBLE_SEQUENCE and len(counts) < 3:
-        raise _reject(found, "a double sequence needs at least three pairs")
+        raise _reject(found, message("a double sequence needs at least three pairs"))
     return _make(kind, found)
 
 
@@ -512,13 +523,14 @@ class Verdict:
         }
 
 
+# Built with message("...") so that pybabel extracts each sentence for translators.
 _MUST_MATCH = {
-    Kind.SINGLE: "a single card must be beaten by a single card",
-    Kind.PAIR: "a pair must be beaten by a pair",
-    Kind.TRIPLE: "a triple must be beaten by a triple",
-    Kind.FOUR_OF_A_KIND: "four of a kind must be beaten by a higher four of a kind",
-    Kind.SEQUENCE: "a sequence must be beaten by a sequence",
-    Kind.DOUBLE_SEQUENCE: "a double sequence must be beaten by a double sequence",
+    Kind.SINGLE: message("a single card must be beaten by a single card"),
+    Kind.PAIR: message("a pair must be beaten by a pair"),
+    Kind.TRIPLE: message("a triple must be beaten by a triple"),
+    Kind.FOUR_OF_A_KIND: message("four of a kind must be beaten by a higher four of a kind"),
+    Kind.SEQUENCE: message("a sequence must be beaten by a sequence"),
+    Kind.DOUBLE_SEQUENCE: message("a double sequence must be beaten by a double sequence"),
 }
 
 
@@ -552,6 +564,11 @@ def _judge(play: Combination, table: Combination, rules: TienLenRules) -> tuple[
                 return False, False, message(
                     "a pair of 2s is beaten only by a double sequence of 4 or more pairs, not {pairs}",
                     pairs=play.pairs,
+                )
+            if rules.quad_beats_pair_of_twos:
+                return False, False, message(
+                    "a pair of 2s is beaten only by a higher pair of 2s, four of a kind "
+                    "(house rule quad_beats_pair_of_twos) or a double sequence of 4 or more pairs"
                 )
             return False, False, message(
                 "a pair of 2s is beaten only by a higher pair of 2s or a double sequence of 4 or more pairs"
@@ -588,7 +605,17 @@ def _judge(play: Combination, table: Combination, rules: TienLenRules) -> tuple[
             )
         return False, False, message("only a double sequence of 4 or more pairs beats four of a kind")
     if pk is not tk:
-        return False, False, message(_MUST_MATCH[tk])
+        if tk is quad and rules.four_pairs_beat_quad:
+            return False, False, message(
+                "four of a kind is beaten only by a higher four of a kind or a double sequence "
+                "of 4 or more pairs (house rule four_pairs_beat_quad)"
+            )
+        if tk is dseq and table.pairs == 3 and rules.quad_beats_three_pairs:
+            return False, False, message(
+                "a double sequence of 3 pairs is beaten only by a higher double sequence of 3 pairs "
+                "or four of a kind (house rule quad_beats_three_pairs)"
+            )
+        return False, False, _MUST_MATCH[tk]
     if play.length != table.length:
         if tk is Kind.SEQUENCE:
             return False, False, message(
@@ -601,9 +628,20 @@ def _judge(play: Combination, table: Combination, rules: TienLenRules) -> tuple[
             play=play.pairs,
             table=table.pairs,
         )
-    if card_power(play.top) > card_power(table.top):
-        return True, False, message("{play} is higher than {table}", play=play.top, table=table.top)
-    return False, False, message("{play} is lower than {table}", play=play.top, table=table.top)
+    # Each template is a literal so that pybabel extracts it for translators.
+    higher = card_power(play.top) > card_power(table.top)
+    if tk is Kind.SINGLE:
+        if higher:
+            return True, False, message("{play} is higher than {table}", play=play.top, table=table.top)
+        return False, False, message("{play} is lower than {table}", play=play.top, table=table.top)
+    # Two combinations of one kind and size: the one with the higher highest card wins.
+    if higher:
+        return True, False, message(
+            "the highest card decides: {play} is higher than {table}", play=play.top, table=table.top
+        )
+    return False, False, message(
+        "the highest card decides: {play} is lower than {table}", play=play.top, table=table.top
+    )
 
 
 def beats(play: Combination, table: Combination, rules: TienLenRules | None = None) -> bool:
@@ -875,7 +913,8 @@ class Hand:
 
     Turns go round in seat order.  A player who passes is locked out until the
     table is cleared (with ``bomb_after_pass`` they are still given their turn
-    while 2s are on the table, and may then only bomb them).  When every other
+    while 2s are on the table, and may then only bomb them; a player who bombs
+    is back in the trick).  When every other
     player still in the hand has passed since the last play, the table is
     cleared and the last player to play leads; if they have gone out, the next
     player still in leads.  By default the hand ends when the first player
@@ -978,10 +1017,10 @@ class Hand:
             if card in self.played:
                 raise CardAlreadyPlayedError(card, message("{card} has already been played", card=card))
         if len(found) > self._cards_left[seat]:
-            raise ActionError(
-                message("{player} has only {count} cards left", player=self.players[seat],
-                        count=self._cards_left[seat])
-            )
+            left, player = self._cards_left[seat], self.players[seat]
+            if left == 1:
+                raise ActionError(message("{player} has only 1 card left", player=player))
+            raise ActionError(message("{player} has only {count} cards left", player=player, count=left))
         table = self.table.cards if self.table is not None else ()
         verdict = check(found, table, self.rules, first_play=self.opening_pending)
         if not verdict.legal:
@@ -1053,6 +1092,8 @@ class Hand:
         self.played.update(combo.cards)
         self._cards_left[seat] -= combo.length
         self.opening_pending = False
+        # A player who passed and then bombed a 2 (bomb_after_pass) is back in the trick.
+        self.locked.discard(seat)
         self.table, self.table_seat = combo, seat
         went_out = self._cards_left[seat] == 0
         if went_out:

@@ -219,7 +219,7 @@ def test_anything_may_be_led_on_an_empty_table():
 
 def test_seed_example_pair_beats_pair_by_its_highest_card():
     verdict = check("♣5♥5", "♦5♠5")
-    assert verdict.legal and str(verdict.reason) == "5♥ is higher than 5♦"
+    assert verdict.legal and str(verdict.reason) == "the highest card decides: 5♥ is higher than 5♦"
 
 
 def test_seed_example_sequence_beats_sequence_by_its_highest_card():
