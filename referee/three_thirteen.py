@@ -350,11 +350,14 @@ class Split:
         """One plain sentence for the players."""
         if self.is_out:
             return message("every card is in a set or run: 0 points")
-        return message(
-            "{leftover} fit no set or run and count {points} points",
-            leftover=list(self.leftover),
-            points=self.points,
-        )
+        # "Left over", not "fit no set or run": one card, one job may leave over a
+        # card that would fit a meld another card of the hand already fills.
+        leftover = list(self.leftover)
+        if len(leftover) > 1:
+            return message("{leftover} are left over and count {points} points", leftover=leftover, points=self.points)
+        if self.points == 1:
+            return message("{leftover} is left over and counts 1 point", leftover=leftover)
+        return message("{leftover} is left over and counts {points} points", leftover=leftover, points=self.points)
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -383,17 +386,64 @@ class HandSizeError(ValueError):
 
 
 class ImpossibleHandError(ValueError):
-    """A hand that cannot go out: the cards that fit no meld are in ``leftover``."""
+    """A hand that cannot go out: the cards its best split leaves over are in ``leftover``
+    (``fit_elsewhere``: some of them would fit a meld that another card already fills)."""
 
-    def __init__(self, hand: Sequence[AnyCard], split: Split, penalty: int | None = None) -> None:
+    def __init__(
+        self, hand: Sequence[AnyCard], split: Split, penalty: int | None = None, *, fit_elsewhere: bool = False
+    ) -> None:
         self.hand = tuple(hand)
         self.split = split
         self.leftover = split.leftover
         self.penalty = penalty
-        self.verdict = message(
-            "{leftover} fit no set or run, so this hand cannot go out", leftover=list(split.leftover)
-        )
+        self.fit_elsewhere = fit_elsewhere
+        self.verdict = _why_not_out(split.leftover, fit_elsewhere, None)
         super().__init__(str(self.verdict))
+
+
+def _why_not_out(leftover: Sequence[AnyCard], fit_elsewhere: bool, penalty: int | None) -> Message:
+    """The sentence that refuses an out (or, with a ``penalty``, charges a false one):
+    the leftover cards fit no meld at all, or (one card, one job) they would fit one
+    that another card of the hand already fills, so the melds cannot take them all."""
+    cards = list(leftover)
+    if penalty is None:
+        if fit_elsewhere:
+            return message(
+                "no split puts every card in a set or run (the best leaves {leftover} over), "
+                "so this hand cannot go out",
+                leftover=cards,
+            )
+        if len(cards) == 1:
+            return message("{leftover} fits no set or run, so this hand cannot go out", leftover=cards)
+        return message("{leftover} fit no set or run, so this hand cannot go out", leftover=cards)
+    if fit_elsewhere:
+        return message(
+            "no split puts every card in a set or run (the best leaves {leftover} over), "
+            "so this false claim costs {penalty} points",
+            leftover=cards,
+            penalty=penalty,
+        )
+    if len(cards) == 1:
+        return message(
+            "{leftover} fits no set or run, so this false claim costs {penalty} points", leftover=cards, penalty=penalty
+        )
+    return message("{leftover} fit no set or run, so this false claim costs {penalty} points", leftover=cards, penalty=penalty)
+
+
+def _fits_a_meld(card: AnyCard, others: Sequence[AnyCard], wild_rank: Rank, aces_high: bool) -> bool:
+    """Whether ``card`` makes a meld with some two of ``others`` (any meld holding a
+    card holds a three-card one that does: three of its set, or three in a row of its run)."""
+    for a, b in itertools.combinations(others, 2):
+        naturals = [c for c in (card, a, b) if not is_wild(c, wild_rank)]
+        if len({c.rank for c in naturals}) <= 1:  # type: ignore[union-attr]
+            return True
+        if len({c.suit for c in naturals}) != 1:  # type: ignore[union-attr]
+            continue
+        ranks = sorted(int(c.rank) for c in naturals)  # type: ignore[union-attr]
+        for row in (ranks, sorted(14 if r == 1 else r for r in ranks) if aces_high else None):
+            if row is not None and len(set(row)) == len(row) and row[-1] - row[0] <= 2:
+                return True
+    return False
 
 
 # ---------------------------------------------------------------------------
@@ -1097,12 +1147,21 @@ def check_out(
     >>> check_out("4h 5s 6s 9c", 2)
     Traceback (most recent call last):
     ...
-    referee.three_thirteen.ImpossibleHandError: 9♣ fit no set or run, so this hand cannot go out
+    referee.three_thirteen.ImpossibleHandError: 9♣ fits no set or run, so this hand cannot go out
     """
     cards = parse_cards(hand) if isinstance(hand, str) else tuple(hand)
     split = split_hand(cards, round_number, rules, players=players, decks=decks)
     if not split.is_out:
-        raise ImpossibleHandError(cards, split, FALSE_OUT_PENALTY if rules.false_out else None)
+        wild = Schedule(rules).wild_rank(round_number)
+        rest = list(cards)
+        fit_elsewhere = False
+        for card in split.leftover:
+            others = list(rest)
+            others.remove(card)
+            fit_elsewhere = fit_elsewhere or _fits_a_meld(card, others, wild, rules.aces_high)
+        raise ImpossibleHandError(
+            cards, split, FALSE_OUT_PENALTY if rules.false_out else None, fit_elsewhere=fit_elsewhere
+        )
     return split
 
 
@@ -1161,7 +1220,7 @@ def go_out(
 
     >>> claim = go_out("4h 5s 6s 9c", 2, ThreeThirteenRules(false_out=True))
     >>> claim.out, claim.penalty, str(claim.reason)
-    (False, 20, '9♣ fit no set or run, so this false claim costs 20 points')
+    (False, 20, '9♣ fits no set or run, so this false claim costs 20 points')
     """
     cards = parse_cards(hand) if isinstance(hand, str) else tuple(hand)
     try:
@@ -1169,11 +1228,7 @@ def go_out(
     except ImpossibleHandError as err:
         if not rules.false_out:
             raise
-        reason = message(
-            "{leftover} fit no set or run, so this false claim costs {penalty} points",
-            leftover=list(err.leftover),
-            penalty=FALSE_OUT_PENALTY,
-        )
+        reason = _why_not_out(err.leftover, err.fit_elsewhere, FALSE_OUT_PENALTY)
         return OutClaim(cards, round_number, False, FALSE_OUT_PENALTY, err.split, reason)
     return OutClaim(cards, round_number, True, 0, split, message("every card is in a set or run: out"))
 

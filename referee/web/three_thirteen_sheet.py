@@ -25,6 +25,7 @@ from referee.three_thirteen import (
     Split,
     ThreeThirteenRules,
     best_split,
+    check_out,
     decks_for,
     go_out,
 )
@@ -244,10 +245,12 @@ def preview_hand(
                 "These cards do not all fit: a false out costs %(points)s points.", points=FALSE_OUT_PENALTY
             )
         else:
-            result["error"] = gettext(
-                "%(cards)s fit no set or run, so this hand cannot go out.",
-                cards=" ".join(str(c) for c in split.leftover),
-            )
+            # The referee's own verdict: it names the leftover truthfully even when
+            # those cards would fit a meld that another card already fills.
+            try:
+                check_out(hand, round_number, rules, decks=decks)
+            except ImpossibleHandError as exc:
+                result["error"] = say(exc.verdict)
     return result
 
 
