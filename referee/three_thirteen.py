@@ -419,15 +419,15 @@ def _why_not_out(leftover: Sequence[AnyCard], fit_elsewhere: bool, penalty: int 
     if fit_elsewhere:
         return message(
             "no split puts every card in a set or run (the best leaves {leftover} over), "
-            "so this false claim costs {penalty} points",
+            "so this false claim adds {penalty} points",
             leftover=cards,
             penalty=penalty,
         )
     if len(cards) == 1:
         return message(
-            "{leftover} fits no set or run, so this false claim costs {penalty} points", leftover=cards, penalty=penalty
+            "{leftover} fits no set or run, so this false claim adds {penalty} points", leftover=cards, penalty=penalty
         )
-    return message("{leftover} fit no set or run, so this false claim costs {penalty} points", leftover=cards, penalty=penalty)
+    return message("{leftover} fit no set or run, so this false claim adds {penalty} points", leftover=cards, penalty=penalty)
 
 
 def _fits_a_meld(card: AnyCard, others: Sequence[AnyCard], wild_rank: Rank, aces_high: bool) -> bool:
@@ -1216,11 +1216,11 @@ def go_out(
     decks: int | None = None,
 ) -> OutClaim:
     """Judge a claim to go out.  A hand that cannot go out is refused
-    (:class:`ImpossibleHandError`), or with ``false_out`` costs 20 points.
+    (:class:`ImpossibleHandError`), or with ``false_out`` adds 20 points to the hand.
 
     >>> claim = go_out("4h 5s 6s 9c", 2, ThreeThirteenRules(false_out=True))
     >>> claim.out, claim.penalty, str(claim.reason)
-    (False, 20, '9♣ fits no set or run, so this false claim costs 20 points')
+    (False, 20, '9♣ fits no set or run, so this false claim adds 20 points')
     """
     cards = parse_cards(hand) if isinstance(hand, str) else tuple(hand)
     try:

@@ -285,11 +285,6 @@ def test_sheet_scores_the_player_out_zero_and_doubles_the_others(app):
     assert entry.payload["points"] == [0, 2 * (10 + 4 + 1 + 2 + 7 + 8 + 3 + 5)]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the sheet charges a false out 20 in place of the hand's own count; the rule adds 20 "
-    "(tests/test_three_thirteen_web.py::test_with_false_out_a_bad_claim_costs_20 expects the old total)",
-)
 def test_sheet_a_false_out_adds_20_to_what_the_hand_counts(app):
     # 13 cards that meld nothing, worth 83: a false claim must not be cheaper than staying in.
     entry = judge(app, T(false_out=True), 2, 11,

@@ -187,11 +187,11 @@ def test_a_hand_that_cannot_go_out_is_refused_naming_the_cards(client):
     assert re.search(r'id="error-0"[^>]*>5♥ 6♠ 9♣ fit no set or run, so this hand cannot go out', response.get_data(as_text=True))
 
 
-def test_with_false_out_a_bad_claim_costs_20(client):
+def test_with_false_out_a_bad_claim_adds_20_to_the_hand(client):
     keeper, _ = new_game(client, false_out=True)
     response = save(client, keeper, 1, ["5♥ 6♠ 9♣", "A♠ A♦ A♣", 6, "K♣ 2♦ 7♥"], [0, 1])
     assert response.status_code == 303
-    assert totals(client, keeper) == [20, 0, 6, 19]
+    assert totals(client, keeper) == [20 + 20, 0, 6, 19]  # 5 + 6 + 9 in the hand, plus the false out
     assert "false out" in client.get(f"/three-thirteen/g/{keeper}").get_data(as_text=True)
 
 

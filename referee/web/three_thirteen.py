@@ -102,7 +102,7 @@ def switch_specs(ids: Sequence[str] = SWITCH_IDS) -> list[dict[str, Any]]:
         },
         "false_out": {
             "label": gettext("False out"),
-            "help": gettext("Claiming to be out with a hand that does not fit costs 20 instead of being refused."),
+            "help": gettext("Claiming to be out with a hand that does not fit is not refused: the hand counts as usual, plus 20."),
         },
     }
     return [{"id": i, **specs[i]} for i in ids]

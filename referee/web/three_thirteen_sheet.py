@@ -29,7 +29,7 @@ from referee.three_thirteen import (
     decks_for,
     go_out,
 )
-from referee.web.store import effective_events
+from referee.web.store import history, live_events
 from referee.web.views import say
 
 KIND = "three_thirteen"
@@ -195,9 +195,12 @@ def judge_round(
                 continue
             entry.splits[seat] = split_view(claim.split, factor)
             if claim.penalty:
+                # A false out adds the penalty to what the hand counts (doubled in a doubled
+                # round); the penalty itself is a flat 20.
                 penalties.append(seat)
-                scores[seat] = claim.penalty
+                scores[seat] = claim.split.points * factor + claim.penalty
                 entry.splits[seat]["penalty"] = claim.penalty
+                entry.splits[seat]["score"] = scores[seat]
                 entry.splits[seat]["reason"] = say(claim.reason)
             continue
         split = best_split(hand, wild, rules, decks=decks)
@@ -242,7 +245,7 @@ def preview_hand(
     if out and not split.is_out:
         if rules.false_out:
             result["warning"] = gettext(
-                "These cards do not all fit: a false out costs %(points)s points.", points=FALSE_OUT_PENALTY
+                "These cards do not all fit: a false out adds %(points)s points to them.", points=FALSE_OUT_PENALTY
             )
         else:
             # The referee's own verdict: it names the leftover truthfully even when
@@ -367,7 +370,7 @@ def build_sheet(game: Any) -> Sheet:
     names = game.player_names
     schedule = Schedule(rules)
     by_round: dict[int, tuple[dict[str, Any], bool]] = {}
-    for event in effective_events(game.events):
+    for event in live_events(game):
         if event.kind in (ROUND, CORRECT):
             n = int(event.payload["round"])
             by_round[n] = (event.payload, event.kind == CORRECT or by_round.get(n, ({}, False))[1])
@@ -384,12 +387,13 @@ def build_sheet(game: Any) -> Sheet:
             out=list(payload.get("out", [])), false_out=list(payload.get("false_out", [])),
             totals=list(totals), corrected=corrected, payload=dict(payload),
         ))
-    undone = {e.payload.get("undoes") for e in game.events if e.kind == "undo"}
-    history = []
-    for event in game.events:
-        history.append({
+    log = history(game)
+    undone = {e.payload.get("undoes") for e in log if e.kind == "undo"}
+    changes = []
+    for event in log:
+        changes.append({
             "seq": event.seq, "kind": event.kind, "when": event.created_at,
             "round": event.payload.get("round"), "points": event.payload.get("points"),
             "undoes": event.payload.get("undoes"), "undone": event.seq in undone,
         })
-    return Sheet(rules, names, int(game.setup.get("first_dealer", 0)), rounds, history)
+    return Sheet(rules, names, int(game.setup.get("first_dealer", 0)), rounds, changes)
