@@ -114,6 +114,22 @@ def append_event(game: Game, seen: int, kind: str, payload: dict[str, Any]) -> E
     return event
 
 
+def history(game: Game) -> list[Event]:
+    """The game's events as of the version this request read, oldest first.
+
+    The version and the events are read by two queries; another phone may write in
+    between. Keeping only ``seq <= version`` makes the log agree with the version, so a
+    write judged on it and then made with ``append_event(game, game.version, ...)``
+    is refused as stale (409) instead of being judged against a table nobody saw.
+    """
+    return [e for e in game.events if e.seq <= game.version]
+
+
+def live_events(game: Game) -> list[Event]:
+    """The events still in force at the version this request read."""
+    return effective_events(history(game))
+
+
 def effective_events(events: Iterable[Event]) -> list[Event]:
     """The events still in force: each undo takes back the latest event not yet undone."""
     stack: list[Event] = []
@@ -128,7 +144,7 @@ def effective_events(events: Iterable[Event]) -> list[Event]:
 
 def undo_last(game: Game, seen: int) -> Event:
     """Record an undo of the latest effective event (kept in the history)."""
-    live = effective_events(game.events)
+    live = live_events(game)
     if not live:
         raise UndoNothing("there is nothing to undo")
     target = live[-1]
@@ -138,6 +154,6 @@ def undo_last(game: Game, seen: int) -> Event:
 def replay(game: Game, apply: Callable[[T, Event], T], start: T) -> T:
     """Fold the game's effective events into a state, oldest first."""
     state = start
-    for event in effective_events(game.events):
+    for event in live_events(game):
         state = apply(state, event)
     return state

@@ -74,7 +74,7 @@ def game_setup(access: Access) -> Setup:
 
 def live_state(access: Access) -> Game:
     """The game as the library sees it: the effective events replayed."""
-    payloads = [e.payload for e in store.effective_events(access.game.events)]
+    payloads = [e.payload for e in store.live_events(access.game)]
     return replay_game(game_setup(access), payloads)
 
 
@@ -127,7 +127,7 @@ def render_table(access: Access, feedback: Feedback | None = None, status: int =
     state = live_state(access)
     hand = state.hand
     names = state.setup.players
-    last_event = (store.effective_events(access.game.events) or [None])[-1]
+    last_event = (store.live_events(access.game) or [None])[-1]
     undo_label = describe(last_event.payload, names) if last_event is not None else None
     rules = state.setup.rules
     response = render_page(

@@ -331,7 +331,7 @@ def new_game() -> Response:
 
 
 def game_state(game: Game) -> State:
-    return replay(game.setup, [e.payload for e in store.effective_events(game.events)])
+    return replay(game.setup, [e.payload for e in store.live_events(game)])
 
 
 def describe(record: Record, state: State) -> str:
