@@ -30,3 +30,28 @@ def test_a_verdict_message_translates_with_its_blanks_filled():
     msg = message("{play} is lower than {table}", play="8♠", table="8♥")
     spanish = {"{play} is lower than {table}": "{play} es menor que {table}"}
     assert msg.translate(lambda t: spanish.get(t, t)) == "8♠ es menor que 8♥"
+
+
+def test_a_table_that_reads_spanish_gets_pages_and_verdicts_in_spanish(tmp_path):
+    """The whole path works: a catalogue for a language, picked from the phone's
+    Accept-Language, translates page texts and the referee's verdict sentences."""
+    from babel.messages.catalog import Catalog
+    from babel.messages.mofile import write_mo
+
+    from tests.conftest import make_app
+
+    catalog = Catalog(locale="es")
+    catalog.add("Which game is on the table?", "¿Qué juego hay en la mesa?")
+    catalog.add("a double sequence of {pairs} pairs bombs a single 2", "una doble escalera de {pairs} pares bombardea un 2")
+    folder = tmp_path / "es" / "LC_MESSAGES"
+    folder.mkdir(parents=True)
+    with open(folder / "messages.mo", "wb") as out:
+        write_mo(out, catalog)
+    app = make_app(BABEL_TRANSLATION_DIRECTORIES=str(tmp_path), LANGUAGES=["en", "es"])
+    client = app.test_client()
+
+    spanish = {"Accept-Language": "es-ES,es;q=0.9"}
+    assert "¿Qué juego hay en la mesa?" in client.get("/", headers=spanish).get_data(as_text=True)
+    assert "Which game is on the table?" in client.get("/").get_data(as_text=True)
+    verdict = client.post("/tienlen/check", data={"table": "2h", "play": "3s3c4d4h5s5c"}, headers=spanish)
+    assert "una doble escalera de 3 pares bombardea un 2" in verdict.get_data(as_text=True)
