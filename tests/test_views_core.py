@@ -80,3 +80,11 @@ def test_a_server_error_is_a_friendly_500_not_a_trace(app):
     assert response.status_code == 500
     assert "Nothing was saved" in response.get_data(as_text=True)
     assert "kaboom" not in response.get_data(as_text=True)
+
+
+def test_pages_load_nothing_from_other_hosts_and_leak_no_share_token(client):
+    response = client.get("/")
+    policy = response.headers["Content-Security-Policy"]
+    assert "default-src 'self'" in policy and "connect-src 'self'" in policy
+    assert response.headers["Referrer-Policy"] == "no-referrer"
+    assert response.headers["X-Frame-Options"] == "DENY"
