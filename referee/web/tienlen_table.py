@@ -19,6 +19,7 @@ htmx the table fragment comes back directly.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,6 +28,7 @@ from flask_babel import gettext
 
 from referee.cards import NotationError, TooManyCopiesError, format_cards
 from referee.tienlen import (
+    Action,
     ActionError,
     Game,
     InstantWinAction,
@@ -301,84 +303,64 @@ def table(token: str) -> Response:
     return render_table(access, Feedback(cards=request.args.get("cards", "")[:200]))
 
 
-@bp.route("/g/<token>/play", methods=["POST"])
-def play(token: str) -> Response:
+def _act(token: str, feedback: Feedback, do: Callable[[Any], Action], *, in_picker: bool = False,
+         keep_cards: bool = True) -> Response:
+    """One keeper action: judged on the table this phone saw, written in one transaction.
+
+    A stale phone gets the fresh table (409); a refused action changes nothing (422) and
+    keeps what was typed; ``in_picker`` shows the refusal beside the card picker.
+    """
     access = open_game(token, KIND)
     require_keeper(access)
     seen = seen_version()
-    cards = request.form.get("cards", "")[:200]
-    feedback = Feedback(cards=cards)
     if seen != access.game.version:
         return stale(access, feedback)
-    state = live_state(access)
-    seat = _seat(request.form, state)
     try:
-        record = state.play(seat, cards)
+        record = do(live_state(access))
     except ActionError as exc:
-        feedback.error, feedback.in_picker = say(exc.reason), True
+        feedback.error, feedback.in_picker = say(exc.reason), in_picker
         return refused(access, feedback)
     except (NotationError, TooManyCopiesError) as exc:
-        feedback.error, feedback.in_picker = str(exc), True
+        feedback.error, feedback.in_picker = str(exc), in_picker
         return refused(access, feedback)
+    if not keep_cards:
+        feedback.cards = ""
     return _write(access, seen, feedback, record.to_dict())
+
+
+def _typed_cards() -> str:
+    return request.form.get("cards", "")[:200]
+
+
+@bp.route("/g/<token>/play", methods=["POST"])
+def play(token: str) -> Response:
+    cards = _typed_cards()
+    return _act(token, Feedback(cards=cards), lambda state: state.play(_seat(request.form, state), cards),
+                in_picker=True)
 
 
 @bp.route("/g/<token>/pass", methods=["POST"])
 def pass_(token: str) -> Response:
-    access = open_game(token, KIND)
-    require_keeper(access)
-    seen = seen_version()
-    feedback = Feedback(cards=request.form.get("cards", "")[:200])
-    if seen != access.game.version:
-        return stale(access, feedback)
-    state = live_state(access)
-    seat = _seat(request.form, state)
-    try:
-        record = state.pass_(seat)
-    except ActionError as exc:
-        feedback.error = say(exc.reason)
-        return refused(access, feedback)
-    feedback.cards = ""
-    return _write(access, seen, feedback, record.to_dict())
+    return _act(token, Feedback(cards=_typed_cards()), lambda state: state.pass_(_seat(request.form, state)),
+                keep_cards=False)
 
 
 @bp.route("/g/<token>/next", methods=["POST"])
 def next_hand(token: str) -> Response:
-    access = open_game(token, KIND)
-    require_keeper(access)
-    seen = seen_version()
-    feedback = Feedback()
-    if seen != access.game.version:
-        return stale(access, feedback)
-    state = live_state(access)
-    try:
-        record = state.next_hand()
-    except ActionError as exc:
-        feedback.error = say(exc.reason)
-        return refused(access, feedback)
-    return _write(access, seen, feedback, record.to_dict())
+    return _act(token, Feedback(), lambda state: state.next_hand())
 
 
 @bp.route("/g/<token>/instant", methods=["POST"])
 def instant_win(token: str) -> Response:
-    access = open_game(token, KIND)
-    require_keeper(access)
-    seen = seen_version()
-    feedback = Feedback(instant_seat=request.form.get("seat", ""))
-    if seen != access.game.version:
-        return stale(access, feedback)
-    state = live_state(access)
-    seat = _seat(request.form, state)
-    try:
-        kind = InstantWinKind(request.form.get("kind", ""))
-    except ValueError:
-        abort(400, gettext("Choose which instant win is declared."))
-    try:
-        record = state.declare_instant_win(seat, kind)
-    except ActionError as exc:
-        feedback.error = say(exc.reason)
-        return refused(access, feedback)
-    return _write(access, seen, feedback, record.to_dict())
+    def declare(state: Any) -> Action:
+        seat = _seat(request.form, state)
+        try:
+            kind = InstantWinKind(request.form.get("kind", ""))
+        except ValueError:
+            abort(400, gettext("Choose which instant win is declared."))
+        return state.declare_instant_win(seat, kind)
+
+    return _act(token, Feedback(instant_seat=request.form.get("seat", "")), declare)
 
 
 @bp.route("/g/<token>/undo", methods=["POST"])
@@ -386,7 +368,7 @@ def undo(token: str) -> Response:
     access = open_game(token, KIND)
     require_keeper(access)
     seen = seen_version()
-    feedback = Feedback(cards=request.form.get("cards", "")[:200])
+    feedback = Feedback(cards=_typed_cards())
     try:
         store.undo_last(access.game, seen)
     except StaleGame:
