@@ -225,7 +225,7 @@ class Schedule:
         return (first_dealer + self._check(round_number) - 1) % players
 
     def starter(self, round_number: int, *, first_dealer: int, players: int) -> int:
-        """The player on the dealer's left starts the round.
+        """The round is opened by the seat after the dealer (play goes to the left).
 
         >>> Schedule().starter(1, first_dealer=2, players=3)
         0
@@ -244,7 +244,7 @@ class Schedule:
 
 
 def is_wild(card: AnyCard, wild_rank: Rank | int) -> bool:
-    """A card of the round's wild rank, or a joker, stands in for any card.
+    """Whether a card is wild: it has the round's wild rank, or it is a joker; it may replace any card of a meld.
 
     >>> is_wild(Card.parse("6c"), Rank.SIX), is_wild(JOKER, Rank.SIX), is_wild(Card.parse("7c"), 6)
     (True, True, False)

@@ -90,7 +90,7 @@ def switch_specs(ids: Sequence[str] = SWITCH_IDS) -> list[dict[str, Any]]:
         "jokers": {"label": gettext("Jokers"), "help": gettext("Two per deck, wild in every round; a spare one costs 20.")},
         "longer_game": {
             "label": gettext("Longer game"),
-            "help": gettext("Two more rounds: 14 cards with aces wild, then 15 with 2s wild."),
+            "help": gettext("Rounds 12 and 13 are added: 14 cards (aces wild), then 15 cards (2s wild)."),
         },
         "up_and_back": {
             "label": gettext("Up and back"),
