@@ -19,7 +19,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     """The application factory.
 
     Configuration comes from defaults, then ``instance/config.py`` if present,
-    then the environment (``DATABASE_URL``, ``SECRET_KEY``), then ``config``.
+    then the environment (``DATABASE_URL``, ``SECRET_KEY``, ``AUTO_MIGRATE=0``), then
+    ``config``.  On start the database is migrated to the latest schema unless
+    ``AUTO_MIGRATE`` is off.
     """
     app = Flask(
         __name__,
@@ -42,6 +44,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
             app.config["SQLALCHEMY_DATABASE_URI"] = _normalise_db_url(os.environ["DATABASE_URL"])
         if os.environ.get("SECRET_KEY"):
             app.config["SECRET_KEY"] = os.environ["SECRET_KEY"]
+        if os.environ.get("AUTO_MIGRATE") == "0":  # run ``flask --app app db upgrade`` yourself
+            app.config["AUTO_MIGRATE"] = False
     else:
         app.config.update(config)
         if "SQLALCHEMY_DATABASE_URI" in config:

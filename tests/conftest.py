@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
+from sqlalchemy import text
 from werkzeug.serving import make_server
 
 from app import create_app
@@ -66,6 +67,8 @@ def any_db_app(request, tmp_path):  # type: ignore[no-untyped-def]
     with app.app_context():
         db.session.remove()
         db.drop_all()
+        with db.engine.begin() as connection:  # the next app migrates a clean database again
+            connection.execute(text("DROP TABLE IF EXISTS alembic_version"))
         db.engine.dispose()
 
 

@@ -117,3 +117,32 @@ def test_player_names_are_checked(names, needle):
 
 def test_player_names_are_trimmed():
     assert clean_names(["  Ann  ", "", "Bao   Le"], least=2) == ["Ann", "Bao Le"]
+
+
+def test_the_migrations_build_exactly_the_models_schema(any_db_app):
+    """On SQLite and PostgreSQL, upgrading a fresh database gives the tables the models
+    describe, with nothing missing and nothing extra (a model change needs a migration)."""
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+
+    with any_db_app.app_context(), db.engine.connect() as connection:
+        differences = compare_metadata(MigrationContext.configure(connection), db.metadata)
+    assert differences == []
+
+
+def test_a_database_made_before_migrations_is_carried_on(tmp_path):
+    from sqlalchemy import inspect
+
+    from tests.conftest import make_app
+
+    uri = f"sqlite:///{tmp_path / 'old.sqlite'}"
+    old = make_app(uri, AUTO_MIGRATE=False)
+    with old.app_context():
+        db.create_all()
+        create_game("trece", ["Ana", "Ben"], rules={}, setup={})
+        db.engine.dispose()
+    new = make_app(uri)
+    with new.app_context():
+        assert "alembic_version" in inspect(db.engine).get_table_names()
+        assert [g.kind for g in db.session.query(Game).all()] == ["trece"]
+        db.engine.dispose()

@@ -6,11 +6,15 @@ API, and installs the error pages.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from flask import Flask, current_app, jsonify, request
 from flask_babel import get_locale, gettext
 from werkzeug.exceptions import HTTPException
 
-from referee.web.extensions import babel, db, htmx
+from referee.web.extensions import babel, db, htmx, migrate
+
+MIGRATIONS = str(Path(__file__).resolve().parent / "migrations")
 
 
 def select_locale() -> str | None:
@@ -23,6 +27,7 @@ def select_locale() -> str | None:
 
 def init_app(app: Flask) -> None:
     db.init_app(app)
+    migrate.init_app(app, db, directory=MIGRATIONS)
     babel.init_app(app, locale_selector=select_locale)
     htmx.init_app(app)
     app.jinja_env.globals["get_locale"] = get_locale
@@ -39,10 +44,29 @@ def init_app(app: Flask) -> None:
     app.register_error_handler(HTTPException, _http_error)
     app.register_error_handler(Exception, _server_error)
 
-    with app.app_context():
+    if app.config.get("AUTO_MIGRATE", True):
+        # Bring the database (SQLite or PostgreSQL) up to the latest migration on start.
+        from flask_migrate import upgrade
+
         from referee.web import models  # noqa: F401  (tables known to the metadata)
 
-        db.create_all()
+        with app.app_context():
+            _adopt_unversioned_database()
+            upgrade(directory=MIGRATIONS)
+
+
+def _adopt_unversioned_database() -> None:
+    """A database made before migrations existed (tables, no ``alembic_version``) is marked
+    as being at the first migration, so ``upgrade`` carries it on instead of failing."""
+    from flask_migrate import stamp
+    from sqlalchemy import inspect
+
+    tables = set(inspect(db.engine).get_table_names())
+    if "games" in tables and "alembic_version" not in tables:
+        stamp(directory=MIGRATIONS, revision=FIRST_MIGRATION)
+
+
+FIRST_MIGRATION = "d20fe8d645eb"
 
 
 # The games' web modules, each with a page blueprint ``bp`` (and API routes on ``api.bp``).

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask_babel import Babel
+from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from htmx_flask import Htmx
 from sqlalchemy.orm import DeclarativeBase
@@ -15,3 +16,5 @@ class Base(DeclarativeBase):
 db = SQLAlchemy(model_class=Base)
 babel = Babel()
 htmx = Htmx()
+# Batch mode lets later migrations alter tables on SQLite too.
+migrate = Migrate(render_as_batch=True)
