@@ -88,3 +88,13 @@ def test_pages_load_nothing_from_other_hosts_and_leak_no_share_token(client):
     assert "default-src 'self'" in policy and "connect-src 'self'" in policy
     assert response.headers["Referrer-Policy"] == "no-referrer"
     assert response.headers["X-Frame-Options"] == "DENY"
+
+
+@pytest.mark.parametrize(
+    ("path", "words"),
+    [("/no-such-page", "nothing at this address"), ("/tienlen/g/not-a-token", "No game has this link")],
+)
+def test_error_pages_speak_the_players_words(client, path, words):
+    body = client.get(path).get_data(as_text=True)
+    assert words in body
+    assert "requested URL" not in body

@@ -105,6 +105,19 @@ def _wants_json() -> bool:
     return request.path.startswith("/api/")
 
 
+def _plain_words(exc: HTTPException) -> str | None:
+    """Our own sentence for an error that carries only the server library's stock text."""
+    if exc.description != type(exc).description:
+        return exc.description  # a view's own reason, already in players' words
+    return {
+        400: gettext("The referee could not read what was sent. Check the form and send it again."),
+        403: gettext("This link may not do that."),
+        404: gettext("There is nothing at this address. If it came from a share link, it may have been cut short."),
+        405: gettext("This page cannot be used that way; go back and use its buttons."),
+        413: gettext("That was too much to send at once."),
+    }.get(exc.code or 0, exc.description)
+
+
 def _http_error(exc: HTTPException):  # type: ignore[no-untyped-def]
     if _wants_json():
         return jsonify(error=exc.description or exc.name), exc.code
@@ -112,7 +125,7 @@ def _http_error(exc: HTTPException):  # type: ignore[no-untyped-def]
 
     return render_page(
         "errors/error.html", "partials/error.html", status=exc.code or 500,
-        code=exc.code, title=gettext(exc.name), detail=exc.description,
+        code=exc.code, title=gettext(exc.name), detail=_plain_words(exc),
     )
 
 
