@@ -136,11 +136,17 @@ class Phone:
         self.page.goto(self.base_url + path)
         return self.page
 
+    def settled(self) -> None:
+        """Wait until the page and its stylesheets have loaded, so sizes are final."""
+        self.page.wait_for_load_state("load")
+
     def no_sideways_scroll(self) -> bool:
+        self.settled()
         return self.page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
 
     def small_targets(self) -> list[str]:
         """Visible buttons, links and fields smaller than 44 × 44 CSS px."""
+        self.settled()
         return self.page.evaluate(
             """() => [...document.querySelectorAll('button, a, input:not([type=hidden]), select, summary')]
                 .filter(e => { const r = e.getBoundingClientRect(); const s = getComputedStyle(e);

@@ -59,3 +59,23 @@ def test_tienlen_keepers_follow_each_other_and_keep_the_cards_being_tapped(phone
     other.locator(".tt-pass").tap()
     expect(page.locator(".tt-status-name")).to_have_text("Chi", timeout=10_000)
     expect(page.locator("#picker-cards-text")).to_have_value("6♥ 7♥")
+
+
+def test_cards_being_tapped_survive_a_reload_until_they_are_played(phone):
+    page = phone.open("/tienlen/new")
+    for i, name in enumerate(("Ana", "Bao", "Chi")):
+        page.locator(f"#name{i}").fill(name)
+    page.locator(".tt-3s").nth(0).tap()
+    page.get_by_role("button", name="Start the game").tap()
+    page.wait_for_url(re.compile(r"/tienlen/g/"))
+
+    for card in ("3s", "4s", "5s"):
+        page.locator(f"#tt-table [data-card='{card}']").tap()
+    page.reload()
+    expect(page.locator("#picker-cards-text")).to_have_value("3♠ 4♠ 5♠")
+    expect(page.locator("#tt-table [data-card='4s']")).to_have_attribute("aria-pressed", "true")
+
+    page.locator(".tt-go").tap()
+    expect(page.locator(".tt-status-name")).to_have_text("Bao")
+    page.reload()
+    expect(page.locator("#picker-cards-text")).to_have_value("")

@@ -43,10 +43,36 @@
     };
   }
 
+  /* Drafts: the cards in a picker are kept in the tab's session storage until they are
+     sent, so a reload or a mis-tap on "back" does not lose them.  Sending clears the
+     drafts; the server's answer then decides the field (refused cards come back typed). */
+  var DRAFT = "thirteen-draft:";
+  function draftKey(input) { return DRAFT + location.pathname + ":" + (input.id || input.name); }
+  function saveDraft(input) {
+    try {
+      if (input.value) sessionStorage.setItem(draftKey(input), input.value);
+      else sessionStorage.removeItem(draftKey(input));
+    } catch (e) { /* storage off: nothing to keep */ }
+  }
+  function readDraft(input) {
+    try { return sessionStorage.getItem(draftKey(input)) || ""; } catch (e) { return ""; }
+  }
+  function pickerInputs(scope) {
+    return Array.prototype.slice.call((scope || document).querySelectorAll("[data-picker] .picker-text"));
+  }
+  function clearDrafts(scope) {
+    pickerInputs(scope).forEach(function (input) {
+      try { sessionStorage.removeItem(draftKey(input)); } catch (e) { /* nothing kept */ }
+    });
+  }
+  function saveDrafts() { pickerInputs(document).forEach(saveDraft); }
+
   function setup(root) {
     if (root.dataset.ready) return;
     root.dataset.ready = "1";
     var input = root.querySelector(".picker-text");
+    if (!input.value) input.value = readDraft(input);
+    saveDraft(input);
     var chosenBar = root.querySelector(".picker-chosen");
     var buttons = Array.prototype.slice.call(root.querySelectorAll(".card-btn"));
     var twins = parseInt(root.dataset.twins || "1", 10) || 1;
@@ -87,6 +113,7 @@
     }
     function commit() {
       input.value = arranged().map(show).join(" ");
+      saveDraft(input);
       render();
       input.dispatchEvent(new Event("change", { bubbles: true }));
       root.dispatchEvent(new CustomEvent("cards-changed", { bubbles: true }));
@@ -102,6 +129,7 @@
     });
     input.addEventListener("input", function () {
       cards = parse(input.value);
+      saveDraft(input);
       render();
     });
     var clear = root.querySelector("[data-clear]");
@@ -148,6 +176,14 @@
       }
     });
   });
+  document.addEventListener("submit", function (e) { clearDrafts(e.target); }, true);
+  document.addEventListener("htmx:beforeRequest", function (e) {
+    var cfg = e.detail.requestConfig;
+    if (cfg && cfg.verb !== "get") clearDrafts(document);
+  });
+  document.addEventListener("htmx:afterSettle", saveDrafts);
+  document.addEventListener("htmx:sendError", saveDrafts);
+  document.addEventListener("htmx:responseError", saveDrafts);
   document.addEventListener("DOMContentLoaded", function () { scan(document); });
   document.addEventListener("htmx:load", function (e) { scan(e.detail.elt); });
   window.Thirteen = { parseCards: parse, setupPicker: setup };
