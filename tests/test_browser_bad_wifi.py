@@ -32,3 +32,23 @@ def test_a_lost_connection_is_said_and_the_cards_stay(phone):
     # Chromium and htmx log each request that could not be sent; those are the point of this test.
     expected = ("ERR_INTERNET_DISCONNECTED", "htmx:sendError", "htmx:afterRequest")
     phone.errors[:] = [e for e in phone.errors if not any(x in e for x in expected)]
+
+
+def test_a_refusal_that_is_not_swapped_in_is_said_in_the_banner(phone, live_server):
+    """A keeper link revoked or mistyped (404) must not make a tap silently do nothing."""
+    page = phone.open("/trece/")
+    page.locator("#name0").fill("Ana")
+    page.locator("#name1").fill("Ben")
+    page.locator("#turned-field label:has(input[value='Q'])").tap()
+    page.locator("#turned-field label:has(input[value='h'])").tap()
+    page.get_by_role("button", name="Start the table").tap()
+    expect(page.locator("#table .turn")).to_have_text("Ben to play")
+    # The game disappears from under the phone (as if the link were wrong).
+    page.evaluate("""() => document.querySelectorAll('#table form[hx-post]').forEach(
+        f => f.setAttribute('hx-post', f.getAttribute('hx-post').replace('/g/', '/g/gone-')))""")
+    page.evaluate("() => htmx.process(document.body)")
+    page.locator("[data-action=draw]").tap()
+    banner = page.locator("#connection")
+    expect(banner).to_be_visible()
+    expect(banner).to_contain_text("No game has this link")
+    phone.errors[:] = [e for e in phone.errors if "404" not in e and "htmx:responseError" not in e]

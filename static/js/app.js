@@ -30,9 +30,22 @@
   document.addEventListener("htmx:timeout", function () {
     say(document.body.dataset.offline || "No connection to the referee. Nothing was sent; what you entered is still here.");
   });
+  /* The text of an error page or fragment the server sent (its .error-box), if any. */
+  function reasonIn(xhr) {
+    try {
+      var doc = new DOMParser().parseFromString(xhr.responseText || "", "text/html");
+      var p = doc.querySelector(".error-box p, .field-error");
+      return p ? p.textContent.trim() : "";
+    } catch (err) { return ""; }
+  }
   document.addEventListener("htmx:responseError", function (e) {
-    if (e.detail.xhr && e.detail.xhr.status >= 500) {
+    var xhr = e.detail.xhr;
+    if (!xhr) return;
+    if (xhr.status >= 500) {
       say(document.body.dataset.servererror || "The referee hit an error. Nothing was saved; try again.");
+    } else {
+      /* A refusal that is not swapped into the page (403, 404, 413…) is said in the banner. */
+      say(reasonIn(xhr) || document.body.dataset.refused || "The referee refused this request.");
     }
   });
   document.addEventListener("htmx:afterRequest", function (e) {
