@@ -27,6 +27,8 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from referee.text import Message, message
+
 __all__ = [
     "Rank",
     "Suit",
@@ -50,6 +52,8 @@ __all__ = [
 class NotationError(ValueError):
     """Text that is not a card, with the bad piece and its position (1-based).
 
+    ``reason`` is the sentence as a translatable :class:`~referee.text.Message`.
+
     >>> err = NotationError("3s 1x", "1x", 2)
     >>> err.piece, err.position
     ('1x', 2)
@@ -57,19 +61,24 @@ class NotationError(ValueError):
     "'1x' at position 2 is not a card"
     """
 
-    def __init__(self, text: str, piece: str, position: int, why: str = "") -> None:
+    def __init__(self, text: str, piece: str, position: int, why: Message | None = None) -> None:
         self.text = text
         self.piece = piece
         self.position = position
-        self.why = why
-        message = f"{piece!r} at position {position} is not a card"
+        self.why = str(why) if why else ""
         if why:
-            message += f" ({why})"
-        super().__init__(message)
+            self.reason = message(
+                "{piece} at position {position} is not a card ({why})", piece=repr(piece), position=position, why=why
+            )
+        else:
+            self.reason = message("{piece} at position {position} is not a card", piece=repr(piece), position=position)
+        super().__init__(str(self.reason))
 
 
 class TooManyCopiesError(ValueError):
     """A card the game's decks cannot hold that many times.
+
+    ``reason`` is the sentence as a translatable :class:`~referee.text.Message`.
 
     >>> check_copies(parse_cards("3s 4s 3s"))
     Traceback (most recent call last):
@@ -77,11 +86,12 @@ class TooManyCopiesError(ValueError):
     referee.cards.TooManyCopiesError: 3♠ appears 2 times, but one deck holds it only once
     """
 
-    def __init__(self, card: AnyCard, count: int, limit: int, message: str) -> None:
+    def __init__(self, card: AnyCard, count: int, limit: int, reason: Message | str) -> None:
         self.card = card
         self.count = count
         self.limit = limit
-        super().__init__(message)
+        self.reason = reason if isinstance(reason, Message) else message("{text}", text=reason)
+        super().__init__(str(self.reason))
 
 
 class Suit(enum.IntEnum):
@@ -220,7 +230,7 @@ class Card:
         """Parse exactly one card (not a joker)."""
         card = parse_card(text)
         if not isinstance(card, Card):
-            raise NotationError(text, text, 1, "a joker, not a suited card")
+            raise NotationError(text, text, 1, message("a joker, not a suited card"))
         return card
 
     @property
@@ -262,7 +272,7 @@ class Joker:
     def parse(cls, text: str) -> Joker:
         card = parse_card(text)
         if not isinstance(card, Joker):
-            raise NotationError(text, text, 1, "not a joker")
+            raise NotationError(text, text, 1, message("not a joker"))
         return card
 
     @property
@@ -322,7 +332,7 @@ def parse_card(text: str) -> AnyCard:
     stripped = text.strip()
     cards = parse_cards(stripped)
     if len(cards) != 1:
-        raise NotationError(text, stripped, 1, "one card expected")
+        raise NotationError(text, stripped, 1, message("one card expected"))
     return cards[0]
 
 
@@ -361,17 +371,17 @@ def parse_cards(text: str) -> tuple[AnyCard, ...]:
     return tuple(cards)
 
 
-def _explain(piece: str) -> str:
+def _explain(piece: str) -> Message | None:
     """A short hint for a piece that is not a card."""
     m = re.match(r"(10|[2-9AJQKT])", piece, re.IGNORECASE)
     if m:
         rest = piece[m.end() :].lstrip("\ufe0f\ufe0e")
         if not rest:
-            return "it has no suit"
-        return f"{rest[0]!r} is not a suit"
+            return message("it has no suit")
+        return message("{char} is not a suit", char=repr(rest[0]))
     if piece[:1] == "1":
-        return "write 10 or T for ten"
-    return ""
+        return message("write 10 or T for ten")
+    return None
 
 
 def card_name(card: AnyCard, *, ascii: bool = False) -> str:
@@ -401,7 +411,6 @@ def full_deck() -> tuple[Card, ...]:
     return tuple(Card(r, s) for r in Rank for s in Suit)
 
 
-_COUNT_WORDS = {1: "once", 2: "twice"}
 
 
 def check_copies(
@@ -430,15 +439,23 @@ def check_copies(
         if isinstance(card, Joker):
             limit = allowed.get(card, 0)
             if limit == 0:
-                what = "it has no jokers" if not any(allowed.values()) else "it has no such joker"
-                raise TooManyCopiesError(card, count, 0, f"{card} is not in this game's deck: {what}")
-        else:
-            limit = decks
-        if count > limit:
-            times = _COUNT_WORDS.get(limit, f"{limit} times")
-            holder = "one deck holds" if decks == 1 and not card.is_joker else (
-                f"{decks} decks hold" if not card.is_joker else "the deck holds"
-            )
-            raise TooManyCopiesError(
-                card, count, limit, f"{card} appears {count} times, but {holder} it only {times}"
-            )
+                if any(allowed.values()):
+                    reason = message("{card} is not in this game's deck: it has no such joker", card=card)
+                else:
+                    reason = message("{card} is not in this game's deck: it has no jokers", card=card)
+                raise TooManyCopiesError(card, count, 0, reason)
+            if count > limit:
+                raise TooManyCopiesError(card, count, limit, message(
+                    "{card} appears {count} times, but the deck holds it only {limit} times",
+                    card=card, count=count, limit=limit))
+        elif count > decks:
+            if decks == 1:
+                reason = message("{card} appears {count} times, but one deck holds it only once", card=card, count=count)
+            elif decks == 2:
+                reason = message("{card} appears {count} times, but 2 decks hold it only twice", card=card, count=count)
+            else:
+                reason = message(
+                    "{card} appears {count} times, but {decks} decks hold it only {decks} times",
+                    card=card, count=count, decks=decks,
+                )
+            raise TooManyCopiesError(card, count, decks, reason)

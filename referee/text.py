@@ -30,7 +30,9 @@ class Message:
 
     def translate(self, gettext: Callable[[str], str]) -> str:
         """The sentence in the language ``gettext`` translates into."""
-        return gettext(self.template).format(**{k: _show(v) for k, v in self.params.items()})
+        return gettext(self.template).format(
+            **{k: v.translate(gettext) if isinstance(v, Message) else _show(v) for k, v in self.params.items()}
+        )
 
     def __str__(self) -> str:
         return self.translate(lambda t: t)

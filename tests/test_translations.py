@@ -21,6 +21,7 @@ def test_referee_verdicts_and_page_texts_are_extracted_for_translators(tmp_path)
     catalogue = extract(tmp_path)
     assert 'msgid "{play} is lower than {table}"' in catalogue  # a Tiến lên verdict (rules library)
     assert 'msgid "Which game is on the table?"' in catalogue  # a page text (template)
+    assert 'msgid "{piece} at position {position} is not a card"' in catalogue  # a notation mistake
     assert catalogue.count("msgid") > 50
 
 
@@ -43,6 +44,7 @@ def test_a_table_that_reads_spanish_gets_pages_and_verdicts_in_spanish(tmp_path)
     catalog = Catalog(locale="es")
     catalog.add("Which game is on the table?", "¿Qué juego hay en la mesa?")
     catalog.add("a double sequence of {pairs} pairs bombs a single 2", "una doble escalera de {pairs} pares bombardea un 2")
+    catalog.add("{piece} at position {position} is not a card", "{piece} en la posición {position} no es una carta")
     folder = tmp_path / "es" / "LC_MESSAGES"
     folder.mkdir(parents=True)
     with open(folder / "messages.mo", "wb") as out:
@@ -55,3 +57,5 @@ def test_a_table_that_reads_spanish_gets_pages_and_verdicts_in_spanish(tmp_path)
     assert "Which game is on the table?" in client.get("/").get_data(as_text=True)
     verdict = client.post("/tienlen/check", data={"table": "2h", "play": "3s3c4d4h5s5c"}, headers=spanish)
     assert "una doble escalera de 3 pares bombardea un 2" in verdict.get_data(as_text=True)
+    typo = client.post("/tienlen/check", data={"table": "", "play": "3s zz"}, headers=spanish)
+    assert "&#39;zz&#39; en la posición 2 no es una carta" in typo.get_data(as_text=True)

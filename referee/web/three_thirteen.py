@@ -61,7 +61,7 @@ from referee.web.three_thirteen_sheet import (
     split_view,
     stored_rules,
 )
-from referee.web.views import render_page
+from referee.web.views import render_page, say
 
 bp = Blueprint("three_thirteen", __name__, url_prefix="/three-thirteen")
 
@@ -150,7 +150,7 @@ def new_game() -> Response:
     try:
         rules = rules_from_form(request.form)
     except (SwitchError, ValueError) as exc:
-        errors["rules"] = str(exc)
+        errors["rules"] = say(exc)
     try:
         dealer_row = int(request.form.get("dealer", "0"))
     except ValueError:
@@ -159,7 +159,7 @@ def new_game() -> Response:
     try:
         names = clean_names(raw, least=2, most=MAX_PLAYERS)
     except ValueError as exc:
-        errors["names"] = str(exc)
+        errors["names"] = say(exc)
     if not 0 <= dealer_row < MAX_PLAYERS or not " ".join(raw[dealer_row].split()):
         errors["dealer"] = gettext("Choose the first dealer among the named players.")
     if errors:
@@ -199,7 +199,7 @@ def score() -> Response:
         rules = rules_from_form(args, SCORE_SWITCHES)
     except (SwitchError, ValueError) as exc:
         rules = ThreeThirteenRules()
-        ctx["error"] = str(exc)
+        ctx["error"] = say(exc)
     schedule = Schedule(rules)
     round_number = _int(args.get("round"), 4, 1, schedule.rounds)
     players = _int(args.get("players"), 4, 2, MAX_PLAYERS)
@@ -231,7 +231,7 @@ def score() -> Response:
             ) if exc.expected else gettext("A hand holds at most %(most)s cards.", most=MAX_HAND)
             ctx["count"] = len(exc.hand)
         except (NotationError, TooManyCopiesError) as exc:
-            ctx["error"] = str(exc)
+            ctx["error"] = say(exc)
     return render_page("three_thirteen/score.html", "three_thirteen/_score_result.html", **ctx)
 
 

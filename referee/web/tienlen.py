@@ -166,7 +166,7 @@ def check_page() -> Response:
             rules = TienLenRules.from_dict({**rules.to_dict(), **sent})
             save_rules = rules.to_dict()
         except SwitchError as exc:
-            errors["rules"] = str(exc)
+            errors["rules"] = say(exc)
 
     verdict: Verdict | None = None
     table_cards = read_cards("table", table_text, errors)

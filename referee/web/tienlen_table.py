@@ -245,7 +245,7 @@ def new() -> Response:
     try:
         rules = TienLenRules.from_dict(values)
     except SwitchError as exc:
-        errors["rules"] = str(exc)
+        errors["rules"] = say(exc)
         rules = TienLenRules()
     hand_size = int(size_raw) if size_raw.isdigit() else 0
     top = 52 // max(len(names), MIN_PLAYERS)
@@ -321,7 +321,7 @@ def _act(token: str, feedback: Feedback, do: Callable[[Any], Action], *, in_pick
         feedback.error, feedback.in_picker = say(exc.reason), in_picker
         return refused(access, feedback)
     except (NotationError, TooManyCopiesError) as exc:
-        feedback.error, feedback.in_picker = str(exc), in_picker
+        feedback.error, feedback.in_picker = say(exc), in_picker
         return refused(access, feedback)
     if not keep_cards:
         feedback.cards = ""

@@ -113,7 +113,7 @@ def read_one_card(
         try:
             card = parse_card(text)
         except NotationError as exc:
-            errors[name] = str(exc)
+            errors[name] = say(exc)
             return None, "", ""
     elif not rank:
         return None, "", suit
@@ -125,7 +125,7 @@ def read_one_card(
         try:
             card = parse_card(rank + suit)
         except NotationError as exc:
-            errors[name] = str(exc)
+            errors[name] = say(exc)
             return None, rank, suit
     if isinstance(card, Joker) and (not jokers or str(card) not in JOKER_CODES):
         errors[name] = gettext("%(card)s cannot be here: choose a card with a suit", card=str(card))
@@ -182,20 +182,20 @@ def check() -> Response:
     try:
         play = parse_cards(play_text)
     except NotationError as exc:
-        errors["play"] = str(exc)
+        errors["play"] = say(exc)
     demand_raw = (form.get("must_follow") or "").strip()
     must_follow: Suit | None = None
     if demand_raw and isinstance(top, Joker):
         try:
             must_follow = Suit.parse(demand_raw)
         except ValueError as exc:
-            errors["must_follow"] = str(exc)
+            errors["must_follow"] = say(exc)
 
     if request.method == "POST" or any(k in form or f"{k}__present" in form for k in SWITCH_IDS):
         try:
             rules = TreceRules.from_mapping(switches_from_form(form, SWITCH_IDS))
         except (SwitchError, ValueError) as exc:
-            errors["rules"] = str(exc)
+            errors["rules"] = say(exc)
             rules = TreceRules()
     else:
         rules = _rules_or_default(remembered_rules(KIND))
@@ -213,9 +213,9 @@ def check() -> Response:
             try:
                 verdict = verdict_view(check_play(top, play, must_follow, rules))
             except DemandError as exc:
-                errors["must_follow"] = str(exc)
+                errors["must_follow"] = say(exc)
             except (TooManyCopiesError, EmptyPlayError) as exc:
-                errors["play"] = str(exc)
+                errors["play"] = say(exc)
 
     status = 400 if errors else 200
     response = render_page(
@@ -299,7 +299,7 @@ def new_game() -> Response:
     try:
         names = store.clean_names([form.get("name0", ""), form.get("name1", "")], least=2, most=2)
     except ValueError as exc:
-        errors["names"] = str(exc)
+        errors["names"] = say(exc)
     dealer = 1 if form.get("dealer") == "1" else 0
     turned, turned_rank, turned_suit = read_one_card(form, "turned", errors, jokers=False)
     if turned is None and "turned" not in errors:
@@ -307,14 +307,14 @@ def new_game() -> Response:
     try:
         rules = TreceRules.from_mapping(switches_from_form(form, SWITCH_IDS))
     except (SwitchError, ValueError) as exc:
-        errors["rules"] = str(exc)
+        errors["rules"] = say(exc)
         rules = TreceRules()
     setup: Setup | None = None
     if not errors:
         try:
             setup = Setup((names[0], names[1]), turned, dealer=dealer, rules=rules)  # type: ignore[arg-type]
         except SetupError as exc:
-            errors["names"] = str(exc)
+            errors["names"] = say(exc)
     if setup is None:
         shown = {"name0": form.get("name0", ""), "name1": form.get("name1", ""), "dealer": str(dealer),
                  "turned_rank": turned_rank, "turned_suit": turned_suit}
@@ -456,7 +456,7 @@ def act(token: str) -> Response:
             try:
                 cards = parse_cards(typed)
             except NotationError as exc:
-                errors["cards"] = str(exc)
+                errors["cards"] = say(exc)
                 raise
             if not cards:
                 errors["cards"] = gettext("Tap the cards played, in order, then Play.")
@@ -464,7 +464,7 @@ def act(token: str) -> Response:
             try:
                 record: Record = state.play(cards)
             except (TooManyCopiesError, EmptyPlayError) as exc:
-                errors["cards"] = str(exc)
+                errors["cards"] = say(exc)
                 raise
         elif action == "draw":
             record = state.draw()

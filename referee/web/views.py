@@ -32,8 +32,11 @@ def render_page(page: str, fragment: str, status: int = 200, **context: Any) -> 
     return response
 
 
-def say(msg: Message | str) -> str:
-    """A referee sentence in the reader's language."""
+def say(msg: Message | BaseException | str) -> str:
+    """A referee sentence in the reader's language: a Message, or a mistake whose
+    ``reason`` is one (bad notation, too many copies, ...); anything else as it is."""
+    if isinstance(msg, BaseException) and isinstance(getattr(msg, "reason", None), Message):
+        msg = msg.reason  # type: ignore[attr-defined]
     return msg.translate(gettext) if isinstance(msg, Message) else str(msg)
 
 
@@ -45,7 +48,7 @@ def read_cards(
         cards = parse_cards(text or "")
         check_copies(cards, decks=decks, jokers=jokers)
     except (NotationError, TooManyCopiesError) as exc:
-        errors[field] = str(exc)
+        errors[field] = say(exc)
         return ()
     return cards
 
