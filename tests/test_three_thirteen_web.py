@@ -463,3 +463,23 @@ def test_two_keepers_saving_the_same_round_at_once_cannot_both_win(any_db_app):
         assert db.session.query(Event).count() == 1
         game = db.session.scalar(db.select(Game).where(Game.keeper_token == keeper))
         assert game.version == 1
+
+
+def test_equal_lowest_totals_share_the_win_and_the_chart_draws_every_player(client):
+    keeper, _ = new_game(client, ["Ann", "Bao", "Chi"])
+    for r in range(1, 11):  # Ann goes out every round; Bao counts 1 in odd rounds, 0 in even ones
+        hands = [" ".join(out_hand(r + 2)), r % 2, 7]
+        assert save(client, keeper, r, hands, [0]).status_code == 303
+    page = client.get(f"/three-thirteen/g/{keeper}").get_data(as_text=True)
+    assert "share the win" not in page and "wins with" not in page  # one round to go
+    # The last round: Bao goes out and Ann counts 5, so both end on 5.
+    assert save(client, keeper, 11, [5, " ".join(out_hand(13)), 7], [1]).status_code == 303
+    assert totals(client, keeper) == [5, 5, 77]
+    sheet = client.get(f"/three-thirteen/g/{keeper}").get_data(as_text=True)
+    assert "share the win with 5 points" in sheet
+    assert "Ann &amp; Bao" in sheet
+    chart = sheet[sheet.index('aria-label="Running totals by round"'):]
+    chart = chart[: chart.index("</svg>")]
+    assert chart.count("<polyline") == 3
+    for name, total in (("Ann", 5), ("Bao", 5), ("Chi", 77)):
+        assert f"<title>{name}: {total}</title>" in chart
