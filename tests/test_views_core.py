@@ -98,3 +98,17 @@ def test_error_pages_speak_the_players_words(client, path, words):
     body = client.get(path).get_data(as_text=True)
     assert words in body
     assert "requested URL" not in body
+
+
+@pytest.mark.parametrize("path", ["/api/tienlen/check", "/api/trece/check", "/api/three-thirteen/score"])
+@pytest.mark.parametrize("rules", [[], "", 0, "quad_beats_pair_of_twos"])
+def test_house_rules_that_are_not_an_object_are_refused(client, path, rules):
+    body = {"play": "3s", "table": "", "top": "4h", "hand": "3s 4s 5s", "round": 1, "rules": rules}
+    body = {k: v for k, v in body.items() if k in {
+        "/api/tienlen/check": {"play", "table", "rules"},
+        "/api/trece/check": {"play", "top", "rules"},
+        "/api/three-thirteen/score": {"hand", "round", "rules"},
+    }[path]}
+    response = client.post(path, json=body)
+    assert response.status_code == 400
+    assert "'rules' must be an object" in response.get_json()["error"]

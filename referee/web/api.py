@@ -48,7 +48,9 @@ def text_field(data: dict[str, Any], key: str, *, default: str = "") -> str:
 
 
 def rules_field(data: dict[str, Any]) -> dict[str, Any]:
-    rules = data.get("rules") or {}
+    rules = data.get("rules")
+    if rules is None:
+        return {}
     if not isinstance(rules, dict):
         raise BadRequest("the field 'rules' must be an object of house-rule switches")
     return rules
