@@ -159,19 +159,21 @@ class Phone:
         )
 
 
-@pytest.fixture
-def phone(browser, live_server):  # type: ignore[no-untyped-def]
+def _phone(browser, live_server):  # type: ignore[no-untyped-def]
+    """A fresh phone context; at the end, any console error fails the test."""
     context = browser.new_context(**PHONE)
     phone = Phone(context, live_server.url)
     yield phone
     context.close()
     assert phone.errors == [], f"console errors: {phone.errors}"
+
+
+@pytest.fixture
+def phone(browser, live_server):  # type: ignore[no-untyped-def]
+    yield from _phone(browser, live_server)
 
 
 @pytest.fixture
 def second_phone(browser, live_server):  # type: ignore[no-untyped-def]
-    context = browser.new_context(**PHONE)
-    phone = Phone(context, live_server.url)
-    yield phone
-    context.close()
-    assert phone.errors == [], f"console errors: {phone.errors}"
+    """Another phone at the same table (a watcher, or a second keeper)."""
+    yield from _phone(browser, live_server)
