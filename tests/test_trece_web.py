@@ -326,7 +326,7 @@ def test_a_new_table_shows_both_counts_the_stock_and_the_turned_card(client):
 @pytest.mark.parametrize(
     ("data", "needle"),
     [
-        ({"name0": "Ana", "name1": "", "turned_rank": "Q", "turned_suit": "h"}, "needs 2 to 2 players"),
+        ({"name0": "Ana", "name1": "", "turned_rank": "Q", "turned_suit": "h"}, "needs exactly 2 players"),
         ({"name0": "Ana", "name1": "ana", "turned_rank": "Q", "turned_suit": "h"}, "both called"),
         ({"name0": "Ana", "name1": "Ben", "turned_rank": "Q"}, "Choose the card turned face up"),
         ({"name0": "Ana", "name1": "Ben", "turned_rank": "RJ"}, "cannot be here"),

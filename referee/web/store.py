@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 
+from referee.text import Message, message
 from referee.web.extensions import db
 from referee.web.models import NAME_MAX, Event, Game, Player, _now
 
@@ -50,19 +51,31 @@ class Access:
         return self.role == "keeper"
 
 
+class PlayerNamesError(ValueError):
+    """Names a game cannot start with; ``reason`` is the translatable sentence."""
+
+    def __init__(self, reason: Message) -> None:
+        self.reason = reason
+        super().__init__(str(reason))
+
+
 def clean_names(names: Iterable[str], *, least: int, most: int = MAX_PLAYERS) -> list[str]:
     """Player names, trimmed and checked: a count in range, none empty, none too long, no repeats."""
     cleaned = [" ".join(n.split()) for n in names]
     cleaned = [n for n in cleaned if n]
+    if least == most and len(cleaned) != least:
+        raise PlayerNamesError(message("this game needs exactly {n} players, not {count}", n=least, count=len(cleaned)))
     if not least <= len(cleaned) <= most:
-        raise ValueError(f"this game needs {least} to {most} players, not {len(cleaned)}")
+        raise PlayerNamesError(message(
+            "this game needs {least} to {most} players, not {count}", least=least, most=most, count=len(cleaned)))
     for n in cleaned:
         if len(n) > NAME_MAX:
-            raise ValueError(f"the name {n[:NAME_MAX]!r}… is longer than {NAME_MAX} characters")
+            raise PlayerNamesError(message(
+                "the name {name}… is longer than {most} characters", name=repr(n[:NAME_MAX]), most=NAME_MAX))
     lowered = [n.casefold() for n in cleaned]
     for n in cleaned:
         if lowered.count(n.casefold()) > 1:
-            raise ValueError(f"two players are both called {n!r}")
+            raise PlayerNamesError(message("two players are both called {name}", name=repr(n)))
     return cleaned
 
 

@@ -43,7 +43,6 @@ from referee.tienlen import (
     replay_game,
 )
 from referee.web import store
-from referee.web.models import NAME_MAX
 from referee.web.sharing import qr_svg, share_links
 from referee.web.store import Access, StaleGame, UndoNothing
 from referee.web.tables import (
@@ -228,15 +227,10 @@ def new() -> Response:
     size_raw = form.get("hand_size", "13").strip() or "13"
 
     names = [rows[i] for i in named]
-    if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
-        errors["names"] = gettext("Tiến lên needs 2 to 4 players; %(n)s named.", n=len(names))
-    elif any(len(n) > NAME_MAX for n in names):
-        errors["names"] = gettext("A name may have at most %(n)s characters.", n=NAME_MAX)
-    else:
-        folded = [n.casefold() for n in names]
-        twice = next((n for n in names if folded.count(n.casefold()) > 1), None)
-        if twice:
-            errors["names"] = gettext("Two players are both called %(name)s.", name=twice)
+    try:
+        names = store.clean_names(names, least=MIN_PLAYERS, most=MAX_PLAYERS)
+    except store.PlayerNamesError as exc:
+        errors["names"] = say(exc)
     leader = -1
     if leader_raw.isdigit() and int(leader_raw) in named:
         leader = named.index(int(leader_raw))
@@ -254,7 +248,6 @@ def new() -> Response:
 
     if errors:
         return _new_form(rows, _form_rules(values).to_dict(), leader=leader_raw, hand_size=size_raw, errors=errors, status=422)
-    names = store.clean_names(names, least=MIN_PLAYERS, most=MAX_PLAYERS)
     setup = Setup(tuple(names), rules, leader=leader, opening=True, hand_size=hand_size)
     game = store.create_game(KIND, names, rules=rules.to_dict(), setup=setup.to_dict())
     target = url_for("tienlen_table.table", token=game.keeper_token)
@@ -300,7 +293,7 @@ def table(token: str) -> Response:
     unchanged = unchanged_since(access)
     if unchanged is not None:
         return unchanged
-    return render_table(access, Feedback(cards=request.args.get("cards", "")[:200]))
+    return render_table(access, Feedback())  # picker.js carries cards being tapped across a poll
 
 
 def _act(token: str, feedback: Feedback, do: Callable[[Any], Action], *, in_picker: bool = False,
