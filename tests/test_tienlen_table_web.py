@@ -456,10 +456,12 @@ def test_polling_answers_204_while_nothing_changed(app, client, table):
     assert "<html" not in body and 'since=1"' in body and 'hx-trigger="every 3s"' in body
 
 
-def test_a_keeper_poll_keeps_what_is_being_typed(app, client, table):
-    body = page(client, table.token, since="7", cards="5s 5h")
-    assert typed(body) == "5s 5h"
-    assert 'hx-include="#picker-cards-text"' in body
+def test_a_keeper_page_polls_too(app, client, table):
+    """Keepers follow each other live; the cards being tapped are carried across the swap by
+    picker.js (tests/test_browser_two_keepers.py checks that in a real browser)."""
+    body = page(client, table.token, since="7")
+    assert 'since=0"' in body and 'hx-trigger="every 3s"' in body
+    assert client.get(f"/tienlen/g/{table.token}?since=0", headers=HTMX).status_code == 204
 
 
 def test_the_share_box_gives_watch_and_keeper_links_as_qr_codes(app, table):
