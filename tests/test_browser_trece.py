@@ -104,7 +104,8 @@ def test_a_typing_mistake_is_named_beside_the_field(phone):
     expect(page.locator("#verdict .verdict")).to_have_attribute("data-verdict", "legal")
 
 
-def test_a_short_table_game_by_tapping(phone, second_phone):
+def start_table(phone):
+    """Ana and Ben, Q♥ turned; Ben plays first."""
     page = phone.open("/trece/")
     fits(phone)
     page.locator("#name0").fill("Ana")
@@ -113,6 +114,11 @@ def test_a_short_table_game_by_tapping(phone, second_phone):
     choose(page, "turned", "h")
     page.get_by_role("button", name="Start the table").tap()
     expect(page.locator("#table .turn")).to_have_text("Ben to play")
+    return page
+
+
+def test_a_short_table_game_by_tapping(phone, second_phone):
+    page = start_table(phone)
     fits(phone)
     watch_url = page.locator("#watch-link").input_value()
 

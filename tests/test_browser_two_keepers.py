@@ -1,24 +1,18 @@
 """Two keeper phones on one table: each follows the other live, and a poll never wipes the
 cards a player is in the middle of tapping."""
 
-import re
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.test_browser_trece import choose, tap_cards
+from tests.test_browser_tienlen_table import start_game
+from tests.test_browser_trece import start_table, tap_cards
 
 pytestmark = pytest.mark.browser
 
 
 def test_trece_keepers_follow_each_other_and_keep_the_cards_being_tapped(phone, second_phone):
-    page = phone.open("/trece/")
-    page.locator("#name0").fill("Ana")
-    page.locator("#name1").fill("Ben")
-    choose(page, "turned", "Q")
-    choose(page, "turned", "h")
-    page.get_by_role("button", name="Start the table").tap()
-    expect(page.locator("#table .turn")).to_have_text("Ben to play")
+    page = start_table(phone)
     keeper_url = page.locator("#keeper-link").input_value()
 
     other = second_phone.open(keeper_url.replace(second_phone.base_url, ""))
@@ -37,12 +31,7 @@ def test_trece_keepers_follow_each_other_and_keep_the_cards_being_tapped(phone, 
 
 
 def test_tienlen_keepers_follow_each_other_and_keep_the_cards_being_tapped(phone, second_phone):
-    page = phone.open("/tienlen/new")
-    for i, name in enumerate(("Ana", "Bao", "Chi")):
-        page.locator(f"#name{i}").fill(name)
-    page.locator(".tt-3s").nth(0).tap()
-    page.get_by_role("button", name="Start the game").tap()
-    page.wait_for_url(re.compile(r"/tienlen/g/"))
+    page = start_game(phone, holder=0)
     keeper_url = page.url
 
     other = second_phone.open(keeper_url.replace(second_phone.base_url, ""))
@@ -62,12 +51,7 @@ def test_tienlen_keepers_follow_each_other_and_keep_the_cards_being_tapped(phone
 
 
 def test_cards_being_tapped_survive_a_reload_until_they_are_played(phone):
-    page = phone.open("/tienlen/new")
-    for i, name in enumerate(("Ana", "Bao", "Chi")):
-        page.locator(f"#name{i}").fill(name)
-    page.locator(".tt-3s").nth(0).tap()
-    page.get_by_role("button", name="Start the game").tap()
-    page.wait_for_url(re.compile(r"/tienlen/g/"))
+    page = start_game(phone, holder=0)
 
     for card in ("3s", "4s", "5s"):
         page.locator(f"#tt-table [data-card='{card}']").tap()
