@@ -36,7 +36,7 @@
   /* --- the banner ------------------------------------------------------------------- */
   var box = null;
   function banner() {
-    if (!box) {
+    if (!box || !box.isConnected) {  /* a whole-page answer (boosted) replaces the body */
       box = document.createElement("div");
       box.id = "connection";
       box.className = "connection";
@@ -46,9 +46,10 @@
     }
     return box;
   }
-  function say(text) {
+  function say(text, good) {
     var b = banner();
     b.textContent = text;
+    b.classList.toggle("ok", !!good);
     b.hidden = false;
   }
   function clear() { if (box) box.hidden = true; }
@@ -123,7 +124,7 @@
   /* --- the outbox --------------------------------------------------------------------- */
   var KEY = "thirteen-outbox";
   var TAB = Math.random().toString(36).slice(2);
-  var CLAIM_MS = 20000;
+  var CLAIM_MS = 16000;  /* longer than htmx's timeout: a claim older than that is a dead tab's */
   function load() {
     try {
       var list = JSON.parse(localStorage.getItem(KEY) || "[]");
@@ -162,7 +163,7 @@
     var target = detail.target && detail.target.id ? "#" + detail.target.id : "body";
     var entry = {
       id: Date.now().toString(36) + Math.random().toString(36).slice(2, 7),
-      page: location.pathname, path: cfg.path, params: pairs, version: version,
+      page: location.pathname, game: gameOf(location.pathname), path: cfg.path, params: pairs, version: version,
       target: cfg.boosted ? "body" : target, swap: swapOf(detail), boosted: !!cfg.boosted,
       label: describe(detail, pairs), at: Date.now()
     };
@@ -171,11 +172,20 @@
     list.push(entry);
     save(list);
   }
+  /* The pages of one game share the part of the address up to its link: /trece/g/<token>. */
+  function gameOf(path) {
+    var m = /^(.*?\/g\/[^\/]+)/.exec(path);
+    return m ? m[1] : path;
+  }
+  function sendableHere(e) {
+    return e.page === location.pathname || gameOf(location.pathname) === (e.game || e.page);
+  }
   function forget(id) { save(load().filter(function (e) { return e.id !== id; })); }
 
   var outbox = null;
   function render() {
     var list = load();
+    if (outbox && !outbox.isConnected) outbox = null;
     if (!outbox) {
       if (!list.length) return;
       outbox = document.createElement("section");
@@ -202,7 +212,7 @@
       var text = document.createElement("span");
       text.textContent = e.label + " · " + word("typed_at", "typed at {time}").replace("{time}", clock(e.at));
       li.appendChild(text);
-      if (e.page !== location.pathname) {
+      if (!sendableHere(e)) {
         var a = document.createElement("a");
         a.href = e.page;
         a.textContent = word("elsewhere", "Open its page to send it");
@@ -223,31 +233,39 @@
   }
 
   var sendingId = "";
+  var leaving = false;  /* the tab is going away: start nothing it could not see answered */
   /* Send the oldest entry typed on this page, unless another tab is sending it. */
   function flush() {
-    if (sendingId || !window.htmx) return;
+    /* navigator.onLine is false only when there is surely no network (true may be wrong). */
+    if (sendingId || leaving || !window.htmx || navigator.onLine === false) return;
     var list = load();
     var now = Date.now();
     var entry = null;
     for (var i = 0; i < list.length; i++) {
-      if (list[i].page !== location.pathname) continue;
-      if (list[i].claim && list[i].claim.tab !== TAB && now - list[i].claim.at < CLAIM_MS) return;
+      if (!sendableHere(list[i])) continue;
+      if (list[i].claim && now - list[i].claim.at < CLAIM_MS) return;  /* on its way from a tab */
       entry = list[i];
       break;
     }
     if (!entry) return;
+    /* On another page of the same game (the tab was closed, the sheet opened instead of the
+       round): the answer is asked as a whole page and takes the place of this one. */
     var target = document.querySelector(entry.target);
-    if (!target) return;
+    var whole = entry.boosted || !target;
+    if (whole) target = document.body;
     entry.claim = { tab: TAB, at: now };
     save(list);
     sendingId = entry.id;
     var values = new FormData();
     entry.params.forEach(function (p) { values.append(p[0], p[1]); });
     var headers = { "X-Thirteen-Replay": entry.id };
-    if (entry.boosted) headers["HX-Boosted"] = "true";
-    window.htmx.ajax("POST", entry.path, {
-      source: target, target: entry.target, swap: entry.swap, values: values, headers: headers
+    if (whole) headers["HX-Boosted"] = "true";
+    var sent = window.htmx.ajax("POST", entry.path, {
+      source: target, target: whole ? "body" : entry.target, swap: whole ? "innerHTML" : entry.swap,
+      values: values, headers: headers
     });
+    /* Not answered: the promise is refused; the events above have kept the entry. */
+    if (sent && sent.catch) sent.catch(function () {});
   }
   function replayDone(detail) {
     var id = replayId(detail);
@@ -266,7 +284,7 @@
         history.replaceState(null, "", url.pathname + url.search);
       }
     }
-    if (xhr.status >= 200 && xhr.status < 300) say(word("sent", "Sent: what was kept on this phone has reached the referee."));
+    if (xhr.status >= 200 && xhr.status < 300) say(word("sent", "Sent: what was kept on this phone has reached the referee."), true);
     else say(word("unsent_refused", "The referee did not take what was kept on this phone; it is shown below."));
     window.setTimeout(flush, 50);
   }
@@ -372,7 +390,14 @@
   });
   document.addEventListener("htmx:load", function (e) { boost(e.detail.elt); render(); });
   window.addEventListener("online", reconnect);
-  window.addEventListener("pageshow", function (e) { if (e.persisted) flush(); });
+  window.addEventListener("pageshow", function (e) { leaving = false; if (e.persisted) flush(); });
+  /* A tab that goes away lets the others send what it was sending. */
+  window.addEventListener("pagehide", function () {
+    leaving = true;
+    var list = load();
+    list.forEach(function (e) { if (e.claim && e.claim.tab === TAB) delete e.claim; });
+    try { localStorage.setItem(KEY, JSON.stringify(list)); } catch (err) { /* nothing to free */ }
+  });
   window.addEventListener("storage", function (e) { if (e.key === KEY) render(); });
 
   document.addEventListener("DOMContentLoaded", function () {
@@ -389,7 +414,7 @@
     /* Keep trying while entries wait: "online" events are not always told. */
     window.setInterval(function () {
       if (retry && navigator.onLine) askAgain();
-      if (load().some(function (w) { return w.page === location.pathname; })) flush();
+      if (load().some(sendableHere)) flush();
     }, 4000);
   });
 
