@@ -8,6 +8,7 @@ game with the entry still typed in.  The pages reopened offline come from the se
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 import pytest
@@ -190,3 +191,60 @@ def test_a_page_never_opened_shows_the_offline_page_and_a_visited_one_its_copy(p
     expect(page.locator("main")).to_contain_text("never opened on this phone")
     phone.context.set_offline(False)
     forgive_offline(phone)
+
+
+def test_a_watcher_keeps_the_last_sheet_marked_stale_and_catches_up_by_itself(phone, second_phone, live_server):
+    page = phone.open("/three-thirteen/")
+    create_sheet(page, ["Ann", "Bao", "Chi", "Dan"])
+    watcher = second_phone.open(page.locator("#watch-link").input_value().replace(phone.base_url, ""))
+    second_phone.context.set_offline(True)
+    expect(watcher.locator("#freshness")).to_contain_text("Offline: showing the sheet as of", timeout=8000)
+    expect(watcher.locator("#sheet")).to_have_attribute("data-stale", "1")
+
+    page.get_by_role("link", name="Enter round 1").tap()  # the keeper enters a round meanwhile
+    enter_round_one(page)
+    page.get_by_role("button", name="Save round 1").tap()
+    page.wait_for_url(re.compile(r"saved=1"))
+    expect(watcher.locator("[data-total='1']")).to_have_text("0")  # still the sheet it had
+
+    second_phone.context.set_offline(False)  # no reload, no tap
+    expect(watcher.locator("[data-total='1']")).to_have_text("24", timeout=10_000)
+    expect(watcher.locator("#freshness")).to_be_hidden()
+    expect(watcher.locator("#sheet")).not_to_have_attribute("data-stale", "1")
+    forgive_offline(second_phone)
+
+
+def test_a_write_on_a_slow_network_says_sending_and_takes_no_second_tap(phone, live_server):
+    page = start_game(phone)
+    url = page.url
+    cdp = phone.context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send("Network.emulateNetworkConditions",
+             {"offline": False, "latency": 1500, "downloadThroughput": 50_000, "uploadThroughput": 50_000})
+    tap_table(page, "3s")
+    go = page.locator(".tt-go")
+    go.tap()
+    expect(go).to_be_disabled()
+    expect(go).to_have_attribute("data-sending", "Sending…")
+    page.evaluate("() => document.querySelector('.tt-go').click()")  # an impatient second tap
+    expect(page.locator(".tt-felt")).to_contain_text("played by Bao", timeout=15_000)
+    assert events(live_server, url) == ["play"]
+
+
+def test_a_new_release_replaces_the_caches_of_the_old_one(phone, live_server):
+    page = phone.open("/")
+    worker_keeps(page)
+    old = live_server.app.extensions["thirteen_assets"]
+    kept = page.evaluate("async () => await caches.keys()")
+    assert kept and all(name.endswith(old.release) for name in kept)
+    live_server.app.extensions["thirteen_assets"] = dataclasses.replace(old, release="0123456789ab")
+    try:
+        page.evaluate("async () => { const r = await navigator.serviceWorker.getRegistration(); await r.update(); }")
+        for _ in range(50):
+            kept = page.evaluate("async () => await caches.keys()")
+            if kept and all(name.endswith("0123456789ab") for name in kept):
+                break
+            page.wait_for_timeout(200)
+        assert kept and all(name.endswith("0123456789ab") for name in kept), kept
+    finally:
+        live_server.app.extensions["thirteen_assets"] = old
