@@ -150,6 +150,17 @@ def tap_to(page, locator, condition: str) -> float:  # type: ignore[no-untyped-d
     return (done.json_value() - page.evaluate("window.__tap")) / 1000
 
 
+def tap_median(page, locator, condition: str, undone: str | None = None, *,  # type: ignore[no-untyped-def]
+               undo=None, runs: int = 3) -> float:
+    """The median of ``runs`` taps on the last card, each undone by a second tap (on ``undo``,
+    by default the same card) until ``undone`` holds (by default: ``condition`` no longer)."""
+    times = []
+    for _ in range(runs):
+        times.append(tap_to(page, locator, condition))
+        tap_to(page, undo or locator, undone or f"!({condition})")
+    return sorted(times)[len(times) // 2]
+
+
 def slow_phone(browser, url: str):  # type: ignore[no-untyped-def]
     context = browser.new_context(**PHONE)
     page = context.new_page()
@@ -168,7 +179,7 @@ def test_tap_to_verdict_at_400_kbps_and_400_ms(browser, live_server):
     page.locator("#picker-table [data-card='2h']").tap()
     for card in ("3s", "3c", "4d", "4h", "5s"):
         page.locator(f"#picker-play [data-card='{card}']").tap()
-    times["Tiến lên check (a bomb on a 2)"] = tap_to(
+    times["Tiến lên check (a bomb on a 2)"] = tap_median(
         page, page.locator("#picker-play [data-card='5c']"),
         "document.querySelector('#verdict').textContent.includes('bombs a single 2')")
     context.close()
@@ -178,18 +189,20 @@ def test_tap_to_verdict_at_400_kbps_and_400_ms(browser, live_server):
     page.locator("#top-field label:has(input[value='d'])").tap()
     for card in ("Qh", "Kh", "As", "Ks", "Qc", "Jc"):
         page.locator(f"#picker-play [data-card='{card}']").tap()
-    times["Trece check (a run on J♦)"] = tap_to(
+    times["Trece check (a run on J♦)"] = tap_median(
         page, page.locator("#picker-play [data-card='10c']"),
-        "document.querySelector('#verdict [data-verdict=legal]')")
+        "document.querySelector('#verdict [data-verdict=legal]') && document.querySelector('#verdict').textContent.includes('10♣')",
+        "!document.querySelector('#verdict').textContent.includes('10♣')")
     context.close()
 
     context, page = slow_phone(browser, base + games["Three Thirteen round"])
     page.locator("#seat-1 summary").tap()
     for card in ("Ks", "9d"):
         page.locator(f"#seat-1 [data-card='{card}']").tap()
-    times["Three Thirteen split (3 cards)"] = tap_to(
+    times["Three Thirteen split (3 cards)"] = tap_median(
         page, page.locator("#seat-1 [data-card='5c']"),
-        "document.querySelector('#preview-1').textContent.includes('24 points')")
+        "document.querySelector('#preview-1').textContent.includes('24 points')",
+        undo=page.locator("#picker-1 .picker-chosen .chip", has_text="5♣"))  # two decks: a second tap adds a twin
     context.close()
 
     context, page = slow_phone(browser, base + games["Tiến lên table"])
@@ -206,7 +219,7 @@ def test_tap_to_verdict_at_400_kbps_and_400_ms(browser, live_server):
         "document.querySelector('#table [data-top]').textContent.includes('K')")
     context.close()
 
-    print("\ntap to verdict at 400 kbps / 400 ms (goal under 0.6 s)")
+    print("\ntap to verdict at 400 kbps / 400 ms (goal under 0.6 s; checks: median of 3 taps)")
     for name, seconds in times.items():
         print(f"  {name:<34} {seconds:5.2f} s")
     assert all(t > 0 for t in times.values())
