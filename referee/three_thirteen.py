@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from referee.cards import JOKER, AnyCard, Card, Joker, Rank, Suit, check_copies, format_cards, parse_cards
-from referee.switches import SwitchError, rules_from_mapping
+from referee.switches import SwitchError, bad_choice, not_on_or_off, rules_from_mapping
 from referee.text import Message, message
 
 __all__ = [
@@ -102,15 +102,16 @@ up_and_back=False, doubles=False, false_out=False)
         for name, options in self.CHOICES.items():
             value = getattr(self, name)
             if value not in options:
-                shown = ", ".join(options)
-                raise SwitchError(name, f"house rule {name!r} must be one of {shown}, not {value!r}")
+                raise bad_choice(name, options, value)
         if self.decks is not None and (
             isinstance(self.decks, bool) or not isinstance(self.decks, int) or not 1 <= self.decks <= _MAX_DECKS
         ):
-            raise SwitchError("decks", f"house rule 'decks' takes 1 to {_MAX_DECKS} decks, not {self.decks!r}")
+            raise SwitchError("decks", message(
+                "house rule 'decks' takes 1 to {most} decks, not {value}", most=_MAX_DECKS, value=repr(self.decks)
+            ))
         for name in ("jokers", "longer_game", "up_and_back", "doubles", "false_out"):
             if not isinstance(getattr(self, name), bool):
-                raise SwitchError(name, f"house rule {name!r} is on or off, not {getattr(self, name)!r}")
+                raise not_on_or_off(name, getattr(self, name))
 
     @property
     def aces_high(self) -> bool:
