@@ -31,6 +31,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from referee.cards import JOKER, AnyCard, Card, Joker, Rank, Suit, check_copies, format_cards, parse_cards
+from referee.errors import RefereeError, SeatError
 from referee.switches import SwitchError, bad_choice, not_on_or_off, rules_from_mapping
 from referee.text import Message, message
 from referee.three_thirteen_solver import BIG, Plan, position_rank, solve
@@ -131,7 +132,7 @@ def decks_for(players: int, rules: ThreeThirteenRules = _DEFAULT_RULES) -> int:
     2
     """
     if isinstance(players, bool) or not isinstance(players, int) or players < 2:
-        raise ValueError(f"Three Thirteen needs 2 or more players, not {players!r}")
+        raise RefereeError(message("Three Thirteen needs 2 or more players, not {players}", players=repr(players)))
     if rules.decks is not None:
         return rules.decks
     return 1 if players == 2 else 2 + (players - 3) // 2
@@ -141,13 +142,15 @@ def decks_for(players: int, rules: ThreeThirteenRules = _DEFAULT_RULES) -> int:
 # Rounds
 
 
-class RoundNumberError(ValueError):
+class RoundNumberError(RefereeError):
     """A round the game does not have."""
 
     def __init__(self, round_number: object, rounds: int) -> None:
         self.round_number = round_number
         self.rounds = rounds
-        super().__init__(f"there is no round {round_number!r}: this game has rounds 1 to {rounds}")
+        super().__init__(message(
+            "there is no round {round}: this game has rounds 1 to {rounds}", round=repr(round_number), rounds=rounds
+        ))
 
 
 def _wild_rank_for(dealt: int) -> Rank:
@@ -236,7 +239,7 @@ class Schedule:
     def _check_seat(seat: int, players: int) -> None:
         decks_for(players)
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
-            raise ValueError(f"seat {seat!r} is not at a table of {players} (seats 0 to {players - 1})")
+            raise SeatError(seat, players)
 
 
 # ---------------------------------------------------------------------------
@@ -398,7 +401,7 @@ class Split:
 # Errors
 
 
-class HandSizeError(ValueError):
+class HandSizeError(RefereeError):
     """A hand with the wrong number of cards for the round."""
 
     def __init__(self, hand: Sequence[AnyCard], expected: int | None, round_number: int | None = None) -> None:
@@ -406,13 +409,16 @@ class HandSizeError(ValueError):
         self.expected = expected
         self.round_number = round_number
         if expected is None:
-            text = f"a hand holds at most {MAX_HAND} cards, not {len(self.hand)}"
+            reason = message("a hand holds at most {most} cards, not {count}", most=MAX_HAND, count=len(self.hand))
         else:
-            text = f"round {round_number} deals {expected} cards, but the hand has {len(self.hand)}"
-        super().__init__(text)
+            reason = message(
+                "round {round} deals {dealt} cards, but the hand has {count}",
+                round=round_number, dealt=expected, count=len(self.hand),
+            )
+        super().__init__(reason)
 
 
-class ImpossibleHandError(ValueError):
+class ImpossibleHandError(RefereeError):
     """A hand that cannot go out: the cards its best split leaves over are in ``leftover``
     (``fit_elsewhere``: some of them would fit a meld that another card already fills)."""
 
@@ -425,7 +431,7 @@ class ImpossibleHandError(ValueError):
         self.penalty = penalty
         self.fit_elsewhere = fit_elsewhere
         self.verdict = _why_not_out(split.leftover, fit_elsewhere, None)
-        super().__init__(str(self.verdict))
+        super().__init__(self.verdict)
 
 
 def _why_not_out(leftover: Sequence[AnyCard], fit_elsewhere: bool, penalty: int | None) -> Message:
@@ -940,7 +946,7 @@ def score_round(
     parsed = [parse_cards(h) if isinstance(h, str) else tuple(h) for h in hands]
     n = _decks(rules, len(parsed), decks)
     if out is not None and not (0 <= out < len(parsed)):
-        raise ValueError(f"seat {out!r} is not at a table of {len(parsed)}")
+        raise SeatError(out, len(parsed))
     splits = []
     for seat, cards in enumerate(parsed):
         if seat == out:
