@@ -68,7 +68,9 @@ def rules_from_mapping(cls: type[R], values: Mapping[str, Any] | None) -> R:
     integers as numbers or digits; a field listed in ``cls.CHOICES`` must be one
     of its choices.  ``None`` values are ignored (the default stands).
     """
-    fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]  # cls is a dataclass
+    if not dataclasses.is_dataclass(cls):
+        raise TypeError(f"{cls!r} is not a rules dataclass")
+    fields = {f.name: f for f in dataclasses.fields(cls)}
     choices: Mapping[str, tuple[Any, ...]] = getattr(cls, "CHOICES", {})
     kwargs: dict[str, Any] = {}
     for key, raw in (values or {}).items():

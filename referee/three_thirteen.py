@@ -467,12 +467,12 @@ def _fits_a_meld(card: AnyCard, others: Sequence[AnyCard], wild_rank: Rank, aces
     """Whether ``card`` makes a meld with some two of ``others`` (any meld holding a
     card holds a three-card one that does: three of its set, or three in a row of its run)."""
     for a, b in itertools.combinations(others, 2):
-        naturals = [c for c in (card, a, b) if not is_wild(c, wild_rank)]
-        if len({c.rank for c in naturals}) <= 1:  # type: ignore[union-attr]
+        naturals = [c for c in (card, a, b) if isinstance(c, Card) and not is_wild(c, wild_rank)]
+        if len({c.rank for c in naturals}) <= 1:
             return True
-        if len({c.suit for c in naturals}) != 1:  # type: ignore[union-attr]
+        if len({c.suit for c in naturals}) != 1:
             continue
-        ranks = sorted(int(c.rank) for c in naturals)  # type: ignore[union-attr]
+        ranks = sorted(int(c.rank) for c in naturals)
         for row in (ranks, sorted(14 if r == 1 else r for r in ranks) if aces_high else None):
             if row is not None and len(set(row)) == len(row) and row[-1] - row[0] <= 2:
                 return True
