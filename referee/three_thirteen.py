@@ -30,7 +30,19 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from referee.cards import JOKER, AnyCard, Card, Joker, Rank, Suit, check_copies, format_cards, parse_cards
+from referee.cards import (
+    JOKER,
+    AnyCard,
+    Card,
+    CardsLike,
+    Joker,
+    Rank,
+    Suit,
+    cards_of,
+    check_copies,
+    format_cards,
+    parse_cards,  # noqa: F401  (the examples use it)
+)
 from referee.errors import RefereeError, SeatError
 from referee.switches import SwitchError, bad_choice, not_on_or_off, rules_from_mapping
 from referee.text import Message, message
@@ -761,7 +773,7 @@ def _check_cards(cards: Sequence[AnyCard], rules: ThreeThirteenRules, decks: int
 
 
 def split_hand(
-    hand: Iterable[AnyCard] | str,
+    hand: CardsLike,
     round_number: int,
     rules: ThreeThirteenRules = _DEFAULT_RULES,
     *,
@@ -784,7 +796,7 @@ def split_hand(
     ...
     referee.cards.TooManyCopiesError: 9♠ appears 2 times, but one deck holds it only once
     """
-    cards = parse_cards(hand) if isinstance(hand, str) else tuple(hand)
+    cards = cards_of(hand)
     schedule = Schedule(rules)
     expected = schedule.cards_dealt(round_number)
     if len(cards) != expected:
@@ -804,7 +816,7 @@ def _decks(rules: ThreeThirteenRules, players: int | None, decks: int | None) ->
 
 
 def check_out(
-    hand: Iterable[AnyCard] | str,
+    hand: CardsLike,
     round_number: int,
     rules: ThreeThirteenRules = _DEFAULT_RULES,
     *,
@@ -822,7 +834,7 @@ def check_out(
     ...
     referee.three_thirteen.ImpossibleHandError: 9♣ fits no set or run, so this hand cannot go out
     """
-    cards = parse_cards(hand) if isinstance(hand, str) else tuple(hand)
+    cards = cards_of(hand)
     split = split_hand(cards, round_number, rules, players=players, decks=decks)
     if not split.is_out:
         wild = Schedule(rules).wild_rank(round_number)
@@ -839,7 +851,7 @@ def check_out(
 
 
 def can_go_out(
-    hand: Iterable[AnyCard] | str,
+    hand: CardsLike,
     round_number: int,
     rules: ThreeThirteenRules = _DEFAULT_RULES,
     *,
@@ -881,7 +893,7 @@ class OutClaim:
 
 
 def go_out(
-    hand: Iterable[AnyCard] | str,
+    hand: CardsLike,
     round_number: int,
     rules: ThreeThirteenRules = _DEFAULT_RULES,
     *,
@@ -895,7 +907,7 @@ def go_out(
     >>> claim.out, claim.penalty, str(claim.reason)
     (False, 20, '9♣ fits no set or run, so this false claim adds 20 points')
     """
-    cards = parse_cards(hand) if isinstance(hand, str) else tuple(hand)
+    cards = cards_of(hand)
     try:
         split = check_out(cards, round_number, rules, players=players, decks=decks)
     except ImpossibleHandError as err:
@@ -925,7 +937,7 @@ class RoundScore:
 
 
 def score_round(
-    hands: Sequence[Iterable[AnyCard] | str],
+    hands: Sequence[CardsLike],
     round_number: int,
     rules: ThreeThirteenRules = _DEFAULT_RULES,
     *,
@@ -943,7 +955,7 @@ def score_round(
     >>> r.points, r.doubled
     ((76, 0), True)
     """
-    parsed = [parse_cards(h) if isinstance(h, str) else tuple(h) for h in hands]
+    parsed = [cards_of(h) for h in hands]
     n = _decks(rules, len(parsed), decks)
     if out is not None and not (0 <= out < len(parsed)):
         raise SeatError(out, len(parsed))
