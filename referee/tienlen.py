@@ -700,7 +700,7 @@ def check(
         except NotACombinationError as err:
             raise NotACombinationError(err.cards, err.reason, where="table") from None
     if first_play and table is not None:
-        raise ValueError("the first play of the game is made on an empty table")
+        raise RefereeError(message("the first play of the game is made on an empty table"))
     try:
         play = classify(played, rules)
     except NotACombinationError as err:
