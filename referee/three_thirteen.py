@@ -52,6 +52,8 @@ __all__ = [
     "ThreeThirteenRules",
     "Schedule",
     "Meld",
+    "RankOnly",
+    "Face",
     "Split",
     "OutClaim",
     "RoundScore",

@@ -71,6 +71,8 @@ __all__ = [
     "record_from_dict",
     "SeatVerdict",
     "RoundVerdict",
+    "judge_round",
+    "preview_hand",
     "RoundRefused",
     "HandPreview",
     "ScoredRound",
