@@ -158,22 +158,18 @@ def test_a_short_table_game_by_tapping(phone, second_phone):
 
 
 @pytest.mark.parametrize("path", ["/trece/", "/trece/rules", "/trece/check"])
-def test_trece_pages_fit_a_phone_in_light_and_dark(browser, live_server, path):
-    from tests.conftest import PHONE, Phone
-
+def test_trece_pages_fit_a_phone_in_light_and_dark(browser, phone_context, new_phone, path):
     for scheme in ("light", "dark"):
-        context = browser.new_context(color_scheme=scheme, **PHONE)
-        phone = Phone(context, live_server.url)
+        context = browser.new_context(color_scheme=scheme, **phone_context)
+        phone = new_phone(context)
         phone.open(path)
         fits(phone)
         context.close()
         assert phone.errors == []
 
 
-def test_without_javascript_the_check_form_still_gives_a_verdict(browser, live_server):
-    from tests.conftest import PHONE
-
-    context = browser.new_context(java_script_enabled=False, **PHONE)
+def test_without_javascript_the_check_form_still_gives_a_verdict(browser, live_server, phone_context):
+    context = browser.new_context(java_script_enabled=False, **phone_context)
     page = context.new_page()
     page.goto(live_server.url + "/trece/check")
     choose(page, "top", "J")

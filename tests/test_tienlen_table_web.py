@@ -15,7 +15,6 @@ import pytest
 from referee.web.extensions import db
 from referee.web.models import Event, Game
 from referee.web.store import find_by_token
-from tests.conftest import make_app
 
 NAMES = ("Ana", "Bao", "Chi", "Dung")
 HTMX = {"HX-Request": "true"}
@@ -513,7 +512,7 @@ def test_two_phones_on_the_same_turn_cannot_both_play(any_db_app):
         assert game.version == 2 and len(game.events) == 2
 
 
-def test_a_restarted_server_loses_nothing(tmp_path):
+def test_a_restarted_server_loses_nothing(tmp_path, make_app):
     uri = f"sqlite:///{tmp_path / 'table.sqlite'}"
     first = make_app(uri)
     client = first.test_client()

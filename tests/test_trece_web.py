@@ -8,7 +8,6 @@ import re
 import pytest
 
 from referee.web.extensions import db
-from tests.conftest import make_app
 
 HX = {"HX-Request": "true"}
 KING_RUN = "Q♥ K♥ A♠ K♠ Q♣ J♣ 10♣"
@@ -506,7 +505,7 @@ def test_a_trece_link_does_not_open_another_games_table(app, client):
     assert client.get(f"/trece/g/{token}").status_code == 404
 
 
-def test_a_server_restart_loses_nothing(tmp_path):
+def test_a_server_restart_loses_nothing(tmp_path, make_app):
     uri = f"sqlite:///{tmp_path / 'trece.sqlite'}"
     first = make_app(uri)
     t = Table(first.test_client())
