@@ -19,10 +19,11 @@ def tap_cards(page, picker: str, codes) -> None:
         page.locator(f"#picker-{picker} [data-card='{code}']").tap()
 
 
-def answered_400(phone) -> None:
-    """A refused input answers 400 on purpose; Chromium logs that as a failed load.  Only those go."""
-    expected = [e for e in phone.errors if "status of 400" in e]
-    assert expected, "the refusal should have answered 400"
+def answered(phone, status: int) -> None:
+    """A refusal answers 400 (bad input on the check screen) or 422 (an action the rules refuse)
+    on purpose; Chromium logs that as a failed load.  Only those go."""
+    expected = [e for e in phone.errors if f"status of {status}" in e]
+    assert expected, f"the refusal should have answered {status}"
     phone.errors[:] = [e for e in phone.errors if e not in expected]
 
 
@@ -98,7 +99,7 @@ def test_a_typing_mistake_is_named_beside_the_field(phone):
     error = page.locator("#picker-play-error")
     expect(error).to_be_visible()
     expect(error).to_contain_text("'1x' at position 2 is not a card")
-    answered_400(phone)
+    answered(phone, 400)
     page.locator("#picker-play-text").fill("Q♥")
     expect(error).to_be_hidden()
     expect(page.locator("#verdict .verdict")).to_have_attribute("data-verdict", "legal")
@@ -145,7 +146,7 @@ def test_a_short_table_game_by_tapping(phone, second_phone):
     page.locator("[data-action=play]").tap()
     expect(page.locator("#table .verdict.illegal")).to_contain_text("you must play a ♥, not 5♠")
     assert page.locator("#picker-cards .picker-text").input_value() == "5♠"
-    answered_400(phone)
+    answered(phone, 422)
 
     # Undo names the draw and takes it back.
     undo = page.locator("[data-action=undo]")

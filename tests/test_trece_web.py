@@ -334,7 +334,7 @@ def test_a_new_table_shows_both_counts_the_stock_and_the_turned_card(client):
 )
 def test_a_table_that_cannot_start_says_why_and_keeps_the_form(client, data, needle):
     response = client.post("/trece/new", data=data)
-    assert response.status_code == 400
+    assert response.status_code == 422
     html = response.get_data(as_text=True)
     assert needle in html
     assert 'value="Ana"' in html
@@ -374,7 +374,7 @@ def test_a_whole_game_with_a_joker_penalty_a_caught_last_card_and_a_winner(clien
     assert "said last card" in t.html
     # Saying it in time means "thirteen" is refused without cost.
     refused = t.call("thirteen", 0)
-    assert refused.status_code == 400
+    assert refused.status_code == 422
     assert "Ben said last card in time" in t.html
     assert t.counts == (25, 1)
     t.play("5♦")
@@ -384,7 +384,7 @@ def test_a_whole_game_with_a_joker_penalty_a_caught_last_card_and_a_winner(clien
     assert 'data-action="play"' not in t.html and 'data-action="draw"' not in t.html
     assert t.version == 13
     # The game is over: nothing more is taken.
-    assert t.draw().status_code == 400
+    assert t.draw().status_code == 422
     assert "the game is over" in t.html
     assert t.version == 13
 
@@ -393,7 +393,7 @@ def test_an_illegal_play_is_refused_with_the_reason_and_changes_nothing(client):
     t = Table(client)
     before = (t.shows(), t.version)
     response = t.play("9♦ 10♦")
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert 'data-verdict="illegal"' in t.html
     assert "9♦ is not one rank from Q♥" in t.html
     assert 'value="9♦ 10♦"' in t.html  # the typed cards stay in the box
@@ -410,7 +410,7 @@ def test_an_illegal_play_is_refused_with_the_reason_and_changes_nothing(client):
 def test_bad_cards_at_the_table_are_named_beside_the_field(client, cards, needle):
     t = Table(client, htmx=True)
     response = t.play(cards)
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert needle in field_error(t.html, "picker-cards-error")
     assert t.version == 0
 
@@ -419,7 +419,7 @@ def test_a_card_already_in_the_pile_cannot_be_played_again(client):
     t = Table(client)
     t.play("K♥")
     t.play("A♥")
-    assert t.play("K♥").status_code == 400
+    assert t.play("K♥").status_code == 422
     assert "K♥ is already in the pile" in t.html
 
 
@@ -436,7 +436,7 @@ def test_undo_names_the_action_and_takes_it_back(client):
     assert t.shows() == ((13, 13), 27, "Q♥", None)
     assert t.version == 4
     assert 'data-action="undo"' not in t.html
-    assert t.undo().status_code == 400
+    assert t.undo().status_code == 422
     assert "nothing to undo" in t.html
 
 
