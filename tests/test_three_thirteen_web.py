@@ -156,7 +156,7 @@ def test_a_bad_round_is_refused_whole_with_each_problem_beside_its_player(client
     keeper, _ = new_game(client)
     seen = version(client, keeper)
     response = save(client, keeper, 1, ["A♥ 2♥ 3♥", "A♠ 2♦", "Zx", "JK 4♣ 4♦"], [0])
-    assert response.status_code == 400
+    assert response.status_code == 422
     page = response.get_data(as_text=True)
     assert re.search(r'id="error-1"[^>]*>Round 1 deals 3 cards; this hand has 2', page)
     assert "&#39;Zx&#39; is not a card" in page or "'Zx' is not a card" in page
@@ -172,7 +172,7 @@ def test_a_bad_round_is_refused_whole_with_each_problem_beside_its_player(client
 def test_cards_the_decks_cannot_hold_across_the_table_are_named_beside_each_holder(client):
     keeper, _ = new_game(client)  # four players: two decks
     response = save(client, keeper, 1, ["A♥ 2♥ 3♥", "K♠ Q♦ 9♣", "K♠ 7♦ 5♣", "K♠ 8♦ 6♣"], [0])
-    assert response.status_code == 400
+    assert response.status_code == 422
     page = response.get_data(as_text=True)
     for seat in (1, 2, 3):
         assert re.search(rf'id="error-{seat}"[^>]*>K♠ is entered 3 times at this table', page)
@@ -183,7 +183,7 @@ def test_a_hand_that_cannot_go_out_is_refused_naming_the_cards(client):
     response = save(client, keeper, 2, ["4♥ 5♠ 6♠ 9♣", 5, 6, 7], [0])
     assert response.status_code == 404  # round 2 is not open before round 1
     response = save(client, keeper, 1, ["5♥ 6♠ 9♣", 5, 6, 7], [0])
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert re.search(r'id="error-0"[^>]*>5♥ 6♠ 9♣ fit no set or run, so this hand cannot go out', response.get_data(as_text=True))
 
 
@@ -324,7 +324,7 @@ def test_names_are_escaped_and_bounded(client):
     assert "<script>x</script>" not in page and "&lt;script&gt;" in page
     for names, needle in ((["Ann"], "2 to 8 players"), (["Ann", "x" * 41], "longer than 40")):
         response = client.post("/three-thirteen/new", data={"names": names, "dealer": "0"})
-        assert response.status_code == 400 and needle in response.get_data(as_text=True)
+        assert response.status_code == 422 and needle in response.get_data(as_text=True)
     too_many = client.post("/three-thirteen/new", data={"names": [f"P{i}" for i in range(12)], "dealer": "0"})
     assert too_many.status_code == 303  # only eight name fields are read
 
@@ -337,7 +337,7 @@ def test_the_first_dealer_skips_blank_rows_and_decks_follow_the_table(client):
     round_page = client.get(f"/three-thirteen/g/{keeper}/round/1").get_data(as_text=True)
     assert 'data-twins="3"' in round_page  # five players: three decks
     bad = client.post("/three-thirteen/new", data={"names": ["Ann", "", "Chi"], "dealer": "1"})
-    assert bad.status_code == 400 and "first dealer" in bad.get_data(as_text=True)
+    assert bad.status_code == 422 and "first dealer" in bad.get_data(as_text=True)
 
 
 def test_landing_and_rules_pages(client):
