@@ -306,7 +306,7 @@ def test_a_stale_edit_is_refused_with_the_fresh_sheet_and_keeps_what_was_typed(c
     response = save(client, keeper, 1, mine, [0], seen=0)  # this phone still saw version 0
     assert response.status_code == 409
     page = response.get_data(as_text=True)
-    assert "Not saved" in page and "The sheet now" in page
+    assert "changed on another phone" in page and "The sheet now" in page
     assert 'value="K♠ 9♦ 5♣"' in page and 'value="17"' in page and 'value="Q♣ 8♦ 6♥"' in page
     assert 'name="version" value="1"' in page
     assert totals(client, keeper) == play_round(1)[2]
