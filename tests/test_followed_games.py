@@ -100,6 +100,8 @@ def test_a_stale_write_is_409_with_the_fresh_state_and_keeps_what_was_typed(app,
     assert "changed on another phone" in body
     assert f'value="{game.typed}"' in body
     assert 'name="version" value="1"' in body  # the fresh state, ready to send again
+    undo = client.post(f"{game.prefix}/g/{keeper}/undo", data={"version": "0"}, headers=headers)
+    assert undo.status_code == 409 and "changed on another phone" in text(undo)
     assert events(app) == 1
 
 
