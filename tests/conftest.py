@@ -45,23 +45,24 @@ def make_app_fixture():  # type: ignore[no-untyped-def]
     return _make_app
 
 
-@pytest.fixture(scope="module")
-def shared_app():  # type: ignore[no-untyped-def]
-    """One in-memory app for a whole module (fuzz tests that make thousands of requests)."""
+def _in_memory_app():  # type: ignore[no-untyped-def]
     app = _make_app()
     yield app
     with app.app_context():
         db.session.remove()
         db.engine.dispose()
+
+
+@pytest.fixture(scope="module")
+def shared_app():  # type: ignore[no-untyped-def]
+    """One in-memory app for a whole module (fuzz tests that make thousands of requests)."""
+    yield from _in_memory_app()
 
 
 @pytest.fixture
 def app():  # type: ignore[no-untyped-def]
-    app = _make_app()
-    yield app
-    with app.app_context():
-        db.session.remove()
-        db.engine.dispose()
+    """A fresh in-memory app for each test."""
+    yield from _in_memory_app()
 
 
 @pytest.fixture

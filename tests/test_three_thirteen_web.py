@@ -159,8 +159,8 @@ def test_a_bad_round_is_refused_whole_with_each_problem_beside_its_player(client
     assert response.status_code == 422
     page = response.get_data(as_text=True)
     assert re.search(r'id="error-1"[^>]*>Round 1 deals 3 cards; this hand has 2', page)
-    assert "&#39;Zx&#39; is not a card" in page or "'Zx' is not a card" in page
-    assert "without jokers" in page
+    assert "&#39;Zx&#39; at position 1 is not a card" in page
+    assert "JK is not in this game&#39;s deck: it has no jokers" in page
     assert 'id="error-0"' not in page
     # what was typed stays in the form
     assert 'value="A♠ 2♦"' in page and 'value="JK 4♣ 4♦"' in page
