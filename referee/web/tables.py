@@ -25,6 +25,8 @@ in every game is written here, once, in :class:`FollowedGame`:
 
 What a game provides (one :class:`FollowedGame` in its web module):
 
+``blueprint``
+    the game's blueprint, whose ``/g/<token>`` routes get the cache headers.
 ``kind``
     the store's name for the game (``Game.kind``).
 ``endpoint``
@@ -129,11 +131,15 @@ Decide = Callable[[Access], tuple[str, dict[str, Any]]]
 class FollowedGame:
     """One followed game's web path (see the module docstring for what a game provides)."""
 
+    blueprint: Blueprint
     kind: str
     endpoint: str
     render: Render
     last_move: Callable[[Access], str | None]
     refusals: tuple[type[Exception], ...] = ()
+
+    def __post_init__(self) -> None:
+        self.blueprint.after_request(_no_store)
 
     # --- reading ------------------------------------------------------------------------
 
@@ -150,9 +156,7 @@ class FollowedGame:
         return self.show(access, Feedback())
 
     def show(self, access: Access, feedback: Feedback, status: int = 200, render: Render | None = None) -> Response:
-        response = (render or self.render)(access, feedback, status)
-        response.headers["Cache-Control"] = "no-store"
-        return response
+        return (render or self.render)(access, feedback, status)
 
     def context(self, access: Access) -> dict[str, Any]:
         """What every followed page shows: the game, the role, this link's token, the share box."""
@@ -240,14 +244,14 @@ class FollowedGame:
         feedback.error, feedback.at = sentence, at
         return self.show(access, feedback, status, render)
 
-    def register(self, bp: Blueprint) -> None:
-        """``Cache-Control: no-store`` on every answer of the blueprint's ``/g/<token>`` routes."""
 
-        @bp.after_request
-        def no_store(response: Response) -> Response:
-            if request.view_args and "token" in request.view_args:
-                response.headers["Cache-Control"] = "no-store"
-            return response
+
+def _no_store(response: Response) -> Response:
+    """``Cache-Control: no-store`` on every answer of a game's ``/g/<token>`` routes: pages,
+    fragments, polls, refusals, downloads."""
+    if request.view_args and "token" in request.view_args:
+        response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 # ---------------------------------------------------------------------------------------
@@ -286,7 +290,6 @@ def unchanged_since(access: Access) -> Response | None:
     if (since is not None and since.isascii() and since.isdigit() and len(since) <= MAX_SINCE_DIGITS
             and int(since) == access.game.version):
         response = Response(status=204)
-        response.headers["Cache-Control"] = "no-store"
         response.vary.add("HX-Request")
         return response
     return None

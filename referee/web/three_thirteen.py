@@ -265,8 +265,7 @@ def render_sheet(access: Access, feedback: Feedback, status: int = 200) -> Respo
     )
 
 
-GAME = FollowedGame(kind=KIND, endpoint="three_thirteen.game", render=render_sheet, last_move=last_move)
-GAME.register(bp)
+GAME = FollowedGame(bp, kind=KIND, endpoint="three_thirteen.game", render=render_sheet, last_move=last_move)
 
 
 @bp.get("/g/<token>")

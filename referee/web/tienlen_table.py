@@ -147,10 +147,9 @@ def render_table(access: Access, feedback: Feedback, status: int = 200) -> Respo
 
 
 GAME = FollowedGame(
-    kind=KIND, endpoint="tienlen_table.table", render=render_table, last_move=last_move,
+    bp, kind=KIND, endpoint="tienlen_table.table", render=render_table, last_move=last_move,
     refusals=(ActionError, NotationError, TooManyCopiesError),
 )
-GAME.register(bp)
 
 
 def _table_bomb(hand: Any) -> bool:

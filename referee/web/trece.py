@@ -384,9 +384,8 @@ def render_table(access: store.Access, feedback: Feedback, status: int = 200) ->
     )
 
 
-GAME = FollowedGame(kind=KIND, endpoint="trece.table", render=render_table, last_move=last_move,
+GAME = FollowedGame(bp, kind=KIND, endpoint="trece.table", render=render_table, last_move=last_move,
                     refusals=(IllegalActionError,))
-GAME.register(bp)
 
 
 @bp.get("/g/<token>")
