@@ -41,13 +41,15 @@ What a game provides (one :class:`FollowedGame` in its web module):
     "Undone: …" notice), or ``None``.
 ``refusals``
     the library's exception classes that mean "the rules refuse this action"; each carries
-    its sentence as a ``reason`` :class:`~referee.text.Message`.
+    its sentence as a ``reason`` :class:`~referee.text.Message` (once the library has one
+    base class for a refused action, this is that class).
 
 and, for each action, a *decide* function that reads the form and asks the rules library
 for the record to store: ``decide(access) -> (event kind, payload)``.  It raises one of
 ``refusals`` (or :class:`Refused`, to say where the sentence goes) when the rules say no,
 and :class:`BadForm` when the form cannot be read.  The route is then one line:
-``return GAME.write(token, decide, typed={"cards": ...})``.
+``return GAME.write(token, decide, typed={"cards": ...})``; the table page is
+``return GAME.page(token)`` and undo ``return GAME.undo(token)``.
 
 Adding a fourth game is: a rules module in ``referee/``; a web module with its
 ``FollowedGame``, its forms (creating a game, the decide functions) and its routes; its
