@@ -286,23 +286,13 @@ class RoundRefused(RefusedAction):
         super().__init__(verdict.reason)
 
 
-def _copies_problem(exc: TooManyCopiesError) -> Message:
-    if exc.limit == 0:
-        return message("{card} is not in this game's deck: it is played without jokers", card=exc.card)
-    return message(
-        "{card} appears {count} times, but the decks hold only {limit}", card=exc.card, count=exc.count, limit=exc.limit
-    )
-
-
 def _read_hand(text: str, decks: int, rules: ThreeThirteenRules) -> tuple[AnyCard, ...] | Message:
     """The cards of one hand, or why they are not cards the decks can hold."""
     try:
         hand = cards_of(text)
         check_copies(hand, decks=decks, jokers=jokers_for(rules, decks))
-    except NotationError as exc:
-        return message("{piece} is not a card.", piece=repr(exc.piece))
-    except TooManyCopiesError as exc:
-        return _copies_problem(exc)
+    except (NotationError, TooManyCopiesError) as exc:
+        return exc.reason  # the mistake's own sentence
     return hand
 
 

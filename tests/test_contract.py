@@ -104,7 +104,7 @@ def test_can_answers_false_for_bad_notation_while_check_raises_it(game: Game) ->
     except NotationError as exc:
         assert isinstance(exc, RefereeError) and isinstance(exc.reason, Message)
     except RefusedAction as exc:  # the sheet keeps the notation mistake beside its seat
-        assert "'9x' is not a card." in str(exc)
+        assert "'9x' at position 3 is not a card" in str(exc)
     else:
         pytest.fail("bad notation was accepted")
 

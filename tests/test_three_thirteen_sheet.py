@@ -50,12 +50,12 @@ def test_a_seat_enters_its_cards_or_its_points_not_both_and_points_are_whole_num
 def test_a_hand_holds_the_rounds_number_of_cards_and_only_cards():
     verdict = judge_round(ThreeThirteenRules(), 3, 1, [OUT_3, "Kd 4s", "Kd 4s Zx"], ["", "", ""], [0])
     assert str(verdict.errors[1]) == "Round 1 deals 3 cards; this hand has 2."
-    assert str(verdict.errors[2]) == "'Zx' is not a card."
+    assert str(verdict.errors[2]) == "'Zx' at position 3 is not a card"
 
 
 def test_a_joker_is_refused_when_the_table_plays_without_jokers():
     verdict = judge_round(ThreeThirteenRules(), 3, 1, [OUT_3, "JK 4c 4d", "5"], ["", "", ""], [0])
-    assert str(verdict.errors[1]) == "JK is not in this game's deck: it is played without jokers"
+    assert str(verdict.errors[1]) == "JK is not in this game's deck: it has no jokers"
 
 
 def test_a_card_entered_more_often_than_the_decks_hold_it_across_the_table_is_named_beside_each_holder():
