@@ -29,7 +29,7 @@ pytestmark = pytest.mark.browser
 # What Chromium and htmx log for each request that could not be sent, and the 409 a stale
 # write answers: those are the point of these tests.
 EXPECTED = ("ERR_INTERNET_DISCONNECTED", "htmx:sendError", "htmx:afterRequest", "status of 409",
-            "Failed to fetch", "no-response")
+            "Failed to fetch", "no-response", "when fetching the script")
 
 
 def forgive_offline(phone) -> None:  # type: ignore[no-untyped-def]

@@ -91,20 +91,6 @@
     });
   }
 
-  /* A check asked again while the last one is still on its way (a quick second tap) replaces
-     it: only the newest cards matter, and on a slow network waiting for the old answer first
-     would double the time to the verdict.  Writes and polls keep their own order. */
-  function replaceStaleChecks(scope) {
-    if (!scope || !scope.querySelectorAll) return;
-    var found = Array.prototype.slice.call(scope.querySelectorAll("[hx-get], [hx-post]"));
-    if (scope.matches && scope.matches("[hx-get], [hx-post]")) found.push(scope);
-    found.forEach(function (elt) {
-      if (writeForm(elt) || /every/.test(elt.getAttribute("hx-trigger") || "")) return;
-      if (elt.getAttribute("hx-sync") === "this:replace") return;
-      elt.setAttribute("hx-sync", "this:replace");  /* read by htmx at each request */
-    });
-  }
-
   /* Sending: the form's buttons wait, and the tapped one says so. */
   function submitterOf(detail) {
     var ev = detail.requestConfig && detail.requestConfig.triggeringEvent;
@@ -402,7 +388,7 @@
     if (d.successful && !sendingId) clear();
     if (wasStale) reconnect();
   });
-  document.addEventListener("htmx:load", function (e) { boost(e.detail.elt); replaceStaleChecks(e.detail.elt); render(); });
+  document.addEventListener("htmx:load", function (e) { boost(e.detail.elt); render(); });
   window.addEventListener("online", reconnect);
   window.addEventListener("pageshow", function (e) { leaving = false; if (e.persisted) flush(); });
   /* A tab that goes away lets the others send what it was sending. */
@@ -417,7 +403,6 @@
   document.addEventListener("DOMContentLoaded", function () {
     if (window.htmx) window.htmx.config.timeout = 15000;
     boost(document);
-    replaceStaleChecks(document);
     var rendered = Date.parse(document.body.dataset.rendered || "");
     if (document.body.hasAttribute("data-from-cache")) {
       /* Opened from the phone's copy: say how old it is until a poll gets through. */
@@ -435,7 +420,7 @@
 
   /* --- the service worker: the app opens without a network ----------------------------- */
   window.addEventListener("load", function () {
-    if ("serviceWorker" in navigator && window.isSecureContext) {
+    if ("serviceWorker" in navigator && window.isSecureContext && navigator.onLine !== false) {
       navigator.serviceWorker.register("/sw.js").catch(function () { /* no worker: pages need the network */ });
     }
   });
