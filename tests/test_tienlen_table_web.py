@@ -487,7 +487,8 @@ def test_a_restarted_server_loses_nothing(tmp_path, make_app):
 
     second = make_app(uri)
     after = page(second.test_client(), token)
-    assert after == before
+    rendered = re.compile(r'data-rendered="[^"]*"')  # when each page was made (for its offline copy)
+    assert rendered.sub("", after) == rendered.sub("", before)
     assert turn(after) == "Dung" and passed(after) == ["Chi"]
     assert "Undo: Chi passed" in after
     with second.app_context():
