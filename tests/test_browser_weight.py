@@ -42,7 +42,12 @@ class Meter:
         if response is None or response.from_service_worker:
             return  # answered by the service worker from its cache: nothing came over the network
         sizes = request.sizes()
-        size = max(sizes["responseBodySize"], 0) + max(sizes["responseHeadersSize"], 0)
+        body = max(sizes["responseBodySize"], 0)
+        if request.service_worker is not None and response.status == 200:
+            # Chromium reports no body size for a worker's own fetches: the encoded length is
+            # what the server sent (every answer here carries Content-Length).
+            body = max(body, int(response.headers.get("content-length", "0") or 0))
+        size = body + max(sizes["responseHeadersSize"], 0)
         if response.status == 304 or size > 0:
             who = "worker" if request.service_worker is not None else "page"
             self.rows.append((who, request.url.split("/", 3)[-1], size))
@@ -51,10 +56,16 @@ class Meter:
         self.rows.clear()
 
     def total(self, who: str | None = None) -> int:
-        return sum(n for w, _, n in self.rows if who is None or w == who)
+        return sum(n for w, _, n in self.counted() if who is None or w == who)
+
+    def counted(self) -> list[tuple[str, str, int]]:
+        """The rows that crossed the network: a file the worker precaches right after the page
+        loaded it comes from the browser's cache (it is cached immutable), not the server."""
+        loaded = {u for w, u, _ in self.rows if w == "page"}
+        return [(w, u, n) for w, u, n in self.rows if w == "page" or u not in loaded]
 
     def detail(self) -> list[tuple[str, int]]:
-        return [(("(worker) " if w == "worker" else "") + u[:40], n) for w, u, n in self.rows]
+        return [(("(worker) " if w == "worker" else "") + u[:40], n) for w, u, n in self.counted()]
 
     def throttle(self, conditions: dict) -> None:  # type: ignore[type-arg]
         self.cdp.send("Network.emulateNetworkConditions", conditions)
