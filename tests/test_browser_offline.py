@@ -248,3 +248,34 @@ def test_a_new_release_replaces_the_caches_of_the_old_one(phone, live_server):
         assert kept and all(name.endswith("0123456789ab") for name in kept), kept
     finally:
         live_server.app.extensions["thirteen_assets"] = old
+
+
+def test_a_play_whose_answer_was_lost_is_sent_again_and_stored_once(browser, live_server):
+    """The referee stored the play, but the Wi-Fi dropped before its answer reached the phone:
+    the phone keeps the entry and sends it again; the referee knows it and answers with the table."""
+    from tests.conftest import PHONE, Phone
+
+    context = browser.new_context(**PHONE, service_workers="block")  # so the route below sees the play
+    phone = Phone(context, live_server.url)
+    page = start_game(phone)
+    url = page.url
+    lost = []
+
+    def answer_lost(route) -> None:  # type: ignore[no-untyped-def]
+        route.fetch()  # it reaches the referee...
+        lost.append(route.request.headers.get("x-thirteen-write"))
+        route.abort("connectionreset")  # ...and the answer never comes back
+
+    page.route("**/play", answer_lost, times=1)
+    tap_table(page, "3s")
+    page.locator(".tt-go").tap()
+    expect(page.locator("#outbox li")).to_have_count(1)
+    assert events(live_server, url) == ["play"] and lost and lost[0]
+
+    expect(page.locator(".tt-felt")).to_contain_text("played by Bao", timeout=15_000)
+    expect(page.locator("#outbox")).to_be_hidden()
+    expect(page.locator("#tt-table .notice")).to_have_count(0)  # not "the table changed first"
+    assert events(live_server, url) == ["play"]
+    phone.errors[:] = [e for e in phone.errors if "ERR_CONNECTION_RESET" not in e and not any(x in e for x in EXPECTED)]
+    context.close()
+    assert phone.errors == []

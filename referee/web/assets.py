@@ -33,6 +33,7 @@ NODE_MODULES = ROOT / "node_modules"
 ICON_SVG = STATIC / "icon.svg"
 
 YEAR = 31536000
+KEEP_RELEASES = 2  # earlier builds kept beside the current one
 HASHED = re.compile(r"\.[0-9a-f]{12}\.[A-Za-z0-9]+$")
 
 # The Workbox libraries the service worker loads, in the order they depend on each other.
@@ -183,9 +184,12 @@ def build(instance: Path) -> Build:
                 pass
         finally:
             shutil.rmtree(work, ignore_errors=True)
-        for old in home.iterdir():  # earlier releases: nobody links to them any more
-            if old.name != release and not old.name.startswith("."):
-                shutil.rmtree(old, ignore_errors=True)
+        # Earlier releases go, but the two latest: a process of the previous release may still
+        # be serving its pages while this one starts (a rolling restart).
+        earlier = sorted((p for p in home.iterdir() if p.name != release and not p.name.startswith(".")),
+                         key=lambda p: p.stat().st_mtime, reverse=True)
+        for old in earlier[KEEP_RELEASES:]:
+            shutil.rmtree(old, ignore_errors=True)
     names = json.loads(manifest.read_text(encoding="utf-8"))
     return Build(folder=folder, release=release, names=names)
 

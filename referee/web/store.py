@@ -100,6 +100,14 @@ def find_by_token(token: str, kind: str | None = None) -> Access | None:
     return Access(game, "keeper" if game.keeper_token == token else "watcher")
 
 
+def has_write(game: Game, seen: int, write_id: str) -> bool:
+    """Whether a write carrying ``write_id`` (a phone's own id for one entry, stored in the
+    event's payload as ``_write``) was stored after version ``seen``: a phone sending again an
+    entry whose answer it never got (the Wi-Fi dropped on the way back)."""
+    payloads = db.session.scalars(select(Event.payload).where(Event.game_id == game.id, Event.seq > seen))
+    return any(isinstance(p, dict) and p.get("_write") == write_id for p in payloads)
+
+
 def append_event(game: Game, seen: int, kind: str, payload: dict[str, Any]) -> Event:
     """Add one event to the game, in one transaction, if nobody wrote since ``seen``.
 

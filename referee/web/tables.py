@@ -60,6 +60,7 @@ templates; its tests (and a row in ``tests/test_followed_games.py``); and one li
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -193,7 +194,10 @@ class FollowedGame:
         """
         access, seen = self.keeper(token)
         feedback = Feedback(typed=dict(typed or {}), detail=detail)
+        mine = write_id()
         if seen != access.game.version:
+            if mine and store.has_write(access.game, seen, mine):
+                return self.done(access, after=after)  # this phone's own entry, sent again
             return self.stale(access, feedback, render)
         try:
             kind, payload = decide(access)
@@ -205,9 +209,13 @@ class FollowedGame:
             return self.refuse(access, feedback, exc.sentence, exc.at or at, render)
         except self.refusals as exc:
             return self.refuse(access, feedback, say(exc), at, render)
+        if mine:
+            payload = {**payload, "_write": mine}
         try:
             store.append_event(access.game, seen, kind, payload)
         except StaleGame:
+            if mine and store.has_write(access.game, seen, mine):
+                return self.done(access, after=after)
             return self.stale(access, feedback, render)
         return self.done(access, after=after)
 
@@ -247,6 +255,16 @@ class FollowedGame:
         feedback.error, feedback.at = sentence, at
         return self.show(access, feedback, status, render)
 
+
+
+WRITE_ID = re.compile(r"[0-9a-z]{6,40}")
+
+
+def write_id() -> str:
+    """The id a phone gives each write it sends (``X-Thirteen-Write``, set by app.js and kept
+    with the entry when it must be sent again): the same entry is never stored twice."""
+    raw = request.headers.get("X-Thirteen-Write", "")
+    return raw if WRITE_ID.fullmatch(raw) else ""
 
 
 def _no_store(response: Response) -> Response:

@@ -162,7 +162,7 @@
     pairs.forEach(function (p) { if (p[0] === "version") version = p[1]; });
     var target = detail.target && detail.target.id ? "#" + detail.target.id : "body";
     var entry = {
-      id: Date.now().toString(36) + Math.random().toString(36).slice(2, 7),
+      id: (cfg.headers && cfg.headers["X-Thirteen-Write"]) || newId(),
       page: location.pathname, game: gameOf(location.pathname), path: cfg.path, params: pairs, version: version,
       target: cfg.boosted ? "body" : target, swap: swapOf(detail), boosted: !!cfg.boosted,
       label: describe(detail, pairs), at: Date.now()
@@ -345,6 +345,16 @@
   }
 
   /* --- htmx's events -------------------------------------------------------------------- */
+  /* Every write carries an id of its own, kept with it in the outbox: if the referee stored it
+     but the answer was lost on the way back, the same entry sent again is recognised there
+     (and answered with the game as it is), never stored twice nor called stale. */
+  function newId() { return Date.now().toString(36) + Math.random().toString(36).slice(2, 9); }
+  document.addEventListener("htmx:configRequest", function (e) {
+    var d = e.detail;
+    if (!d || d.verb === "get" || !d.headers) return;
+    if (d.headers["X-Thirteen-Replay"]) d.headers["X-Thirteen-Write"] = d.headers["X-Thirteen-Replay"];
+    else if (writeForm(d.elt)) d.headers["X-Thirteen-Write"] = newId();
+  });
   document.addEventListener("htmx:beforeRequest", function (e) {
     var d = e.detail;
     if (isWrite(d) && !replayId(d)) {
