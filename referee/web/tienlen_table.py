@@ -25,10 +25,9 @@ from typing import Any
 from flask import Blueprint, Response, redirect, request, url_for
 from flask_babel import gettext
 
-from referee.cards import NotationError, TooManyCopiesError, format_cards
+from referee.cards import format_cards
 from referee.tienlen import (
     Action,
-    ActionError,
     Game,
     InstantWinAction,
     InstantWinKind,
@@ -146,10 +145,7 @@ def render_table(access: Access, feedback: Feedback, status: int = 200) -> Respo
     )
 
 
-GAME = FollowedGame(
-    bp, kind=KIND, endpoint="tienlen_table.table", render=render_table, last_move=last_move,
-    refusals=(ActionError, NotationError, TooManyCopiesError),
-)
+GAME = FollowedGame(bp, kind=KIND, endpoint="tienlen_table.table", render=render_table, last_move=last_move)
 
 
 def _table_bomb(hand: Any) -> bool:
