@@ -407,6 +407,7 @@ class FinishedGame:
 
     def _check_chops(self, seen: dict[Card, int]) -> None:
         chains: list[tuple[Chop, ...]] = []
+        chopped: set[Card] = set()
         frozen = set(self.frozen_seats)
         for raw in self.chops:
             chain = tuple(raw)
@@ -434,9 +435,14 @@ class FinishedGame:
                 if len(twos) == 4:
                     raise ChopChainError(message("nothing beats four 2s"))
                 for card in twos:
+                    if card in chopped:
+                        raise CardTwiceError(card, message("{card} is chopped twice", card=card))
                     if card in seen:
-                        raise CardTwiceError(card, message("{card} is given twice", card=card))
-                    seen[card] = step.on
+                        holder = seen[card]
+                        raise CardTwiceError(card, message(
+                            "{card} was chopped, so it cannot be among {player}'s leftover cards",
+                            card=card, player=_who(holder, self.names)), seat=holder)
+                    chopped.add(card)
                 if not self.play_on_possible and (step.by in frozen or step.on in frozen):
                     silent = step.by if step.by in frozen else step.on
                     raise ChopChainError(message(
@@ -653,6 +659,26 @@ class Payment:
         if self.cards:
             data["cards"] = format_cards(self.cards)
         return data
+
+    def to_record(self) -> dict[str, Any]:
+        """Everything, for storing (:meth:`from_record` gives it back).
+
+        >>> p = Payment(1, 3, 2, "chop", cards=(Card.parse("2h"),))
+        >>> Payment.from_record(p.to_record()) == p
+        True
+        """
+        return {"from": self.payer, "to": self.payee, "points": self.points, "item": self.item,
+                "count": self.count, "place": self.place, "cards": format_cards(self.cards),
+                "passed_on": self.passed_on}
+
+    @classmethod
+    def from_record(cls, data: Mapping[str, Any]) -> Payment:
+        cards = _read_cards(str(data.get("cards") or ""), message("the payment's cards"))
+        item = str(data["item"])
+        if item not in ITEMS:
+            raise ScoreInputError(message("{item} is not an item of the score", item=repr(item)))
+        return cls(int(data["from"]), int(data["to"]), int(data["points"]), item, int(data.get("count", 0)),
+                   int(data.get("place", 0)), cards, int(data.get("passed_on", 0)))
 
     def sentence(self, names: Sequence[str] = ()) -> Message:
         """The payment in plain words: "D chopped B's 2♥: B pays D 2"."""

@@ -271,7 +271,7 @@ def test_only_the_first_bomb_of_a_chain_beats_twos() -> None:
 
 
 def test_a_chopped_two_cannot_also_be_a_leftover_card() -> None:
-    with pytest.raises(CardTwiceError, match="2♦ is given twice"):
+    with pytest.raises(CardTwiceError, match="2♦ was chopped, so it cannot be among seat 1's leftover cards"):
         FinishedGame(players=2, winner=0, cards_left=(0, 2), leftover=(None, "2d 5s"),
                      chops=((Chop(0, 1, twos("2d")),),))
 
