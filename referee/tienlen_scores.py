@@ -837,6 +837,8 @@ def finished_game_from_hand(
     winner = hand.winner
     assert winner is not None and hand.cards_left_at_first_out is not None
     left = hand.cards_left_at_first_out
+    if hand.instant_win is not None:  # the declarer wins without playing: scored as out, the others hold 13
+        left = tuple(0 if s == winner else HAND_SIZE for s in range(len(names)))
     # With play_on the order is known once everyone is placed (until then, places cannot be scored).
     order: tuple[int, ...] | None = tuple(hand.finishing_order) if hand.rules.play_on and hand.over else None
     if hand.instant_win is not None:

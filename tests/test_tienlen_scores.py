@@ -557,3 +557,23 @@ def test_setup_round_trip_keeps_the_lowest_card() -> None:
     setup = Setup(("A", "B", "C"), leader=1, lowest_card=Card.parse("4s"))
     assert Setup.from_dict(setup.to_dict()) == setup
     assert Setup.from_dict({"players": ["A", "B"]}).lowest_card == Card.parse("3s")
+
+
+def test_a_followed_instant_win_is_scored_as_one() -> None:
+    hand = Hand(Setup(("A", "B", "C"), rules=TienLenRules(instant_wins=True), leader=0))
+    hand.declare_instant_win(2, "dragon")
+    game = finished_game_from_hand(hand)
+    assert (game.instant_win, game.cards_left) == (2, (13, 13, 0))
+    assert score(game, ScoreRules(instant_wins=True)).points == (-26, -26, 52)
+
+
+def test_a_hand_not_over_cannot_be_scored() -> None:
+    hand = Hand(Setup(("A", "B"), leader=0))
+    with pytest.raises(ScoreInputError, match="not over yet"):
+        finished_game_from_hand(hand)
+
+
+def test_unseen_cards_are_those_not_played() -> None:
+    hand = Hand(Setup(("A", "B"), leader=0, opening=False))
+    hand.play(0, "5s 5c")
+    assert len(hand.unseen) == 50 and Card.parse("5s") not in hand.unseen
