@@ -51,6 +51,7 @@ from itertools import combinations
 from typing import Any, ClassVar
 
 from referee.cards import Card, NotationError, Rank, format_cards, parse_cards
+from referee.errors import RefereeError
 from referee.switches import SwitchError, rules_from_mapping, rules_to_dict
 from referee.text import Message, message
 from referee.tienlen import RANK_ORDER, Chop, Hand, card_power, sort_cards
@@ -97,8 +98,7 @@ class ScoreSwitchError(SwitchError):
 
     def __init__(self, switch: str, value: object, reason: Message) -> None:
         self.value = value
-        self.reason = reason
-        super().__init__(switch, str(reason))
+        super().__init__(switch, reason)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -185,13 +185,13 @@ DEFAULT_SCORE_RULES = ScoreRules()
 # ---------------------------------------------------------------------------
 
 
-class ScoreError(ValueError):
-    """Facts of a finished game that cannot be scored; ``reason`` is the :class:`Message`."""
+class ScoreError(RefereeError):
+    """Facts of a finished game that cannot be scored; ``reason`` is the :class:`Message`, ``seat``
+    the seat it is about (when it is about one)."""
 
     def __init__(self, reason: Message, *, seat: int | None = None) -> None:
-        self.reason = reason
         self.seat = seat
-        super().__init__(str(reason))
+        super().__init__(reason)
 
 
 class ScoreInputError(ScoreError):
