@@ -64,7 +64,7 @@ __all__ = [
     "ScoreSwitchError",
     "ScoreError",
     "ScoreInputError",
-    "SeatError",
+    "NoSuchSeatError",
     "CardsLeftError",
     "CardTwiceError",
     "PlayedCardError",
@@ -198,7 +198,7 @@ class ScoreInputError(ScoreError):
     """A field that is missing or not the right shape (JSON or form)."""
 
 
-class SeatError(ScoreError):
+class NoSuchSeatError(ScoreError):
     """A seat that is not at the table, or a number of players the game is not played by."""
 
 
@@ -293,7 +293,7 @@ class FinishedGame:
     def __post_init__(self) -> None:
         n = self.players
         if isinstance(n, bool) or not isinstance(n, int) or not 2 <= n <= 4:
-            raise SeatError(message("Tiến lên is scored for 2 to 4 players, not {count}", count=repr(n)))
+            raise NoSuchSeatError(message("Tiến lên is scored for 2 to 4 players, not {count}", count=repr(n)))
         names = tuple(self.names)
         object.__setattr__(self, "names", names)
         self._check_seat(self.winner, message("the winner"))
@@ -322,7 +322,7 @@ class FinishedGame:
     # -- checks ---------------------------------------------------------------------
     def _check_seat(self, seat: object, what: Message) -> None:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
-            raise SeatError(message("{what} must be a seat from 0 to {last}, not {seat}",
+            raise NoSuchSeatError(message("{what} must be a seat from 0 to {last}, not {seat}",
                                     what=what, last=self.players - 1, seat=repr(seat)))
 
     def _check_order(self) -> None:
@@ -500,7 +500,7 @@ class FinishedGame:
                 raise ScoreInputError(message("the field {key} is missing", key=repr(key)))
         players = data["players"]
         if isinstance(players, bool) or not isinstance(players, int):
-            raise SeatError(message("players must be a whole number from 2 to 4, not {value}", value=repr(players)))
+            raise NoSuchSeatError(message("players must be a whole number from 2 to 4, not {value}", value=repr(players)))
         cards_left = _int_list(data["cards_left"], "cards_left must be a list of whole numbers, one per player")
         order = data.get("order")
         if order is not None:
@@ -532,7 +532,7 @@ class FinishedGame:
         chains = tuple(tuple(_chop(step, names) for step in chain) for chain in chops_raw)
         instant = data.get("instant_win")
         if instant is not None and (isinstance(instant, bool) or not isinstance(instant, int)):
-            raise SeatError(message("instant_win must be null or a seat, not {value}", value=repr(instant)))
+            raise NoSuchSeatError(message("instant_win must be null or a seat, not {value}", value=repr(instant)))
         return cls(players=players, winner=data["winner"], cards_left=cards_left, order=order, leftover=leftover,
                    frozen=frozen, chops=chains, instant_win=instant, names=tuple(names))
 

@@ -26,6 +26,7 @@ from referee.tienlen_scores import (
     ChopChainError,
     FinishedGame,
     InstantWinError,
+    NoSuchSeatError,
     OrderError,
     Payment,
     PlayedCardError,
@@ -33,7 +34,6 @@ from referee.tienlen_scores import (
     ScoreInputError,
     ScoreRules,
     ScoreSwitchError,
-    SeatError,
     finished_game_from_hand,
     score,
 )
@@ -264,7 +264,7 @@ def _place_error(exc: ScoreError, entry: Entry, *, left_field: str = "left") -> 
         entry.errors["order"] = sentence
     elif isinstance(exc, InstantWinError):
         entry.errors["instant"] = sentence
-    elif isinstance(exc, SeatError):
+    elif isinstance(exc, NoSuchSeatError):
         entry.errors["out"] = sentence
     else:
         entry.problem = sentence
