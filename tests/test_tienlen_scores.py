@@ -577,3 +577,24 @@ def test_unseen_cards_are_those_not_played() -> None:
     hand = Hand(Setup(("A", "B"), leader=0, opening=False))
     hand.play(0, "5s 5c")
     assert len(hand.unseen) == 50 and Card.parse("5s") not in hand.unseen
+
+
+def test_a_followed_chain_of_three_bombs_passes_the_winnings_on() -> None:
+    # Binh's 2♦ is chopped by Chi's three pairs; Dung's four 9s beat them (quad_beats_three_pairs);
+    # An's four jacks beat Dung's: each bombed bomb pays 2 plus what it had won.
+    rules = TienLenRules(quad_beats_three_pairs=True)
+    hand = Hand(Setup(NAMES, rules=rules, leader=1, opening=False))
+    hand.play(1, "2d")
+    hand.play(2, "3s 3c 4s 4c 5s 5c")
+    hand.play(3, "9s 9c 9d 9h")
+    hand.play(0, "Js Jc Jd Jh")
+    assert hand.chops == [(Chop(2, 1, twos("2d")), Chop(3, 2), Chop(0, 3))]
+    facts = FinishedGame(players=4, winner=0, cards_left=(0, 3, 4, 5), chops=tuple(hand.chops))
+    assert paid(score(facts), "chop") == [(1, 2, 2), (2, 3, 4), (3, 0, 6)]
+
+
+def test_a_higher_single_two_on_a_two_is_no_chop() -> None:
+    hand = Hand(Setup(("A", "B"), leader=0, opening=False))
+    hand.play(0, "2s")
+    hand.play(1, "2h")
+    assert hand.chops == []

@@ -315,3 +315,13 @@ def test_rematch_starts_a_new_sheet_with_the_same_players_and_switches(app, clie
     with app.app_context():
         game = find_by_token(new).game
         assert game.player_names == list(NAMES) and game.rules["chop_red"] == 4 and game.version == 0
+
+
+def test_a_table_started_from_the_sheet_links_back_to_it(app, client, evening) -> None:  # type: ignore[no-untyped-def]
+    e = evening
+    table = e.start_table(leader=0)
+    keeper_page = text(client.get(f"/tienlen/g/{table}"))
+    assert f'href="/tienlen/scores/g/{e.token}"' in keeper_page
+    watcher_page = text(client.get(f"/tienlen/g/{watch_token(app, table)}"))
+    assert f'href="/tienlen/scores/g/{watch_token(app, e.token)}"' in watcher_page
+    assert e.token not in watcher_page

@@ -289,7 +289,7 @@ def _render_table_entry(access: Access, sheet: Sheet, table_id: int, hand_index:
     preview = entry if entry.payload is not None or entry.errors or entry.problem else judge_from_table(
         sheet.names, sheet.rules, table, hand_index, entry.typed)
     left = hand.cards_left_at_first_out or hand.cards_left
-    seats = [{"seat": mapping[s], "name": hand.players[s], "left": left[s], "winner": s == hand.winner,
+    seats: list[dict[str, Any]] = [{"seat": mapping[s], "name": hand.players[s], "left": left[s], "winner": s == hand.winner,
               "frozen": s in (hand.no_card_at_first_out or ())} for s in range(len(hand.players))]
     seats.sort(key=lambda row: row["seat"])
     return render_page(
@@ -456,7 +456,7 @@ def running_chart(sheet: Sheet) -> dict[str, Any] | None:
 
     lines = []
     for seat, name in enumerate(sheet.names):
-        points = [(pad, middle)]
+        points: list[tuple[float, float]] = [(pad, middle)]
         for g in sheet.games:
             points.append((round(pad + (width - 2 * pad) * g.number / games, 1), y(g.totals[seat])))
         lines.append({"name": name, "colour": COLOURS[seat], "dash": DASHES[seat], "total": sheet.totals[seat],
