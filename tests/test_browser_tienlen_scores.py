@@ -69,14 +69,19 @@ def test_a_game_from_a_followed_table_is_added_by_touch(phone) -> None:  # type:
     assert phone.no_sideways_scroll()
     assert phone.small_targets() == []
     expect(page.locator(".ts-preview")).to_contain_text("Dung chopped Binh's 2♥: Binh pays Dung 2")
-    # A played card among the leftover cards is refused with the reason, and what was typed stays.
-    page.locator("#cards_1").tap()
-    page.locator("#cards_1").fill("2s 3h 8h 9h 10h Jh Qh Kh Ah Qs Js")
+    # A played card among the leftover cards is refused with the reason, and what was tapped stays.
+    page.locator("#ts-left-1 >> xpath=ancestor::details/summary").tap()
+    for card in ("2s", "3h", "8h", "9h", "10h", "Jh", "Qh", "Kh", "Ah", "Qs", "Js"):
+        page.locator(f"#ts-left-1 [data-card='{card}']").tap()
+    expect(page.locator("#ts-left-1-text")).to_have_value("3♥ 8♥ 9♥ 10♥ J♠ J♥ Q♠ Q♥ K♥ A♥ 2♠")
+    assert phone.no_sideways_scroll()
+    assert phone.small_targets() == []
     page.locator('[data-action="add-table-game"]').tap()
-    expect(page.locator("#err-cards_1")).to_have_text("J♠ has already been played: it cannot be among Binh's leftover cards")
-    expect(page.locator("#cards_1")).to_have_value("2s 3h 8h 9h 10h Jh Qh Kh Ah Qs Js")
+    expect(page.locator("#ts-left-1-error")).to_have_text("J♠ has already been played: it cannot be among Binh's leftover cards")
+    expect(page.locator("#ts-left-1-text")).to_have_value(re.compile("J♠"))
     answered(phone, 422)
-    page.locator("#cards_1").fill("2s 3h 8h 9h 10h Jh Qh Kh Ah Qs Ks")
+    page.locator("#ts-left-1 [data-card='Js']").tap()  # take the J♠ back out, put the K♠ in
+    page.locator("#ts-left-1 [data-card='Ks']").tap()
     page.locator('[data-action="add-table-game"]').tap()
     page.wait_for_url("**/tienlen/scores/g/**added=1")
     expect(total(page, 0)).to_have_text("+49")
@@ -106,8 +111,11 @@ def test_a_game_by_hand_while_a_watcher_sees_the_totals_live(phone, second_phone
     for seat, value in ((1, "5"), (2, "13"), (3, "2")):
         page.locator(f"#left_{seat}").tap()
         page.locator(f"#left_{seat}").fill(value)
-    page.locator("#cards_1").fill("2d 7d 8d 9c 9s")
-    page.locator("#cards_2").fill("2s 3c 4d 5h 6s 7c 8h 9h 10s Jc Qd Kh Ah")
+    page.locator("#ts-left-1 >> xpath=ancestor::details/summary").tap()
+    for card in ("2d", "7d", "8d", "9c", "9s"):
+        page.locator(f"#ts-left-1 [data-card='{card}']").tap()
+    page.locator("#ts-left-2 >> xpath=ancestor::details/summary").tap()
+    page.locator("#ts-left-2-text").fill("2s 3c 4d 5h 6s 7c 8h 9h 10s Jc Qd Kh Ah")  # typing works too
     page.locator("#chop_by_0").select_option("3")
     page.locator("#chop_on_0").select_option("1")
     page.locator("#chop_twos_0").fill("2h")
