@@ -1,6 +1,6 @@
 """What every followed game does the same way on the web (``referee/web/tables.py``), checked
-once over the three games: a stale write, a refused action, undo with nothing to undo, a write
-through a watch link, the poll, and the cache headers.
+once over the followed games: a stale write, a refused action, cards that cannot be read, undo
+with nothing to undo, a write through a watch link, the poll, and the cache headers.
 
 Each game is described by a :class:`Game` row: how to start one, a write the rules accept, and
 a write they refuse with what the phone typed.  A fourth game adds a row here.
@@ -35,7 +35,7 @@ class Game:
     """A write the rules refuse on the new game, with a typed field."""
     typed: str
     """What the refused (or stale) write typed, as it must come back in its field."""
-    unreadable: tuple[str, dict[str, Any]] = ("", {})
+    unreadable: tuple[str, dict[str, Any]]
     """A write whose cards the referee cannot read (the third piece is ``1x``)."""
     extra_pages: tuple[str, ...] = ()
     """Other pages under the token (the round page, the CSV)."""
@@ -84,6 +84,7 @@ GAMES = [
         legal=("/add", {"out": "0", "left_1": "5", "left_2": "13"}),
         refused=("/add", {"out": "0", "left_1": "5", "cards_1": "2h 7d", "left_2": "13"}),  # 5 cards, 2 entered
         typed="2h 7d",
+        unreadable=("/add", {"out": "0", "left_1": "5", "cards_1": "2h 7d 1x", "left_2": "13"}),
         extra_pages=("/add", "/scores.csv"),
     ),
 ]
