@@ -101,6 +101,11 @@ def _games(browser, live_server) -> dict[str, str]:  # type: ignore[no-untyped-d
     paths["Three Thirteen sheet"] = sheet
     paths["Three Thirteen round"] = sheet + "/round/1"
     context.close()
+    from tests.test_tienlen_scores_web import start_sheet  # the Tiến lên score sheet
+
+    token = start_sheet(live_server.app.test_client())
+    paths["Tiến lên score sheet"] = f"/tienlen/scores/g/{token}"
+    paths["Tiến lên scores: add a game"] = f"/tienlen/scores/g/{token}/add"
     return paths
 
 
