@@ -80,7 +80,7 @@ def _coerce(key: str, raw: Any, default: Any, options: tuple[Any, ...] | None) -
     if options is not None:
         value = raw
         if isinstance(raw, str) and all(isinstance(o, int) for o in options if o is not None):
-            value = int(raw) if raw.strip().isdigit() else raw
+            value = int(raw) if _is_ascii_number(raw) else raw
         if value not in options:
             shown = ", ".join(str(o) for o in options)
             raise SwitchError(key, f"house rule {key!r} must be one of {shown}, not {raw!r}")
@@ -96,7 +96,17 @@ def _coerce(key: str, raw: Any, default: Any, options: tuple[Any, ...] | None) -
             raise SwitchError(key, f"house rule {key!r} takes a whole number, not {raw!r}")
         if isinstance(raw, int):
             return raw
-        if isinstance(raw, str) and raw.strip().isdigit():
+        if isinstance(raw, str) and _is_ascii_number(raw):
             return int(raw)
         raise SwitchError(key, f"house rule {key!r} takes a whole number, not {raw!r}")
     return raw
+
+
+def _is_ascii_number(raw: str) -> bool:
+    """ASCII digits only, at most nine ("²" passes ``isdigit`` but is no number).
+
+    >>> _is_ascii_number(" 2 "), _is_ascii_number("²"), _is_ascii_number("9" * 5000)
+    (True, False, False)
+    """
+    text = raw.strip()
+    return text.isascii() and text.isdigit() and len(text) <= 9

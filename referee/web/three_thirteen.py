@@ -29,6 +29,7 @@ from referee.three_thirteen import (
     split_hand,
 )
 from referee.web import api, openapi
+from referee.web.guard import whole_number
 from referee.web.sharing import qr_svg, share_links
 from referee.web.store import (
     MAX_PLAYERS,
@@ -41,12 +42,12 @@ from referee.web.store import (
 )
 from referee.web.tables import (
     open_game,
+    poll_unchanged,
     remember_rules,
     remembered_rules,
     require_keeper,
     seen_version,
     switches_from_form,
-    unchanged_since,
 )
 from referee.web.three_thirteen_sheet import (
     CORRECT,
@@ -143,21 +144,19 @@ def index() -> Response:
 
 @bp.post("/new")
 def new_game() -> Response:
-    raw = [str(n) for n in request.form.getlist("names")][:MAX_PLAYERS]
-    raw += [""] * (MAX_PLAYERS - len(raw))
+    sent = [str(n) for n in request.form.getlist("names")]
+    raw = sent[:MAX_PLAYERS] + [""] * (MAX_PLAYERS - len(sent))
     errors: dict[str, str] = {}
     rules = ThreeThirteenRules()
     try:
         rules = rules_from_form(request.form)
     except (SwitchError, ValueError) as exc:
         errors["rules"] = say(exc)
-    try:
-        dealer_row = int(request.form.get("dealer", "0"))
-    except ValueError:
-        dealer_row = 0
+    dealer_row = whole_number(request.form.get("dealer", "0"), high=MAX_PLAYERS - 1) or 0
     names: list[str] = []
     try:
-        names = clean_names(raw, least=2, most=MAX_PLAYERS)
+        # Every name sent is counted: a form with more rows than seats is refused, not cut short.
+        names = clean_names(sent, least=2, most=MAX_PLAYERS)
     except ValueError as exc:
         errors["names"] = say(exc)
     if not 0 <= dealer_row < MAX_PLAYERS or not " ".join(raw[dealer_row].split()):
@@ -236,11 +235,8 @@ def score() -> Response:
 
 
 def _int(raw: str | None, default: int, low: int, high: int) -> int:
-    try:
-        value = int(raw or default)
-    except ValueError:
-        return default
-    return min(max(value, low), high)
+    value = whole_number(raw or str(default))
+    return default if value is None else min(max(value, low), high)
 
 
 # ---------------------------------------------------------------------------
@@ -257,10 +253,10 @@ def _game_context(access: Any, sheet: Sheet) -> dict[str, Any]:
 
 @bp.get("/g/<token>")
 def game(token: str) -> Response:
-    access = open_game(token, KIND)
-    unchanged = unchanged_since(access)
+    unchanged = poll_unchanged(token, KIND)  # most polls end here: one indexed lookup
     if unchanged is not None:
         return unchanged
+    access = open_game(token, KIND)
     sheet = build_sheet(access.game)
     notice = request.args.get("saved")
     return render_page(
@@ -334,17 +330,18 @@ def save_round(token: str, number: int) -> Response:
     require_keeper(access)
     seen = seen_version()
     sheet = build_sheet(access.game)
-    _check_round(sheet, number)
+    stale = seen != access.game.version
+    if stale and 1 <= number <= sheet.schedule.rounds:
+        pass  # the round may not exist any more (an undo on another phone): 409 with the typing kept
+    else:
+        _check_round(sheet, number)
     form = request.form
     n = sheet.players
-    out: set[int] = set()
-    for raw in form.getlist("out"):
-        if raw.isdigit() and int(raw) < n:
-            out.add(int(raw))
+    out = {seat for seat in (whole_number(raw, high=n - 1) for raw in form.getlist("out")) if seat is not None}
     cards = [form.get(f"cards_{i}", "")[:400] for i in range(n)]
     points = [form.get(f"points_{i}", "")[:10] for i in range(n)]
     entry = judge_round(sheet.rules, n, number, cards, points, out)
-    if seen != access.game.version:
+    if stale:
         return _stale(access, number, entry)
     if not entry.ok:
         return _render_round(access, sheet, number, entry, status=400)
@@ -383,16 +380,22 @@ def undo(token: str) -> Response:
     require_keeper(access)
     seen = seen_version()
     try:
+        if seen != access.game.version:  # stale first: "nothing to undo" may be news to this phone
+            raise StaleGame(access.game, seen)
         undo_last(access.game, seen)
     except StaleGame:
-        sheet = build_sheet(access.game)
-        return render_page(
-            "three_thirteen/game.html", "three_thirteen/_sheet.html", status=409,
-            links=share_links(access, ".game"), qr=qr_svg, stale=True, **_game_context(access, sheet),
-        )
+        return _sheet_refusal(access, 409, stale=True)
     except UndoNothing:
-        pass
+        return _sheet_refusal(access, 400, refused=gettext("There is nothing to undo."))
     return redirect(url_for(".game", token=token), code=303)
+
+
+def _sheet_refusal(access: Any, status: int, **context: Any) -> Response:
+    sheet = build_sheet(access.game)
+    return render_page(
+        "three_thirteen/game.html", "three_thirteen/_sheet.html", status=status,
+        links=share_links(access, ".game"), qr=qr_svg, **context, **_game_context(access, sheet),
+    )
 
 
 @bp.post("/g/<token>/again")

@@ -36,7 +36,7 @@ KIND = "three_thirteen"
 ROUND = "round"
 CORRECT = "correct"
 MAX_TYPED = 999
-_DIGITS = re.compile(r"^\d{1,3}$")
+_DIGITS = re.compile(r"^[0-9]{1,3}$")  # ASCII digits only: "²" and "٣" are not points
 
 
 # ---------------------------------------------------------------------------

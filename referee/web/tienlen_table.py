@@ -43,16 +43,17 @@ from referee.tienlen import (
     replay_game,
 )
 from referee.web import store
+from referee.web.guard import whole_number
 from referee.web.sharing import qr_svg, share_links
 from referee.web.store import Access, StaleGame, UndoNothing
 from referee.web.tables import (
     open_game,
+    poll_unchanged,
     remember_rules,
     remembered_rules,
     require_keeper,
     seen_version,
     switches_from_form,
-    unchanged_since,
 )
 from referee.web.tienlen import combo_name, switch_specs
 from referee.web.views import is_htmx, render_page, say
@@ -188,10 +189,8 @@ def refused(access: Access, feedback: Feedback) -> Response:
 
 
 def _seat(form: Any, state: Game) -> int:
-    raw = form.get("seat", "")
-    try:
-        seat = int(raw)
-    except (TypeError, ValueError):
+    seat = whole_number(form.get("seat", ""))
+    if seat is None:
         abort(400, gettext("The form does not say which player acts; reload the page and try again."))
     if not 0 <= seat < len(state.setup.players):
         abort(400, gettext("There is no such seat at this table."))
@@ -232,8 +231,9 @@ def new() -> Response:
     except store.PlayerNamesError as exc:
         errors["names"] = say(exc)
     leader = -1
-    if leader_raw.isdigit() and int(leader_raw) in named:
-        leader = named.index(int(leader_raw))
+    leader_row = whole_number(leader_raw)
+    if leader_row in named:
+        leader = named.index(leader_row)
     else:
         errors["leader"] = gettext("Tap the player who holds 3♠: they lead the first hand.")
     try:
@@ -241,7 +241,7 @@ def new() -> Response:
     except SwitchError as exc:
         errors["rules"] = say(exc)
         rules = TienLenRules()
-    hand_size = int(size_raw) if size_raw.isdigit() else 0
+    hand_size = whole_number(size_raw) or 0
     top = 52 // max(len(names), MIN_PLAYERS)
     if not 1 <= hand_size <= top:
         errors["hand_size"] = gettext("Each player is dealt 1 to %(n)s cards.", n=top)
@@ -289,10 +289,10 @@ def _new_form(names: list[str], values: dict[str, Any], *, leader: str, hand_siz
 
 @bp.route("/g/<token>")
 def table(token: str) -> Response:
-    access = open_game(token, KIND)
-    unchanged = unchanged_since(access)
+    unchanged = poll_unchanged(token, KIND)  # most polls end here: one indexed lookup
     if unchanged is not None:
         return unchanged
+    access = open_game(token, KIND)
     return render_table(access, Feedback())  # picker.js carries cards being tapped across a poll
 
 
@@ -362,6 +362,8 @@ def undo(token: str) -> Response:
     require_keeper(access)
     seen = seen_version()
     feedback = Feedback(cards=_typed_cards())
+    if seen != access.game.version:  # stale first: "nothing to undo" may be news to this phone
+        return stale(access, feedback)
     try:
         store.undo_last(access.game, seen)
     except StaleGame:

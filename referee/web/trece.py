@@ -51,12 +51,12 @@ from referee.web.models import Game
 from referee.web.sharing import qr_svg, share_links
 from referee.web.tables import (
     open_game,
+    poll_unchanged,
     remember_rules,
     remembered_rules,
     require_keeper,
     seen_version,
     switches_from_form,
-    unchanged_since,
 )
 from referee.web.views import render_page, say
 
@@ -418,10 +418,10 @@ def render_table(view: TableView, status: int = 200) -> Response:
 
 @bp.get("/g/<token>")
 def table(token: str) -> Response:
-    access = open_game(token, KIND)
-    unchanged = unchanged_since(access)
+    unchanged = poll_unchanged(token, KIND)  # most polls end here: one indexed lookup
     if unchanged is not None:
         return unchanged
+    access = open_game(token, KIND)
     return render_table(TableView(access, game_state(access.game)))
 
 
