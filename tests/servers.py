@@ -26,6 +26,16 @@ REPO = Path(__file__).resolve().parent.parent
 PYTHON = sys.executable
 
 
+def postgres_url() -> str:
+    """The test PostgreSQL cluster (``./scripts/test`` starts one and sets ``TEST_DATABASE_URL``)."""
+    import pytest
+
+    url = os.environ.get("TEST_DATABASE_URL", "")
+    if not url:
+        pytest.fail("TEST_DATABASE_URL is not set: run the suite with ./scripts/test, which starts PostgreSQL")
+    return url
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

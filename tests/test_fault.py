@@ -16,8 +16,7 @@ from sqlalchemy import create_engine, select
 from sqlalchemy.engine import Engine
 
 from referee.web.models import Event, Game
-from tests.conftest import postgres_url
-from tests.servers import ProductionServer, fresh_postgres
+from tests.servers import ProductionServer, fresh_postgres, postgres_url
 
 GAMES = 6
 FORM = {"Content-Type": "application/x-www-form-urlencoded"}

@@ -121,7 +121,8 @@ def test_three_thirteen_out_that_is_no_seat_is_not_read_as_one(client, out):
     keeper, _ = THREE_THIRTEEN.create(client)
     response = client.post(f"/three-thirteen/g/{keeper}/round/1", data={
         "version": "0", "out": [out], "cards_0": "4h 5h 6h", "cards_1": "", "points_1": "10"})
-    assert response.status_code == 400
+    assert response.status_code == 422  # read as nobody out: the round is refused and says so
+    assert "Mark who went out" in text(response)
     assert version_of(client, keeper) == 0
 
 
@@ -141,7 +142,7 @@ def test_house_rule_decks_in_unicode_digits_is_refused_in_players_words(client):
     error = response.get_json()["error"]
     assert error == "house rule 'decks' takes a whole number, not '²'"
     form = client.post("/three-thirteen/new", data={**THREE_THIRTEEN.new_form, "decks": "²"})
-    assert form.status_code == 400 and "house rule 'decks'" in text(form) and "'²'" in text(form)
+    assert form.status_code == 422 and "house rule 'decks'" in text(form) and "'²'" in text(form)
 
 
 # --------------------------------------------------------------------------- control characters
@@ -236,7 +237,7 @@ def test_a_50_megabyte_body_is_refused_from_its_length_before_it_is_read(client,
 
 def test_a_thousand_names_are_refused_with_a_reason_not_cut_to_eight(client):
     response = client.post("/three-thirteen/new", data={"names": [f"P{i}" for i in range(1000)], "dealer": "0"})
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert "2 to 8 players, not 1000" in text(response)
 
 

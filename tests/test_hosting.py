@@ -19,8 +19,7 @@ from referee.web import sharing
 from referee.web.database import SQLITE_BUSY_TIMEOUT_MS
 from referee.web.extensions import db
 from referee.web.serve import shown_path, shown_url
-from tests.conftest import make_app, postgres_url
-from tests.servers import PYTHON, REPO, ProductionServer, free_port, fresh_postgres, server_env
+from tests.servers import PYTHON, REPO, ProductionServer, free_port, fresh_postgres, postgres_url, server_env
 
 # --------------------------------------------------------------------------- the LAN server
 
@@ -82,11 +81,15 @@ def test_the_lan_server_refuses_a_50_megabyte_body_without_reading_it(tmp_path):
 
 def test_gunicorn_runs_several_workers_and_migrates_once(tmp_path):
     with ProductionServer("gunicorn", f"sqlite:///{tmp_path / 'hosted.sqlite'}", tmp_path / "log", workers=2) as server:
-        with urllib.request.urlopen(server.url + "/healthz") as response:
-            assert response.status == 200
+        deadline = time.monotonic() + 30
+        while server.output().count("Booting worker") < 2 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        for _ in range(4):
+            with urllib.request.urlopen(server.url + "/healthz") as response:
+                assert response.status == 200
         output = server.output()
     assert output.count("Booting worker") == 2
-    assert output.count("Running upgrade") == 1
+    assert output.count("Running upgrade") == 1  # in the master, before the workers forked
 
 
 def _start_at_once(database_url: str, count: int = 3) -> list[subprocess.CompletedProcess[str]]:
@@ -104,7 +107,7 @@ def _start_at_once(database_url: str, count: int = 3) -> list[subprocess.Complet
     return results
 
 
-def _schema_is_whole(database_url: str) -> None:
+def _schema_is_whole(make_app, database_url: str) -> None:  # type: ignore[no-untyped-def]
     app = make_app(database_url, AUTO_MIGRATE=False)
     with app.app_context():
         tables = set(db.inspect(db.engine).get_table_names())
@@ -115,23 +118,23 @@ def _schema_is_whole(database_url: str) -> None:
 
 
 @pytest.mark.parametrize("attempt", range(3))
-def test_processes_starting_at_once_on_an_empty_sqlite_file_all_come_up(tmp_path, attempt):
+def test_processes_starting_at_once_on_an_empty_sqlite_file_all_come_up(make_app, tmp_path, attempt):
     url = f"sqlite:///{tmp_path / 'empty.sqlite'}"
     for result in _start_at_once(url):
         assert result.returncode == 0, result.stdout
-    _schema_is_whole(url)
+    _schema_is_whole(make_app, url)
 
 
 @pytest.mark.postgres
 @pytest.mark.parametrize("attempt", range(3))
-def test_processes_starting_at_once_on_an_empty_postgres_database_all_come_up(attempt):
+def test_processes_starting_at_once_on_an_empty_postgres_database_all_come_up(make_app, attempt):
     with fresh_postgres(postgres_url()) as url:
         for result in _start_at_once(url):
             assert result.returncode == 0, result.stdout
-        _schema_is_whole(url)
+        _schema_is_whole(make_app, url)
 
 
-def test_sqlite_runs_in_wal_mode_with_a_busy_timeout(tmp_path):
+def test_sqlite_runs_in_wal_mode_with_a_busy_timeout(make_app, tmp_path):
     app = make_app(f"sqlite:///{tmp_path / 'wal.sqlite'}")
     with app.app_context():
         with db.engine.connect() as connection:
@@ -140,7 +143,7 @@ def test_sqlite_runs_in_wal_mode_with_a_busy_timeout(tmp_path):
         db.engine.dispose()
 
 
-def test_the_health_check_asks_the_database(any_db_app, tmp_path):
+def test_the_health_check_asks_the_database(make_app, any_db_app, tmp_path):
     response = any_db_app.test_client().get("/healthz")
     assert response.status_code == 200 and response.get_json() == {"status": "ok", "database": "ok"}
     broken = make_app(f"sqlite:///{tmp_path / 'no-such-folder' / 'x.sqlite'}", AUTO_MIGRATE=False)
@@ -187,7 +190,7 @@ def _share_box(client, base_url: str) -> tuple[str, str, str]:  # type: ignore[n
     return watch, keeper, said.group(1) + ": " + " ".join(said.group(2).split())
 
 
-def test_share_links_use_the_configured_public_address():
+def test_share_links_use_the_configured_public_address(make_app):
     app = make_app(PUBLIC_URL="https://thirteen.example.org/")
     watch, keeper, said = _share_box(app.test_client(), "http://127.0.0.1:8000")
     assert watch.startswith("https://thirteen.example.org/trece/g/")
@@ -210,7 +213,7 @@ def test_a_keeper_on_the_lan_address_shares_that_address(monkeypatch, client):
     assert said.startswith("request: The codes hold http://192.168.1.20:8000, the address this page was opened at")
 
 
-def test_a_server_on_loopback_only_says_its_links_work_on_this_computer_only(monkeypatch):
+def test_a_server_on_loopback_only_says_its_links_work_on_this_computer_only(make_app, monkeypatch):
     monkeypatch.setattr(sharing, "lan_address", lambda: "192.168.1.20")
     app = make_app(LAN_SHARING=False)
     watch, _, said = _share_box(app.test_client(), "http://127.0.0.1:8000")

@@ -10,7 +10,6 @@ with a reason (4xx), never a 500.
 * A write from another site is refused (403): browsers say where a request comes from in
   ``Sec-Fetch-Site`` and ``Origin``; a request with neither (a script, ``curl``) passes.
 * JSON nested deeper than :data:`MAX_JSON_DEPTH` is refused before it is parsed (400).
-* Every page reached through a share link is ``Cache-Control: no-store``.
 """
 
 from __future__ import annotations
@@ -19,7 +18,7 @@ import re
 from itertools import accumulate
 from urllib.parse import urlsplit
 
-from flask import Flask, Response, abort, current_app, request
+from flask import Flask, abort, current_app, request
 from flask_babel import gettext
 
 #: The largest number a form or URL may carry: a version, a seat, a count (PostgreSQL INTEGER).
@@ -36,10 +35,10 @@ _WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 def whole_number(raw: object, *, low: int = 0, high: int = MAX_NUMBER) -> int | None:
     """``raw`` read as a whole number from ``low`` to ``high``, or ``None`` if it is not one.
 
-    Only ASCII digits count (surrounding spaces are allowed), at most ten of them.
+    Only ASCII digits count, at most ten of them, and nothing else (not even a space).
 
-    >>> whole_number("42"), whole_number(" 7 ", high=8), whole_number("²"), whole_number("٣")
-    (42, 7, None, None)
+    >>> whole_number("42"), whole_number("7 "), whole_number("²"), whole_number("٣")
+    (42, None, None, None)
     >>> whole_number("9" * 5000), whole_number("2147483648"), whole_number("-1"), whole_number(None)
     (None, None, None, None)
     >>> whole_number("9", high=8), whole_number("0", low=1)
@@ -47,10 +46,9 @@ def whole_number(raw: object, *, low: int = 0, high: int = MAX_NUMBER) -> int | 
     """
     if not isinstance(raw, str):
         return None
-    text = raw.strip()
-    if not _ASCII_NUMBER.fullmatch(text):
+    if not _ASCII_NUMBER.fullmatch(raw):
         return None
-    value = int(text)
+    value = int(raw)
     return value if low <= value <= high else None
 
 
@@ -152,13 +150,6 @@ def refuse_deep_json() -> None:
             abort(400, f"the JSON body nests deeper than {MAX_JSON_DEPTH} levels; no endpoint takes that")
 
 
-def no_store_on_game_pages(response: Response) -> Response:
-    """A page reached through a share link is never kept by a cache: it holds the link and is live."""
-    if request.view_args and "token" in request.view_args:
-        response.headers["Cache-Control"] = "no-store"
-    return response
-
-
 def _shown(key: str) -> str:
     return _CONTROL.sub("?", key)[:40]
 
@@ -166,4 +157,3 @@ def _shown(key: str) -> str:
 def init_app(app: Flask) -> None:
     for hook in (refuse_large_body, refuse_cross_site_write, refuse_control_characters, refuse_deep_json):
         app.before_request(hook)
-    app.after_request(no_store_on_game_pages)

@@ -103,7 +103,7 @@ def is_token(token: str) -> bool:
 
     Anything else (a NUL byte, a space, a slash) is no game's link and never reaches the database.
 
-    >>> is_token(new_token()), is_token("abc\\x00"), is_token(""), is_token("x" * 65)
+    >>> is_token("Ql1JEuxAn-XGUUsQh38kcDtGgEQgfFm2"), is_token("abc\\x00"), is_token(""), is_token("x" * 65)
     (True, False, False, False)
     """
     return _TOKEN.fullmatch(token) is not None

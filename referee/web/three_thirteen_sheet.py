@@ -100,20 +100,6 @@ class RoundEntry:
         return self.payload is not None
 
 
-def _say_copies(exc: TooManyCopiesError, table: bool) -> str:
-    if exc.limit == 0:
-        return gettext("%(card)s is not in this game's deck: it is played without jokers", card=str(exc.card))
-    if table:
-        return gettext(
-            "%(card)s is entered %(count)s times at this table, but the decks hold only %(limit)s",
-            card=str(exc.card), count=exc.count, limit=exc.limit,
-        )
-    return gettext(
-        "%(card)s appears %(count)s times, but the decks hold only %(limit)s",
-        card=str(exc.card), count=exc.count, limit=exc.limit,
-    )
-
-
 def judge_round(
     rules: ThreeThirteenRules, players: int, round_number: int,
     cards: Sequence[str], points: Sequence[str], out: set[int],
@@ -145,11 +131,8 @@ def judge_round(
         try:
             hand = parse_cards(text)
             check_copies(hand, decks=decks, jokers=jokers)
-        except NotationError as exc:
-            entry.errors[seat] = gettext("%(piece)s is not a card.", piece=repr(exc.piece))
-            continue
-        except TooManyCopiesError as exc:
-            entry.errors[seat] = _say_copies(exc, table=False)
+        except (NotationError, TooManyCopiesError) as exc:
+            entry.errors[seat] = say(exc)
             continue
         if len(hand) != dealt:
             entry.errors[seat] = gettext(
@@ -230,11 +213,8 @@ def preview_hand(
     try:
         hand = parse_cards(text or "")
         check_copies(hand, decks=decks, jokers=jokers_for(rules, decks))
-    except NotationError as exc:
-        result["error"] = gettext("%(piece)s is not a card.", piece=repr(exc.piece))
-        return result
-    except TooManyCopiesError as exc:
-        result["error"] = _say_copies(exc, table=False)
+    except (NotationError, TooManyCopiesError) as exc:
+        result["error"] = say(exc)
         return result
     result["count"] = len(hand)
     if len(hand) != dealt:
