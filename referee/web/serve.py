@@ -76,10 +76,15 @@ class RequestLog:
         finally:
             if hasattr(body, "close"):  # WSGI: the server closes what the app returned
                 body.close()
-            query = environ.get("QUERY_STRING", "")
-            path = shown_path(environ.get("PATH_INFO", "")) + (f"?{query[:40]}" if query else "")
-            log.info("%s %s %s %s %.1f ms", environ.get("REMOTE_ADDR", "-"), environ.get("REQUEST_METHOD"),
-                     path, status[0] if status else "-", (time.perf_counter() - started) * 1000)
+            if log.isEnabledFor(logging.INFO):
+                self._log(environ, status, started)
+
+    @staticmethod
+    def _log(environ: dict[str, Any], status: list[str], started: float) -> None:
+        query = environ.get("QUERY_STRING", "")
+        path = shown_path(environ.get("PATH_INFO", "")) + (f"?{query[:40]}" if query else "")
+        log.info("%s %s %s %s %.1f ms", environ.get("REMOTE_ADDR", "-"), environ.get("REQUEST_METHOD"),
+                 path, status[0] if status else "-", (time.perf_counter() - started) * 1000)
 
 
 def shown_url(host: str, port: int) -> str:

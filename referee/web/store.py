@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from sqlalchemy import select, update
+from sqlalchemy import bindparam, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from referee.text import Message, message
@@ -121,15 +121,21 @@ def find_by_token(token: str, kind: str | None = None) -> Access | None:
     return Access(game, "keeper" if game.keeper_token == token else "watcher")
 
 
+_games = Game.__table__.c
+# Built once (and compiled once, by SQLAlchemy's statement cache): a poll only binds the token.
+_VERSION_BY_TOKEN = select(_games.version).where(
+    or_(_games.keeper_token == bindparam("token"), _games.watch_token == bindparam("token")),
+    _games.kind == bindparam("kind"),
+)
+
+
 def game_version(token: str, kind: str) -> int | None:
-    """The version of the game behind a share link: one indexed lookup of one column."""
+    """The version of the game behind a share link: one indexed lookup of one column, on a
+    pooled connection (no ORM session, no game object)."""
     if not is_token(token):
         return None
-    return db.session.execute(
-        select(Game.version).where(
-            (Game.keeper_token == token) | (Game.watch_token == token), Game.kind == kind
-        )
-    ).scalar()
+    with db.engine.connect() as connection:
+        return connection.execute(_VERSION_BY_TOKEN, {"token": token, "kind": kind}).scalar()
 
 
 def append_event(game: Game, seen: int, kind: str, payload: dict[str, Any]) -> Event:

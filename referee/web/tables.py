@@ -68,7 +68,7 @@ from flask import Blueprint, Response, abort, redirect, request, url_for
 from flask_babel import gettext
 
 from referee.text import Message
-from referee.web import store
+from referee.web import news, store
 from referee.web.guard import whole_number
 from referee.web.sharing import qr_svg, share_links
 from referee.web.store import Access, StaleGame, UndoNothing, find_by_token, game_version
@@ -153,7 +153,10 @@ class FollowedGame:
         unchanged = poll_unchanged(token, self.kind)  # most polls end here: one indexed lookup
         if unchanged is not None:
             return unchanged
-        return self.show(self.open(token), Feedback())
+        access = self.open(token)
+        if "since" in request.args:  # a poll with news: one render per version for the whole table
+            return news.shared_answer(access, lambda: self.show(access, Feedback()))
+        return self.show(access, Feedback())
 
     def show(self, access: Access, feedback: Feedback, status: int = 200, render: Render | None = None) -> Response:
         return (render or self.render)(access, feedback, status)
