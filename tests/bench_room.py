@@ -13,13 +13,15 @@ addresses are accepted).  Each watching phone keeps its own connection, asks
 and follows the news; each table's keeper saves a round every ``--write-every`` seconds.  The
 run is bounded by ``--seconds`` and ``--max-requests``.  It prints requests per second, p50/p99
 of empty polls (204), polls with news (200) and writes, the errors, and whether every watcher
-ended on its table's final version.
+ended on its table's final version; then the CPU time the server used per request (a figure
+that does not depend on what else the machine is doing) and the machine's load average.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import random
 import re
 import sys
@@ -141,13 +143,31 @@ async def keeper(base: str, table: Table, tally: Tally, until: float, every: flo
             await asyncio.sleep(every * random.uniform(0.8, 1.2))
 
 
-async def run_room(base: str, tables: int, watchers: int, seconds: float, every: float, max_requests: int) -> None:
+def group_cpu_seconds(group: int | None) -> float | None:
+    """CPU time used so far by every process of a process group (the server and its workers)."""
+    if group is None:
+        return None
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == group:  # field 5 of stat: the process group
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / ticks
+
+
+async def run_room(base: str, tables: int, watchers: int, seconds: float, every: float, max_requests: int,
+                   server_group: int | None = None) -> None:
     async with aiohttp.ClientSession() as session:
         room = [await create_table(session, base) for _ in range(tables)]
     for t in room:
         t.watchers = [0] * watchers
     tally = Tally()
     budget = [max_requests]
+    server_cpu, client_cpu, load = group_cpu_seconds(server_group), time.process_time(), os.getloadavg()[0]
     started = time.monotonic()
     until = started + seconds
     tasks = [asyncio.create_task(keeper(base, t, tally, until, every, budget)) for t in room]
@@ -155,6 +175,9 @@ async def run_room(base: str, tables: int, watchers: int, seconds: float, every:
               for t in room for i in range(watchers)]
     await asyncio.wait_for(asyncio.gather(*tasks), timeout=seconds + 60)
     elapsed = time.monotonic() - started
+    client_cpu = time.process_time() - client_cpu
+    if server_cpu is not None:
+        server_cpu = (group_cpu_seconds(server_group) or 0) - server_cpu
     behind = sum(1 for t in room for v in t.watchers if v != t.version)
     ms = 1000
     print(f"room: {tables} tables x {watchers} watching phones = {tables * watchers} phones, "
@@ -170,6 +193,10 @@ async def run_room(base: str, tables: int, watchers: int, seconds: float, every:
     for e in tally.errors:
         kinds[e] = kinds.get(e, 0) + 1
     print(f"errors: {len(tally.errors)} {kinds if kinds else ''}".rstrip())
+    cpu = "" if server_cpu is None else (f"server CPU {server_cpu:.1f} s = {server_cpu / max(1, tally.requests) * ms:.2f}"
+                                         f" ms a request; ")
+    print(f"{cpu}load test client CPU {client_cpu:.1f} s; machine load average {load:.1f} at the start"
+          f" ({os.cpu_count()} cores)")
     converged = tables * watchers - behind
     print(f"converged: {converged}/{tables * watchers} watchers on their table's final version"
           + ("" if behind == 0 else f"  ({behind} behind)"))
@@ -203,8 +230,9 @@ def main() -> int:
         with server:
             label = f"{args.server}" + (f", {args.workers} workers" if args.server == "gunicorn" else "")
             print(f"server: {label}, {urlsplit(database).scheme}, {server.url}")
+            group = server.process.pid if server.process else None
             asyncio.run(run_room(server.url, args.tables, args.watchers, args.seconds, args.write_every,
-                                 args.max_requests))
+                                 args.max_requests, group))
     return 0
 
 
