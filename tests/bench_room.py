@@ -2,9 +2,9 @@
 
 Run on demand (not part of the suite), against the production server on loopback:
 
-    .venv/bin/python tests/bench_room.py --tables 10 --watchers 20              # 200 phones, waitress
-    .venv/bin/python tests/bench_room.py --tables 50 --watchers 20              # 1,000 phones
-    .venv/bin/python tests/bench_room.py --tables 50 --watchers 20 --server gunicorn --workers 2
+    .venv/bin/python -m tests.bench_room --tables 10 --watchers 20              # 200 phones, waitress
+    .venv/bin/python -m tests.bench_room --tables 50 --watchers 20              # 1,000 phones
+    .venv/bin/python -m tests.bench_room --tables 50 --watchers 20 --server gunicorn --workers 2
 
 It starts the server itself on a free loopback port with a fresh SQLite file (``--database URL``
 for PostgreSQL), or measures one already running (``--url http://127.0.0.1:PORT``; only loopback
@@ -207,7 +207,7 @@ def main() -> int:
     parser.add_argument("--tables", type=int, default=10)
     parser.add_argument("--watchers", type=int, default=20, help="watching phones per table")
     parser.add_argument("--seconds", type=float, default=30, help="how long keepers write (default 30)")
-    parser.add_argument("--write-every", type=float, default=5.0, help="seconds between a keeper's saves")
+    parser.add_argument("--write-every", type=float, default=10.0, help="seconds between a keeper's saves")
     parser.add_argument("--max-requests", type=int, default=200_000, help="stop after this many requests")
     parser.add_argument("--server", choices=["waitress", "gunicorn"], default="waitress")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn worker processes")

@@ -198,8 +198,9 @@ def test_share_links_use_the_configured_public_address(make_app):
     assert said == "configured: The codes hold https://thirteen.example.org, this server's public address."
 
 
-def test_a_keeper_on_loopback_shares_the_lan_address(monkeypatch, client):
+def test_a_keeper_on_loopback_shares_the_lan_address(make_app, monkeypatch):
     monkeypatch.setattr(sharing, "lan_address", lambda: "192.168.1.20")
+    client = make_app(LAN_SHARING=True).test_client()  # as the LAN server sets it
     for base in ("http://127.0.0.1:8000", "http://localhost:8000"):
         watch, keeper, said = _share_box(client, base)
         assert watch.startswith("http://192.168.1.20:8000/trece/g/") and keeper.startswith("http://192.168.1.20:8000/")
@@ -215,13 +216,14 @@ def test_a_keeper_on_the_lan_address_shares_that_address(monkeypatch, client):
 
 def test_a_server_on_loopback_only_says_its_links_work_on_this_computer_only(make_app, monkeypatch):
     monkeypatch.setattr(sharing, "lan_address", lambda: "192.168.1.20")
-    app = make_app(LAN_SHARING=False)
+    app = make_app()  # LAN_SHARING is off unless the LAN server listens on the network
     watch, _, said = _share_box(app.test_client(), "http://127.0.0.1:8000")
     assert watch.startswith("http://127.0.0.1:8000/")
     assert said.startswith("loopback: The codes hold http://127.0.0.1:8000, which only this computer can open")
 
 
-def test_without_a_network_the_loopback_address_stays(monkeypatch, client):
+def test_without_a_network_the_loopback_address_stays(make_app, monkeypatch):
     monkeypatch.setattr(sharing, "lan_address", lambda: "127.0.0.1")
+    client = make_app(LAN_SHARING=True).test_client()
     watch, _, said = _share_box(client, "http://127.0.0.1:8000")
     assert watch.startswith("http://127.0.0.1:8000/") and said.startswith("loopback:")

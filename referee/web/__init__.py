@@ -25,6 +25,7 @@ def select_locale() -> str | None:
 
 def init_app(app: Flask) -> None:
     app.config.setdefault("PUBLIC_URL", None)
+    app.config.setdefault("LAN_SHARING", False)  # the LAN server turns it on (referee.web.sharing)
     db.init_app(app)
     with app.app_context():
         configure_engine(db.engine)

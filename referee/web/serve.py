@@ -131,8 +131,8 @@ def main(argv: list[str] | None = None) -> int:
 
     app = create_app()  # migrations first: alembic's logging setup replaces what was there
     _log_requests(quiet=args.quiet)
-    if is_loopback(args.host):
-        app.config["LAN_SHARING"] = False  # phones cannot reach this server: links say so
+    # A keeper who opens http://127.0.0.1 gets share links with the LAN address, when phones can reach it.
+    app.config["LAN_SHARING"] = not is_loopback(args.host)
     try:
         server = create_server(
             RequestLog(app), host=args.host, port=args.port, threads=args.threads,

@@ -6,7 +6,8 @@ chosen, in this order:
 1. ``PUBLIC_URL`` when it is configured (a hosted server: ``https://thirteen.example.org``);
 2. this computer's address on the local network when the keeper opened the app on a loopback
    address (``http://127.0.0.1:8000`` is this computer for the keeper, nobody else's phone) and
-   the server listens beyond loopback (``LAN_SHARING``, turned off by ``serve --host 127.0.0.1``);
+   the server listens on the network (``LAN_SHARING``: the LAN server turns it on unless it was
+   started with ``--host 127.0.0.1``; off for any other server, which only the host knows);
 3. otherwise the address the keeper's own page was opened at.
 
 The game page says which address the codes hold and why (:attr:`ShareLinks.source`).
@@ -83,7 +84,7 @@ def public_base() -> tuple[str, str]:
     if configured:
         return str(configured).rstrip("/"), "configured"
     here = urlsplit(request.host_url)
-    if is_loopback(here.hostname) and current_app.config.get("LAN_SHARING", True):
+    if is_loopback(here.hostname) and current_app.config.get("LAN_SHARING"):
         lan = lan_address()
         if not is_loopback(lan):
             port = f":{here.port}" if here.port else ""
