@@ -74,6 +74,7 @@ def _stored(engine: Engine, token: str) -> dict[int, int]:
 
 @pytest.mark.parametrize(("server_kind", "database"), [
     ("waitress", "sqlite"),
+    ("gunicorn", "sqlite"),  # two worker processes writing one SQLite file (WAL)
     pytest.param("waitress", "postgres", marks=pytest.mark.postgres),
     pytest.param("gunicorn", "postgres", marks=pytest.mark.postgres),
 ])
