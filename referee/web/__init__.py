@@ -56,7 +56,7 @@ def init_app(app: Flask) -> None:
 
 
 # The games' web modules, each with a page blueprint ``bp`` (and API routes on ``api.bp``).
-GAMES: tuple[str, ...] = ("tienlen", "tienlen_table", "trece", "three_thirteen")
+GAMES: tuple[str, ...] = ("tienlen", "tienlen_table", "tienlen_scores", "trece", "three_thirteen")
 
 
 def _game_modules() -> list:  # type: ignore[type-arg]
