@@ -62,7 +62,7 @@ def test_house_rules_open_from_the_screen_change_the_verdict_and_stay_on_the_pho
     assert details.get_attribute("open") is None  # collapsed at first
     details.locator("summary").tap()
     page.locator("label.switch", has_text="Four of a kind on a pair of 2s").tap()
-    assert "quad_beats_pair_of_twos" in verdict(page, "legal").inner_text()
+    assert "house rule “Four of a kind on a pair of 2s”" in verdict(page, "legal").inner_text()
     assert phone.no_sideways_scroll()
     assert phone.small_targets() == []
 

@@ -169,7 +169,8 @@ def test_a_switch_in_the_form_changes_the_verdict(client, switch, word):
     data = {"table": "2s 2h", "play": "6s 6h 6c 6d", **switches_form(quad_beats_pair_of_twos=switch)}
     page = body(client.post("/tienlen/check", data=data, headers=HTMX))
     assert f">{word}" in page
-    assert ("quad_beats_pair_of_twos" in page) is True  # the reason names the house rule
+    assert "“Four of a kind on a pair of 2s”" in page  # the reason names the switch as on screen
+    assert "quad_beats_pair_of_twos" not in page.split('class="why"')[1].split("</p>")[0]
 
 
 def test_switches_are_remembered_on_the_phone_and_applied_on_reload(client):
@@ -294,7 +295,7 @@ def test_api_first_lead_switch(client):
 def test_api_switch_quad_beats_pair_of_twos(client, switch, legal, bomb):
     data = api(client, play="6s 6h 6c 6d", table="2s 2h", rules={"quad_beats_pair_of_twos": switch}).get_json()
     assert (data["legal"], data["bomb"]) == (legal, bomb)
-    assert "quad_beats_pair_of_twos" in data["reason"]
+    assert "house rule “Four of a kind on a pair of 2s”" in data["reason"]
 
 
 def test_api_switch_twos_in_sequences(client):
