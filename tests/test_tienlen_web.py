@@ -50,13 +50,15 @@ def test_rules_page_has_the_bomb_table_and_every_switch(client):
 # --- the check screen ---------------------------------------------------------------------
 
 
-def test_check_page_opens_with_two_pickers_a_neutral_prompt_and_the_switches(client):
+def test_check_page_opens_with_one_grid_for_table_and_play_a_neutral_prompt_and_the_switches(client):
     response = client.get("/tienlen/check")
     assert response.status_code == 200
     page = body(response)
     assert "<html" in page
     assert 'name="table"' in page and 'name="play"' in page and 'name="first_play"' in page
-    assert 'data-state="empty"' in page and "Tap the play" in page
+    assert 'data-state="empty"' in page and "Tap the cards" in page
+    assert page.count("data-card=") == 52  # one deck on the screen: a target button says where taps go
+    assert page.count("data-target") == 2
     assert 'hx-post="/tienlen/check"' in page and 'hx-target="#verdict"' in page
     assert "<details" in page
     for switch in TienLenRules.__dataclass_fields__:

@@ -391,8 +391,8 @@ def undo(token: str) -> Response:
             links=share_links(access, ".game"), qr=qr_svg, stale=True, **_game_context(access, sheet),
         )
     except UndoNothing:
-        pass
-    return redirect(url_for(".game", token=token), code=303)
+        return redirect(url_for(".game", token=token), code=303)
+    return redirect(url_for(".game", token=token, undone=1), code=303)
 
 
 @bp.post("/g/<token>/again")
