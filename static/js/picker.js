@@ -240,7 +240,7 @@
 
     /* Pointer tracking: a gesture that stays on its first card is a tap (the click);
        one that reaches another card of the same suit or rank is a swipe. */
-    var gesture = null, swallowClick = 0;
+    var gesture = null, swallowClick = null;
     function cardAt(x, y) {
       var el = document.elementFromPoint(x, y);
       var b = el && el.closest && el.closest(".card-btn");
@@ -268,7 +268,8 @@
         gesture = null;
         mark(null);
         if (e.type === "pointerup" && g.line) {
-          swallowClick = Date.now();
+          /* The browser may still send a click to the card the swipe began on: not a tap. */
+          swallowClick = { code: g.start, at: Date.now() };
           swipe(g.line.cards);
         }
       };
@@ -277,7 +278,9 @@
     }
     buttons.forEach(function (b) {
       b.addEventListener("click", function () {
-        if (swallowClick && Date.now() - swallowClick < 600) { swallowClick = 0; return; }
+        var swallow = swallowClick;
+        swallowClick = null;
+        if (swallow && swallow.code === b.dataset.card && Date.now() - swallow.at < 500) return;
         tap(b.dataset.card);
       });
     });
