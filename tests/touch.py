@@ -22,13 +22,18 @@ class Touch:
     def __post_init__(self) -> None:
         self.cdp = self.page.context.new_cdp_session(self.page)
         self._y = self.page.evaluate("scrollY")
+        if self._y:
+            raise AssertionError(f"the page opened scrolled by {self._y} px")
 
     @property
     def gestures(self) -> int:
         return self.taps + self.swipes
 
     def _track(self) -> None:
-        y = self.page.evaluate("scrollY")
+        try:
+            y = self.page.evaluate("scrollY")
+        except Exception:  # the tap followed a link: the next page is measured by a new Touch
+            return
         self.scrolled += abs(y - self._y)
         self._y = y
 

@@ -201,7 +201,23 @@
       else active.cards.push(code);
       return touched;
     }
+    /* Whether `code` could belong with the cards of `f`: the same rank (a pair, a triple,
+       four of a kind) or a rank next to one of them (a sequence growing). */
+    function fits(f, code) {
+      if (isJoker(code)) return true;
+      var at = ranks.indexOf(rankOf(code));
+      return f.cards.some(function (c) {
+        var d = Math.abs(ranks.indexOf(rankOf(c)) - at);
+        return d <= 1;
+      });
+    }
     function tap(code) {
+      /* A field marked data-advance (the table) hands over to the next one (the play) when
+         a card is tapped that cannot belong with its cards: that card starts the play. */
+      var next = fields[fields.indexOf(active) + 1];
+      if (next && active.el.hasAttribute("data-advance") && active.cards.length && !count(active, code) && !fits(active, code)) {
+        active = next;
+      }
       var n = count(active, code);
       var touched;
       if (n >= active.twins || (active.max === 1 && n > 0)) {
@@ -209,6 +225,9 @@
         touched = [active];
       } else {
         touched = add(code);
+        /* A one-card field (the top of the pile) is full: the grid moves on to the next. */
+        next = fields[fields.indexOf(active) + 1];
+        if (active.max === 1 && next) active = next;
       }
       changed(touched);
     }
