@@ -107,10 +107,10 @@ def take(browser: Any, base_url: str, app: Any, folder: Path) -> list[Path]:
 def main() -> None:
     from playwright.sync_api import sync_playwright
 
-    from tests.conftest import CHROMIUM, LiveServer, make_app
+    from tests.conftest import CHROMIUM, LiveServer, _make_app
 
     with tempfile.TemporaryDirectory() as tmp:
-        app = make_app(f"sqlite:///{Path(tmp) / 'shots.sqlite'}")
+        app = _make_app(f"sqlite:///{Path(tmp) / 'shots.sqlite'}")
         with LiveServer(app, Path(tmp)) as server, sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
             for path in take(browser, server.url, app, DOCS):

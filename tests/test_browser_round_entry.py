@@ -115,7 +115,7 @@ def test_undo_says_what_it_takes_back_and_a_correction_says_corrected(phone):
     page.wait_for_url(re.compile(r"saved=1"))
     expect(page.locator(".notice.ok").first).to_have_text("Round 1 saved.")
     undo = page.locator("button.tt-undo")
-    expect(undo).to_have_text("Undo round 1 as entered (Ann 0, Bao 9)")
+    expect(undo).to_have_text("Undo: round 1 as entered (Ann 0, Bao 9)")
 
     # A correction says so.
     page.goto(sheet + "/round/1")
@@ -125,10 +125,10 @@ def test_undo_says_what_it_takes_back_and_a_correction_says_corrected(phone):
     page.get_by_role("button", name="Save the correction").tap()
     page.wait_for_url(re.compile(r"saved=1"))
     expect(page.locator(".notice.ok").first).to_have_text("Round 1 corrected.")
-    expect(undo).to_have_text("Undo the correction of round 1 (Ann 0, Bao 12)")
+    expect(undo).to_have_text("Undo: the correction of round 1 (Ann 0, Bao 12)")
 
     undo.tap()
     expect(page.locator("[data-undone]")).to_have_text(
         "Undone: the correction of round 1 (Ann 0, Bao 12). The sheet is as it was before it.")
     assert page.locator("[data-total='1']").inner_text() == "9"
-    expect(undo).to_have_text("Undo round 1 as entered (Ann 0, Bao 9)")
+    expect(undo).to_have_text("Undo: round 1 as entered (Ann 0, Bao 9)")

@@ -33,13 +33,11 @@ def test_a_verdict_message_translates_with_its_blanks_filled():
     assert msg.translate(lambda t: spanish.get(t, t)) == "8♠ es menor que 8♥"
 
 
-def test_a_table_that_reads_spanish_gets_pages_and_verdicts_in_spanish(tmp_path):
+def test_a_table_that_reads_spanish_gets_pages_and_verdicts_in_spanish(tmp_path, make_app):
     """The whole path works: a catalogue for a language, picked from the phone's
     Accept-Language, translates page texts and the referee's verdict sentences."""
     from babel.messages.catalog import Catalog
     from babel.messages.mofile import write_mo
-
-    from tests.conftest import make_app
 
     catalog = Catalog(locale="es")
     catalog.add("Which game is on the table?", "¿Qué juego hay en la mesa?")
