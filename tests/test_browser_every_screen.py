@@ -105,3 +105,26 @@ def test_the_eight_player_sheet_shows_every_column_at_320_px(browser, live_serve
     assert [heads.nth(i).inner_text() for i in range(2)] == ["Annab", "Anna"]  # shortest unique beginnings
     assert heads.first.get_attribute("title") == "Annabelle"
     context.close()
+
+
+@pytest.mark.parametrize("path", ["/tienlen/check", "/trece/check", "/three-thirteen/score"])
+def test_the_pickers_speak_to_a_screen_reader(phone, path):
+    """Every card is a button with a name and a pressed state; the targets say which field the
+    grid fills; the verdict is a live region, so a screen reader hears it without moving."""
+    page = phone.open(path)
+    cards = page.locator(".picker-grid [data-card]")
+    assert cards.count() >= 52
+    names = cards.evaluate_all("bs => bs.map(b => [b.tagName, b.getAttribute('aria-label'), b.getAttribute('aria-pressed')])")
+    assert all(tag == "BUTTON" and label and pressed in ("true", "false") for tag, label, pressed in names)
+    assert ["10 hearts", "false"] in [[label, pressed] for _, label, pressed in names]
+    live = page.locator("#verdict, #score-result")
+    assert live.first.get_attribute("aria-live") == "polite"
+    if path != "/three-thirteen/score":
+        targets = page.locator("[data-target]")
+        assert targets.count() == 2
+        assert targets.evaluate_all("ts => ts.map(t => t.getAttribute('aria-pressed'))") == ["true", "false"]
+        page.locator(".picker-grid [data-card='Qh']").tap()
+        # the card moved on to the next field or stayed: either way the grid says where it is
+        label = page.locator(".picker-grid [data-card='Qh']").get_attribute("aria-label")
+        pressed = page.locator(".picker-grid [data-card='Qh']").get_attribute("aria-pressed")
+        assert pressed == "true" or "(" in label, label
