@@ -28,6 +28,10 @@ def screens(live_server):  # type: ignore[no-untyped-def]
                                         "turned_suit": "♥", "run_after_joker__present": "1"})
     assert r.status_code == 303
     paths.append(r.headers["Location"])
+    r = client.post("/tienlen/scores/new", data={"name0": "Ana", "name1": "Bao", "name2": "Chi", "name3": "Dan"})
+    assert r.status_code == 303, r.get_data(as_text=True)[:500]
+    scores = r.headers["Location"]
+    paths += ["/tienlen/scores/", scores, scores + "/add"]
     names = ["Annabelle", "Anna", "Chidi", "Dariusz", "Esperanza", "Fumiko", "Gwendolyn", "Hiroshi"]
     r = client.post("/three-thirteen/new", data={"names": names, "dealer": "0"})
     sheet = r.headers["Location"]
