@@ -116,3 +116,25 @@ def test_trece_table_every_action_shows_its_result_and_the_turn(phone):
     expect(page.locator(".play-dock .notice")).to_contain_text("Undone")
     in_view(page, ".play-dock .notice")
     in_view(page, "[data-turn]")
+
+
+def test_trece_a_call_shows_its_result_and_the_turn(phone, live_server):
+    """Calling "thirteen!" on a player who forgot "last card", tapped from the bottom of the page."""
+    client = live_server.app.test_client()
+    r = client.post("/trece/new", data={"name0": "Ana", "name1": "Ben", "dealer": "0", "turned_rank": "Q",
+                                        "turned_suit": "♥", "run_after_joker__present": "1"})
+    url = r.headers["Location"].replace("http://localhost", "")
+    version = 0
+    for action, cards in [("play", "K♥ RJ"), ("draw", ""), ("draw", ""), ("draw", ""), ("play", "5♥"), ("play", "6♥"),
+                          ("play", "7♠ 8♠ 9♠ 10♠ J♠ Q♠ K♠ A♣ 2♣ 3♣")]:
+        answer = client.post(url + "/act", data={"version": str(version), "action": action, "cards": cards})
+        assert answer.status_code == 303, answer.get_data(as_text=True)[:300]
+        version += 1
+    page = phone.open(url)
+    expect(page.locator("[data-action=thirteen]")).to_be_visible()
+    scroll_to_bottom(page)
+    page.locator("[data-action=thirteen]").tap()
+    expect(page.locator("[data-last]")).to_contain_text("thirteen")
+    top, bottom = in_view(page, "[data-last]")
+    in_view(page, "[data-turn]")
+    print(f"Trece call result in the viewport at {top:.0f}–{bottom:.0f} px of {HEIGHT}")

@@ -355,3 +355,15 @@ def test_openapi_document_describes_the_check(client):
     assert schemas["TienLenRules"]["properties"]["first_lead"]["enum"] == list(TienLenRules.CHOICES["first_lead"])
     assert "double_sequence" in schemas["TienLenCombination"]["properties"]["kind"]["enum"]
     assert operation["requestBody"]["content"]["application/json"]["example"]["play"] == "3♠3♣4♦4♥5♠5♣"
+
+
+def test_the_card_grid_runs_in_the_games_suit_order_spades_clubs_diamonds_hearts(client):
+    import re as _re
+
+    cards = _re.findall(r'data-card="([^"]+)"', body(client.get("/tienlen/check")))
+    # the check screen lays the deck out as suit rows of 7 ranks, then 6: ♠ ♣ ♦ ♥ from the top
+    assert [c[-1] for c in cards[0:28:7]] == ["s", "c", "d", "h"]
+    assert cards[:7] == ["3s", "4s", "5s", "6s", "7s", "8s", "9s"]
+    assert cards[28:34] == ["10s", "Js", "Qs", "Ks", "As", "2s"]
+    home = _re.findall(r'data-card="([^"]+)"', body(client.get("/")))  # a 4 × 13 grid: suit columns
+    assert home[:4] == ["3s", "3c", "3d", "3h"]
