@@ -131,3 +131,15 @@ def test_a_whole_four_player_thirteen_card_round_takes_at_most_35_gestures(phone
     assert totals[0] == "0"
     touch.report("4-player 13-card round")
     assert touch.gestures <= 35  # by one tap a card it was 57
+
+
+def test_at_a_trece_table_a_swipe_along_a_suit_row_lays_the_run_in_the_order_swiped(phone, live_server):
+    client = live_server.app.test_client()
+    r = client.post("/trece/new", data={"name0": "Ana", "name1": "Ben", "dealer": "0", "turned_rank": "Q",
+                                        "turned_suit": "♥", "run_after_joker__present": "1"})
+    page = phone.open(r.headers["Location"].replace("http://localhost", ""))
+    touch = Touch(page)
+    grid = page.locator("#picker-cards")
+    touch.swipe(grid.locator("[data-card='Kh']"), grid.locator("[data-card='9h']"))  # the wide grid: ♥ is a row
+    expect(page.locator("#picker-cards-text")).to_have_value("K♥ Q♥ J♥ 10♥ 9♥")
+    touch.report("Trece run by one swipe")
