@@ -11,6 +11,7 @@ from flask_babel import gettext
 
 from referee.cards import AnyCard, NotationError, TooManyCopiesError, check_copies, format_cards, parse_cards
 from referee.text import Message
+from referee.web.guard import same_site_target
 
 bp = Blueprint("core", __name__)
 
@@ -71,15 +72,20 @@ def htmx_js() -> Response:
 
 
 @bp.route("/healthz")
-def health() -> dict[str, str]:
-    return {"status": "ok"}
+def health() -> tuple[dict[str, str], int]:
+    """For a load balancer or container healthcheck: 200 when the database answers, else 503."""
+    from referee.web.database import database_ok
+
+    if database_ok():
+        return {"status": "ok", "database": "ok"}, 200
+    return {"status": "unavailable", "database": "not answering"}, 503
 
 
 @bp.route("/lang/<code>")
 def set_language(code: str) -> Response:
     if code not in current_app.config["LANGUAGES"]:
         abort(404)
-    target = request.referrer or "/"
+    target = same_site_target(request.referrer)  # never a redirect to another site
     response = make_response("", 303)
     response.headers["Location"] = target
     response.set_cookie("lang", code, max_age=3600 * 24 * 365, samesite="Lax")
