@@ -100,6 +100,8 @@ def test_a_card_tapped_for_the_play_leaves_the_table_and_the_grid_marks_where_ea
     grid(page, "8h").tap()
     assert page.locator("#picker-play-text").input_value() == "9♣"
     # The unfinished table (5♠ 5♦ 6♥ is no combination) was answered 400 on purpose.
+    expect(page.locator("#picker-table-error")).to_be_visible()
+    page.wait_for_load_state("networkidle")  # every answer is in before they are counted
     phone.errors[:] = [e for e in phone.errors if "status of 400" not in e]
 
 
