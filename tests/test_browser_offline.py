@@ -57,10 +57,10 @@ def worker_keeps(page) -> None:  # type: ignore[no-untyped-def]
 
 def test_a_check_tapped_offline_gets_its_verdict_by_itself_when_the_network_is_back(phone):
     page = phone.open("/tienlen/check")
-    page.locator("#picker-table [data-card='2h']").tap()
+    page.locator("#picker-check [data-card='2h']").tap()  # one grid: the table, then the play
     phone.context.set_offline(True)
     for card in ("3s", "3c", "4d", "4h", "5s", "5c"):
-        page.locator(f"#picker-play [data-card='{card}']").tap()
+        page.locator(f"#picker-check [data-card='{card}']").tap()
     banner = page.locator("#connection")
     expect(banner).to_contain_text("No connection to the referee")
     expect(page.locator("#picker-play .picker-text")).to_have_value("3♠ 3♣ 4♦ 4♥ 5♠ 5♣")
@@ -104,18 +104,20 @@ def test_a_tienlen_play_made_offline_waits_on_the_phone_and_is_played_once(phone
 
 
 def enter_round_one(page) -> None:  # type: ignore[no-untyped-def]
+    """Round 1 entered one hand at a time: Ann went out, Bao's cards, Chi's points, Dan's cards."""
     ann = page.locator("#seat-0")
-    ann.get_by_text("went out").tap()
+    ann.locator(".tt-outbox").tap()
     for card in ("Ah", "2h", "3h"):
         ann.locator(f"[data-card='{card}']").tap()
+    page.locator(".tt-step[data-step='1']").tap()
     bao = page.locator("#seat-1")
-    bao.locator("summary").tap()
     for card in ("Ks", "9d", "5c"):
         bao.locator(f"[data-card='{card}']").tap()
     bao.locator(".tt-preview .tt-points", has_text="24 points").wait_for()
+    page.locator(".tt-step[data-step='2']").tap()
     page.locator("#points-2").fill("7")
+    page.locator(".tt-step[data-step='3']").tap()
     dan = page.locator("#seat-3")
-    dan.locator("summary").tap()
     for card in ("Qc", "Qd", "3s"):
         dan.locator(f"[data-card='{card}']").tap()
     dan.locator(".tt-preview .tt-points", has_text="0 points").wait_for()
@@ -168,7 +170,7 @@ def test_a_trece_play_kept_offline_meets_the_fresh_table_when_the_game_moved_on(
     assert events(live_server, url) == ["draw"]
 
     phone.context.set_offline(False)  # sent as typed, against the old version: refused, shown
-    expect(page.locator("#table .notice")).to_contain_text("The table changed on another phone", timeout=15_000)
+    expect(page.locator("#table .notice.stale")).to_contain_text("The table changed on another phone", timeout=15_000)
     expect(page.locator("#table .turn")).to_have_text("Ana to play")
     expect(page.locator("#picker-cards .picker-text")).to_have_value("K♥")  # kept to re-apply
     expect(page.locator("#outbox")).to_be_hidden()
