@@ -75,6 +75,9 @@ def test_a_draft_keeps_cards_ticks_and_points_through_a_reload_and_a_closed_tab(
     tab.locator("#points-2").fill("4")
     tab.get_by_role("button", name="Save round 1").tap()
     tab.wait_for_url(re.compile(r"saved=1"))
+    # The sheet arrives through htmx (app.js sends the form): its drafts are dropped once it is in.
+    tab.locator("[data-clear-drafts]").first.wait_for(state="attached")
+    tab.wait_for_function("!Object.keys(localStorage).some(k => k.startsWith('thirteen-round:'))", timeout=5000)
     keys = tab.evaluate("Object.keys(localStorage).filter(k => k.startsWith('thirteen-round:'))")
     assert keys == []  # saved: the draft is gone
     assert [tab.locator(f"[data-total='{s}']").inner_text() for s in range(3)] == ["0", "17", "4"]
@@ -94,6 +97,7 @@ def test_a_refused_save_opens_only_the_hands_in_error_with_the_first_reason_in_v
     assert page.locator("#seat-2").is_visible()
     for seat in (0, 1, 3):
         assert page.locator(f"#seat-{seat}").is_hidden()
+    expect(page.locator("#error-2")).to_be_in_viewport(ratio=1)  # brought in once the swap settled
     box = page.locator("#error-2").bounding_box()
     print(f"first reason of the refused save at y={box['y']:.0f}–{box['y'] + box['height']:.0f} of 740")
     assert 0 <= box["y"] and box["y"] + box["height"] <= 740

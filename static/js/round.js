@@ -21,6 +21,8 @@
   function parse(text) { return window.Thirteen ? window.Thirteen.parseCards(text || "") : (text || "").split(/\s+/).filter(Boolean); }
 
   function setup(form) {
+    if (form.dataset.roundReady) return;
+    form.dataset.roundReady = "1";
     var key = form.dataset.draftKey;
     var steps = form.querySelector(".tt-steps");
     var hands = Array.prototype.slice.call(form.querySelectorAll("fieldset.tt-player"));
@@ -126,11 +128,22 @@
     form.addEventListener("input", function () { counts(); save(); });
     form.addEventListener("change", function () { counts(); save(); });
     var first = form.dataset.firstError !== undefined && (document.getElementById("error-" + form.dataset.firstError));
-    if (first) first.scrollIntoView({ block: "center" });
+    /* After a swap htmx shows the top of the page once it settles: bring the reason in after it. */
+    if (first) setTimeout(function () { first.scrollIntoView({ block: "center" }); },
+      window.htmx ? window.htmx.config.defaultSettleDelay + 40 : 0);
   }
 
-  document.addEventListener("DOMContentLoaded", function () {
-    document.querySelectorAll("[data-clear-drafts]").forEach(function (el) { dropDrafts(el.dataset.clearDrafts, null); });
-    document.querySelectorAll("form[data-round-form]").forEach(setup);
-  });
+  /* On a page load, and on every page htmx swaps in (app.js sends the round form through
+     htmx, so a saved round's sheet or a refused round arrives without a page load). */
+  function init(scope) {
+    var within = function (sel) {
+      var found = Array.prototype.slice.call(scope.querySelectorAll(sel));
+      if (scope.matches && scope.matches(sel)) found.unshift(scope);
+      return found;
+    };
+    within("[data-clear-drafts]").forEach(function (el) { dropDrafts(el.dataset.clearDrafts, null); });
+    within("form[data-round-form]").forEach(setup);
+  }
+  document.addEventListener("DOMContentLoaded", function () { init(document); });
+  document.addEventListener("htmx:load", function (e) { init(e.detail.elt); });
 })();
