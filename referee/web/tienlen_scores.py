@@ -27,6 +27,7 @@ from referee.web import (
     store,
     tienlen_scores_api,  # noqa: F401  (the API routes and their OpenAPI paths)
 )
+from referee.web.guard import whole_number
 from referee.web.store import Access, find_by_token
 from referee.web.tables import (
     BadForm,
@@ -162,7 +163,7 @@ def render_sheet(access: Access, feedback: Feedback, status: int = 200) -> Respo
     return render_page(
         "tienlen_scores/sheet.html", "tienlen_scores/_sheet.html", status=status, feedback=feedback,
         table_hands=table_hands(sheet) if sheet.tables else [], lowest_choices=LOWEST_CHOICES,
-        added=int(added) if added.isascii() and added.isdigit() and len(added) <= 4 else None,
+        added=whole_number(added, high=9999),
         **_context(access, sheet),
     )
 
@@ -341,8 +342,8 @@ def start_table(token: str) -> Response:
     created: list[str] = []
 
     def decide(access: Access) -> tuple[str, dict[str, Any]]:
-        raw = typed["leader"]
-        if not (raw.isascii() and raw.isdigit() and int(raw) < sheet.players):
+        leader = whole_number(typed["leader"], high=sheet.players - 1)
+        if leader is None:
             raise Refused(gettext("Tap the player who holds the lowest card dealt: they lead the first hand."),
                           at="leader")
         try:
@@ -351,7 +352,7 @@ def start_table(token: str) -> Response:
             raise BadForm(gettext("Choose the lowest card dealt from the list."), at="lowest") from None
         game_rules = _table_rules(sheet.rules)
         try:
-            setup = Setup(tuple(sheet.names), game_rules, leader=int(raw), lowest_card=lowest)
+            setup = Setup(tuple(sheet.names), game_rules, leader=leader, lowest_card=lowest)
         except ValueError:
             raise Refused(gettext("With all 52 cards dealt, the 3♠ is the lowest card dealt, not %(card)s.",
                                   card=str(lowest)) if sheet.players == 4 else
