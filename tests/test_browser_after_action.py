@@ -118,8 +118,8 @@ def test_trece_table_every_action_shows_its_result_and_the_turn(phone):
     in_view(page, "[data-turn]")
 
 
-def test_trece_a_call_shows_its_result_and_the_turn(phone, live_server):
-    """Calling "thirteen!" on a player who forgot "last card", tapped from the bottom of the page."""
+def trece_with_one_card_left(live_server) -> str:  # type: ignore[no-untyped-def]
+    """A Trece table where Ben holds one card and has not yet said "last card"; its keeper path."""
     client = live_server.app.test_client()
     r = client.post("/trece/new", data={"name0": "Ana", "name1": "Ben", "dealer": "0", "turned_rank": "Q",
                                         "turned_suit": "♥", "run_after_joker__present": "1"})
@@ -130,7 +130,12 @@ def test_trece_a_call_shows_its_result_and_the_turn(phone, live_server):
         answer = client.post(url + "/act", data={"version": str(version), "action": action, "cards": cards})
         assert answer.status_code == 303, answer.get_data(as_text=True)[:300]
         version += 1
-    page = phone.open(url)
+    return url
+
+
+def test_trece_a_call_shows_its_result_and_the_turn(phone, live_server):
+    """Calling "thirteen!" on a player who forgot "last card", tapped from the bottom of the page."""
+    page = phone.open(trece_with_one_card_left(live_server))
     expect(page.locator("[data-action=thirteen]")).to_be_visible()
     scroll_to_bottom(page)
     page.locator("[data-action=thirteen]").tap()
@@ -138,3 +143,19 @@ def test_trece_a_call_shows_its_result_and_the_turn(phone, live_server):
     top, bottom = in_view(page, "[data-last]")
     in_view(page, "[data-turn]")
     print(f"Trece call result in the viewport at {top:.0f}–{bottom:.0f} px of {HEIGHT}")
+
+
+def test_trece_last_card_shows_its_result_and_the_turn(phone, live_server):
+    """Saying "last card", tapped from the bottom of the page: the call and the turn are on screen."""
+    page = phone.open(trece_with_one_card_left(live_server))
+    turn = page.locator("[data-turn]").inner_text()
+    expect(page.locator("[data-action=last_card]")).to_be_visible()
+    scroll_to_bottom(page)
+    page.locator("[data-action=last_card]").tap()
+    expect(page.locator("[data-last]")).to_contain_text("said “last card”")
+    expect(page.locator("[data-action=last_card]")).to_have_count(0)
+    expect(page.locator("[data-action=thirteen]")).to_have_count(0)
+    top, bottom = in_view(page, "[data-last]")
+    in_view(page, "[data-turn]")
+    assert page.locator("[data-turn]").inner_text() == turn  # a call is not a turn
+    print(f"Trece last-card result in the viewport at {top:.0f}–{bottom:.0f} px of {HEIGHT}")

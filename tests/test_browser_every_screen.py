@@ -70,6 +70,30 @@ def test_no_screen_scrolls_sideways_at_320_and_360_px(browser, live_server, scre
     assert [e for e in phone.errors if "404" not in e] == []
 
 
+@pytest.mark.parametrize("width", [320, 360])
+def test_card_buttons_are_44_px_tall_and_at_least_40_wide_at_320_and_360_px(browser, live_server, screens, width):
+    """Every card button on every screen is at least 44 px tall; the seven-column grid cannot
+    make them 44 px wide at 320 px, so there they must keep at least 40 × 44 px."""
+    context = browser.new_context(**{**PHONE, "viewport": {"width": width, "height": 740}})
+    phone = Phone(context, live_server.url)
+    smallest: dict[str, tuple[float, float]] = {}
+    for path in screens:
+        phone.open(path)
+        phone.settled()
+        sizes = phone.page.evaluate(
+            """() => [...document.querySelectorAll('.picker-grid [data-card]')]
+                 .map(e => e.getBoundingClientRect()).filter(r => r.width > 0)
+                 .map(r => [r.width, r.height])""")
+        if sizes:
+            smallest[path] = (min(w for w, _ in sizes), min(h for _, h in sizes))
+    context.close()
+    assert smallest, "no screen showed a card grid"
+    width_px, height_px = min(w for w, _ in smallest.values()), min(h for _, h in smallest.values())
+    print(f"at {width} px the smallest card button is {width_px:.1f} x {height_px:.1f} px")
+    least = 40 if width == 320 else 44
+    assert {p: size for p, size in smallest.items() if size[0] < least or size[1] < 44} == {}
+
+
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_axe_finds_no_serious_or_critical_violation_on_any_screen(browser, live_server, screens, scheme):
     context = browser.new_context(color_scheme=scheme, bypass_csp=True, **PHONE)  # lets the test inject axe

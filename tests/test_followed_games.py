@@ -162,6 +162,23 @@ def test_undo_names_the_move_and_takes_it_back(app, client, game):
     assert again.status_code == 422  # the undo itself is not undone by another undo
 
 
+UNDO_FORM = re.compile(
+    r'<form(?: class="[^"]*")? method="post" action="(?P<action>[^"]+)"(?: hx-post="(?P=action)" hx-target="#[\w-]+" hx-swap="outerHTML")?>\s*'
+    r'<input type="hidden" name="version" value="(?P<version>\d+)">\s*'
+    r'<button type="submit"(?: class="[^"]*")? data-action="undo">Undo: (?P<what>[^<]+)</button>\s*</form>')
+
+
+def test_the_undo_button_is_one_form_in_every_game(client, game):
+    """One macro (``undo_form`` in partials/followed.html) writes it: the keeper's page posts the
+    version it saw to ``undo`` and names the move; a watcher's page has no undo button."""
+    keeper, watch = game.start(client)
+    game.post(client, keeper, game.legal, 0)
+    forms = list(UNDO_FORM.finditer(text(client.get(f"{game.prefix}/g/{keeper}"))))
+    assert len(forms) == 1, "exactly one undo form, written by the shared macro"
+    assert forms[0]["action"].endswith(f"/g/{keeper}/undo") and forms[0]["version"] == "1"
+    assert 'data-action="undo"' not in text(client.get(f"{game.prefix}/g/{watch}"))
+
+
 @pytest.mark.parametrize("which", ["legal", "refused", "undo"])
 def test_a_watch_link_may_not_write(app, client, game, which):
     _, watch = game.start(client)

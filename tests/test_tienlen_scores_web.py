@@ -236,6 +236,34 @@ def test_a_game_by_hand_with_mistakes_is_refused_field_by_field(evening) -> None
     assert version(e.app, e.token) == 0
 
 
+def test_a_loser_with_13_cards_left_is_frozen_unless_the_keeper_ticks_not_frozen(evening) -> None:  # type: ignore[no-untyped-def]
+    e = evening
+    e.post("/add", out="0", left_1="5", left_2="13", left_3="2")
+    assert totals(e.page()) == [33, -5, -26, -2]  # Chi played nothing: frozen, 13 cards paid twice
+    response = e.post("/add", out="0", left_1="5", left_2="13", left_3="2", frozen_2="no")
+    assert response.status_code == 303, text(response)
+    assert totals(e.page()) == [33 + 20, -10, -26 - 13, -4]  # the same game, Chi not frozen this time
+    form = e.page("/game/2")
+    assert re.search(r'name="frozen_2" value="no" checked', form)  # a correction keeps the tick
+    assert not re.search(r'name="frozen_1" value="no" checked', form)
+    before = version(e.app, e.token)
+    response = e.post("/add", out="0", left_1="5", left_2="13", left_3="2", frozen_2="yes please")
+    assert response.status_code == 422 and "Frozen is a tick or nothing." in text(response)
+    assert version(e.app, e.token) == before
+
+
+@pytest.mark.parametrize("odd", ["５", "٣", "²", "5 5", "+5", "-1", "14", "9" * 60])
+def test_cards_left_and_places_are_read_as_ascii_whole_numbers_only(app, client, odd) -> None:  # type: ignore[no-untyped-def]
+    e = Evening(app, client, start_sheet(client, score_by="places", play_on=True))
+    response = e.post("/add", out="0", left_1=odd, left_2="4", left_3="2")
+    assert response.status_code == 422 and "Cards left is a whole number from 0 to 13." in text(response)
+    response = e.post("/add", out="0", left_1="5", left_2="4", left_3="2",
+                      place_0="1", place_1=odd, place_2="3", place_3="4")
+    assert response.status_code == 422 and "different place" in text(response)
+    assert e.post("/tables", leader=odd).status_code == 422
+    assert version(app, e.token) == 0
+
+
 def test_places_need_every_place(app, client) -> None:  # type: ignore[no-untyped-def]
     e = Evening(app, client, start_sheet(client, score_by="places", play_on=True))
     response = e.post("/add", out="2", left_0="3", left_1="5", left_3="1", place_2="1", place_0="2")

@@ -7,13 +7,11 @@ for the whole table (see :mod:`referee.web.three_thirteen_sheet`).
 
 from __future__ import annotations
 
-import csv
-import io
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from flask import Blueprint, Response, abort, jsonify, make_response, redirect, request, url_for
+from flask import Blueprint, Response, abort, jsonify, redirect, request, url_for
 from flask_babel import gettext
 
 from referee.cards import AnyCard, NotationError, Rank, TooManyCopiesError, parse_cards
@@ -29,6 +27,7 @@ from referee.three_thirteen import (
 )
 from referee.web import api, openapi
 from referee.web.guard import whole_number
+from referee.web.sheets import csv_download, line_style, spreadsheet_cell
 from referee.web.store import MAX_PLAYERS, Access, clean_names, create_game, live_events
 from referee.web.tables import (
     Feedback,
@@ -384,32 +383,18 @@ def again(token: str) -> Response:
 def export_csv(token: str) -> Response:
     access = GAME.open(token)
     sheet = build_sheet(access.game)
-    buf = io.StringIO()
-    writer = csv.writer(buf, lineterminator="\r\n")
-    writer.writerow(["round", "cards", "wild", "doubled", *(_cell(n) for n in sheet.names)])
+    rows: list[list[Any]] = [["round", "cards", "wild", "doubled", *(spreadsheet_cell(n) for n in sheet.names)]]
     for r in sheet.rounds:
         cells = [f"{p}{' (typed)' if t else ''}" for p, t in zip(r.points, r.typed, strict=True)]
-        writer.writerow([r.number, r.dealt, r.wild, "yes" if r.doubled else "", *cells])
-    writer.writerow(["total", "", "", "", *sheet.totals])
+        rows.append([r.number, r.dealt, r.wild, "yes" if r.doubled else "", *cells])
+    rows.append(["total", "", "", "", *sheet.totals])
     if sheet.winners:
-        writer.writerow(["winner", "", "", "", *("yes" if s in sheet.winners else "" for s in range(sheet.players))])
-    response = make_response(buf.getvalue())
-    response.headers["Content-Type"] = "text/csv; charset=utf-8"
-    response.headers["Content-Disposition"] = f'attachment; filename="three-thirteen-{access.game.id}.csv"'
-    return response
-
-
-def _cell(text: str) -> str:
-    """A name as a spreadsheet cell: never a formula."""
-    return "'" + text if text[:1] in ("=", "+", "-", "@") else text
+        rows.append(["winner", "", "", "", *("yes" if s in sheet.winners else "" for s in range(sheet.players))])
+    return csv_download(rows, f"three-thirteen-{access.game.id}.csv")
 
 
 # ---------------------------------------------------------------------------
 # The running-total chart (inline SVG drawn here)
-
-COLOURS = ["#0b5ed7", "#c1121f", "#198754", "#b35c00", "#6f42c1", "#0aa2c0", "#d63384", "#6c757d"]
-DASHES = ["", "6 3", "2 3", "8 3 2 3", "", "6 3", "2 3", "8 3 2 3"]
-
 
 def running_chart(sheet: Sheet) -> dict[str, Any] | None:
     if not sheet.rounds:
@@ -425,7 +410,7 @@ def running_chart(sheet: Sheet) -> dict[str, Any] | None:
             y = (height - pad) - (height - 2 * pad) * r.totals[seat] / top
             points.append((round(x, 1), round(y, 1)))
         lines.append({
-            "name": name, "colour": COLOURS[seat % len(COLOURS)], "dash": DASHES[seat % len(DASHES)],
+            "name": name, **line_style(seat),
             "points": " ".join(f"{x},{y}" for x, y in points), "total": sheet.totals[seat],
         })
     return {"width": width, "height": height, "pad": pad, "top": top, "lines": lines, "rounds": rounds}

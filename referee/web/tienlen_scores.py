@@ -12,11 +12,9 @@ Also registers ``POST /api/tienlen/score`` (:mod:`referee.web.tienlen_scores_api
 
 from __future__ import annotations
 
-import csv
-import io
 from typing import Any
 
-from flask import Blueprint, Response, abort, make_response, redirect, request, url_for
+from flask import Blueprint, Response, abort, redirect, request, url_for
 from flask_babel import gettext
 
 from referee.cards import Card, NotationError
@@ -27,6 +25,8 @@ from referee.web import (
     store,
     tienlen_scores_api,  # noqa: F401  (the API routes and their OpenAPI paths)
 )
+from referee.web.guard import whole_number
+from referee.web.sheets import csv_download, line_style, spreadsheet_cell
 from referee.web.store import Access, find_by_token
 from referee.web.tables import (
     BadForm,
@@ -162,7 +162,7 @@ def render_sheet(access: Access, feedback: Feedback, status: int = 200) -> Respo
     return render_page(
         "tienlen_scores/sheet.html", "tienlen_scores/_sheet.html", status=status, feedback=feedback,
         table_hands=table_hands(sheet) if sheet.tables else [], lowest_choices=LOWEST_CHOICES,
-        added=int(added) if added.isascii() and added.isdigit() and len(added) <= 4 else None,
+        added=whole_number(added, high=9999),
         **_context(access, sheet),
     )
 
@@ -341,8 +341,8 @@ def start_table(token: str) -> Response:
     created: list[str] = []
 
     def decide(access: Access) -> tuple[str, dict[str, Any]]:
-        raw = typed["leader"]
-        if not (raw.isascii() and raw.isdigit() and int(raw) < sheet.players):
+        leader = whole_number(typed["leader"], high=sheet.players - 1)
+        if leader is None:
             raise Refused(gettext("Tap the player who holds the lowest card dealt: they lead the first hand."),
                           at="leader")
         try:
@@ -351,7 +351,7 @@ def start_table(token: str) -> Response:
             raise BadForm(gettext("Choose the lowest card dealt from the list."), at="lowest") from None
         game_rules = _table_rules(sheet.rules)
         try:
-            setup = Setup(tuple(sheet.names), game_rules, leader=int(raw), lowest_card=lowest)
+            setup = Setup(tuple(sheet.names), game_rules, leader=leader, lowest_card=lowest)
         except ValueError:
             raise Refused(gettext("With all 52 cards dealt, the 3♠ is the lowest card dealt, not %(card)s.",
                                   card=str(lowest)) if sheet.players == 4 else
@@ -418,30 +418,16 @@ def again(token: str) -> Response:
 def export_csv(token: str) -> Response:
     access = SHEET.open(token)
     sheet = build_sheet(access.game)
-    buf = io.StringIO()
-    writer = csv.writer(buf, lineterminator="\r\n")
-    writer.writerow(["game", "from", *(_cell(n) for n in sheet.names), "payments"])
+    rows: list[list[Any]] = [["game", "from", *(spreadsheet_cell(n) for n in sheet.names), "payments"]]
     for g in sheet.games:
         words = "; ".join(describe(p, sheet.names) for p in g.payments)
-        writer.writerow([g.number, g.source, *g.points, _cell(words)])
-    writer.writerow(["total", "", *sheet.totals, ""])
-    response = make_response(buf.getvalue())
-    response.headers["Content-Type"] = "text/csv; charset=utf-8"
-    response.headers["Content-Disposition"] = f'attachment; filename="tienlen-scores-{access.game.id}.csv"'
-    return response
-
-
-def _cell(text: str) -> str:
-    """A name or sentence as a spreadsheet cell: never a formula."""
-    return "'" + text if text[:1] in ("=", "+", "-", "@") else text
+        rows.append([g.number, g.source, *g.points, spreadsheet_cell(words)])
+    rows.append(["total", "", *sheet.totals, ""])
+    return csv_download(rows, f"tienlen-scores-{access.game.id}.csv")
 
 
 # ---------------------------------------------------------------------------
 # The running-total chart (inline SVG; totals go below zero too)
-
-COLOURS = ["#0b5ed7", "#c1121f", "#198754", "#b35c00"]
-DASHES = ["", "6 3", "2 3", "8 3 2 3"]
-
 
 def running_chart(sheet: Sheet) -> dict[str, Any] | None:
     if not sheet.games:
@@ -459,7 +445,7 @@ def running_chart(sheet: Sheet) -> dict[str, Any] | None:
         points: list[tuple[float, float]] = [(pad, middle)]
         for g in sheet.games:
             points.append((round(pad + (width - 2 * pad) * g.number / games, 1), y(g.totals[seat])))
-        lines.append({"name": name, "colour": COLOURS[seat], "dash": DASHES[seat], "total": sheet.totals[seat],
+        lines.append({"name": name, **line_style(seat), "total": sheet.totals[seat],
                       "points": " ".join(f"{px},{py}" for px, py in points)})
     return {"width": width, "height": height, "pad": pad, "top": top, "middle": middle, "lines": lines,
             "games": games}

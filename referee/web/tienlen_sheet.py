@@ -38,6 +38,7 @@ from referee.tienlen_scores import (
     score,
 )
 from referee.web.extensions import db
+from referee.web.guard import whole_number
 from referee.web.models import Game as StoredGame
 from referee.web.store import history, live_events
 from referee.web.views import say
@@ -232,10 +233,14 @@ class Entry:
         return self.typed.get(name, "")
 
 
+NOT_FROZEN = "no"
+"""The by-hand form's ``frozen_<seat>`` when the keeper says a 13-card loser was not frozen."""
+
+
 def hand_fields(players: int) -> list[str]:
     names = ["out", "instant"]
     for seat in range(players):
-        names += [f"place_{seat}", f"left_{seat}", f"cards_{seat}"]
+        names += [f"place_{seat}", f"left_{seat}", f"cards_{seat}", f"frozen_{seat}"]
     for row in range(CHOP_ROWS):
         names += [f"chop_by_{row}", f"chop_on_{row}", f"chop_twos_{row}"]
     return names
@@ -246,7 +251,7 @@ def typed_from(form: Mapping[str, Any], players: int) -> dict[str, str]:
 
 
 def _seat(raw: str, players: int) -> int | None:
-    return int(raw) if raw.isascii() and raw.isdigit() and int(raw) < players else None
+    return whole_number(raw, high=players - 1)
 
 
 def _place_error(exc: ScoreError, entry: Entry, *, left_field: str = "left") -> None:
@@ -301,6 +306,7 @@ def judge_by_hand(names: Sequence[str], rules: ScoreRules, typed: dict[str, str]
         entry.errors["out"] = gettext("Tap who went out first.")
     left: list[int] = []
     leftover: list[tuple[Card, ...] | None] = []
+    not_frozen: list[bool] = []
     for seat in range(n):
         count_raw, cards_raw = entry.value(f"left_{seat}"), entry.value(f"cards_{seat}")
         cards: tuple[Card, ...] | None = None
@@ -315,9 +321,8 @@ def judge_by_hand(names: Sequence[str], rules: ScoreRules, typed: dict[str, str]
             cards = tuple(c for c in parsed if isinstance(c, Card))
         count: int | None = None
         if count_raw:
-            if count_raw.isascii() and count_raw.isdigit() and int(count_raw) <= HAND_SIZE:
-                count = int(count_raw)
-            else:
+            count = whole_number(count_raw, high=HAND_SIZE)
+            if count is None:
                 entry.errors[f"left_{seat}"] = gettext("Cards left is a whole number from 0 to 13.")
         if seat == winner:
             count = 0 if count is None else count
@@ -332,11 +337,14 @@ def judge_by_hand(names: Sequence[str], rules: ScoreRules, typed: dict[str, str]
                                                    player=names[seat])
         left.append(count if count is not None else 0)
         leftover.append(cards)
+        frozen_raw = entry.value(f"frozen_{seat}")
+        if frozen_raw not in ("", NOT_FROZEN):
+            entry.errors[f"frozen_{seat}"] = gettext("Frozen is a tick or nothing.")
+        not_frozen.append(frozen_raw == NOT_FROZEN)
     order: tuple[int, ...] | None = None
     places = {seat: entry.value(f"place_{seat}") for seat in range(n)}
     if instant is None and (any(places.values()) or rules.score_by == "places"):
-        ranks = [_seat(str(int(p) - 1), n) if p.isascii() and p.isdigit() and 1 <= int(p) <= n else None
-                 for p in places.values()]
+        ranks = [whole_number(p, low=1, high=n) for p in places.values()]
         if None in ranks or len(set(ranks)) != n:
             entry.errors["order"] = gettext("Give every player a different place, 1 to %(n)s.", n=n)
         else:
@@ -364,10 +372,15 @@ def judge_by_hand(names: Sequence[str], rules: ScoreRules, typed: dict[str, str]
         entry.problem = gettext("Nothing was saved: fix what is marked below.")
         return entry
     assert winner is not None
+    # Frozen ("cóng") is counted for a loser with 13 cards left unless the keeper ticked "not
+    # frozen"; given that way it goes through the same check as the API's ``frozen``.
+    frozen = None
+    if any(not_frozen) and instant is None:
+        frozen = tuple(left[s] == HAND_SIZE and s != winner and not not_frozen[s] for s in range(n))
     try:
         facts = FinishedGame(players=n, winner=winner, cards_left=tuple(left), order=order,
                              leftover=tuple(leftover) if any(c is not None for c in leftover) else None,
-                             chops=tuple(chains), instant_win=instant, names=tuple(names))
+                             frozen=frozen, chops=tuple(chains), instant_win=instant, names=tuple(names))
     except ScoreError as exc:
         _place_error(exc, entry)
         return entry
@@ -447,6 +460,8 @@ def typed_from_facts(facts: FinishedGame) -> dict[str, str]:
         typed[f"left_{seat}"] = str(facts.cards_left[seat]) if seat != facts.winner else ""
         cards = facts.leftover[seat] if facts.leftover is not None else None
         typed[f"cards_{seat}"] = " ".join(str(c) for c in cards) if cards else ""
+        if facts.frozen is not None and seat not in facts.frozen_seats and facts.cards_left[seat] == HAND_SIZE:
+            typed[f"frozen_{seat}"] = NOT_FROZEN
     if facts.order is not None:
         for place, seat in enumerate(facts.order):
             typed[f"place_{seat}"] = str(place + 1)
