@@ -77,7 +77,7 @@ def test_a_draft_keeps_cards_ticks_and_points_through_a_reload_and_a_closed_tab(
     tab.wait_for_url(re.compile(r"saved=1"))
     # The sheet arrives through htmx (app.js sends the form): its drafts are dropped once it is in.
     tab.locator("[data-clear-drafts]").first.wait_for(state="attached")
-    tab.wait_for_function("!Object.keys(localStorage).some(k => k.startsWith('thirteen-round:'))", timeout=5000)
+    tab.wait_for_function("() => !Object.keys(localStorage).some(k => k.startsWith('thirteen-round:'))", timeout=5000)
     keys = tab.evaluate("Object.keys(localStorage).filter(k => k.startsWith('thirteen-round:'))")
     assert keys == []  # saved: the draft is gone
     assert [tab.locator(f"[data-total='{s}']").inner_text() for s in range(3)] == ["0", "17", "4"]
