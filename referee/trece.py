@@ -181,7 +181,7 @@ class DuplicateCardError(TooManyCopiesError):
     referee.trece.DuplicateCardError: Q♥ appears twice in the play, but the deck holds it only once
     """
 
-    def __init__(self, card: AnyCard, text: str) -> None:
+    def __init__(self, card: AnyCard, text: Message | str) -> None:
         super().__init__(card, 2, 1, text)
 
 
@@ -283,11 +283,11 @@ def _validate(top: AnyCard, play: tuple[AnyCard, ...], must_follow: Suit | None)
     for card in play:
         if card in seen:
             raise DuplicateCardError(
-                card, f"{card} appears twice in the play, but the deck holds it only once"
+                card, message("{card} appears twice in the play, but the deck holds it only once", card=card)
             )
         seen.add(card)
         if card == top:
-            raise DuplicateCardError(card, f"{card} is the top of the pile already; the deck holds one")
+            raise DuplicateCardError(card, message("{card} is the top of the pile already; the deck holds one", card=card))
     check_copies((top, *play), jokers=TRECE_JOKERS)
     if isinstance(top, Joker):
         if must_follow is None:
@@ -842,16 +842,15 @@ class State:
         below = set(self._pile[:-1])
         for card in cards:
             if card in below:
-                raise DuplicateCardError(card, f"{card} is already in the pile; the deck holds one")
+                raise DuplicateCardError(card, message("{card} is already in the pile; the deck holds one", card=card))
         self._check_drawn_back(cards, p)
         verdict = check_play(self.top, cards, self._demand, self.rules)
         if len(cards) > self._counts[p]:
-            template = (
-                "{name} holds 1 card, too few to play {play}"
-                if self._counts[p] == 1
-                else "{name} holds {count} cards, too few to play {play}"
-            )
-            raise IllegalActionError(message(template, name=self.players[p], count=self._counts[p], play=cards))
+            if self._counts[p] == 1:
+                raise IllegalActionError(message("{name} holds 1 card, too few to play {play}",
+                                                 name=self.players[p], play=cards))
+            raise IllegalActionError(message("{name} holds {count} cards, too few to play {play}",
+                                             name=self.players[p], count=self._counts[p], play=cards))
         if not verdict.legal:
             raise IllegalPlayError(verdict, cards)
         return verdict
@@ -870,11 +869,14 @@ class State:
             return
         name = self.players[player]
         if drawn == 0:
-            text = f"{back[0]} went back into the stock with the pile, and {name} has not drawn it since"
+            text = message(
+                "{card} went back into the stock with the pile, and {name} has not drawn it since",
+                card=back[0], name=name,
+            )
         else:
-            text = (
-                f"{format_cards(back)} went back into the stock with the pile, and {name} "
-                f"can hold only {drawn} of those cards"
+            text = message(
+                "{cards} went back into the stock with the pile, and {name} can hold only {drawn} of those cards",
+                cards=back, name=name, drawn=drawn,
             )
         raise DuplicateCardError(back[0], text)
 

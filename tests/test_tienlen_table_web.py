@@ -360,7 +360,7 @@ def test_a_refusal_in_htmx_returns_the_fragment_with_the_reason(table):
     body = text(response)
     assert "<html" not in body and body.lstrip().startswith("<section")
     assert "3♠ has already been played" in body
-    assert response.headers["Vary"] == "HX-Request"
+    assert "HX-Request" in response.headers["Vary"]
 
 
 def test_an_htmx_write_answers_with_the_fresh_table(table):

@@ -29,6 +29,7 @@ from referee.three_thirteen import (
     decks_for,
     go_out,
 )
+from referee.web.i18n import rank_plural
 from referee.web.store import history, live_events
 from referee.web.views import say
 
@@ -350,7 +351,7 @@ class Sheet:
             "rounds": s.rounds,
             "dealt": s.cards_dealt(number),
             "wild": wild.symbol,
-            "wild_plural": wild.plural,
+            "wild_plural": rank_plural(wild),
             "doubled": s.is_doubled(number),
             "dealer": self.names[dealer],
             "starter": self.names[starter],

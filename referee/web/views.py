@@ -8,6 +8,7 @@ from typing import Any
 import js_lib_htmx
 from flask import Blueprint, Response, abort, current_app, make_response, render_template, request, send_file
 from flask_babel import gettext
+from werkzeug.exceptions import HTTPException
 
 from referee.cards import AnyCard, NotationError, TooManyCopiesError, check_copies, format_cards, parse_cards
 from referee.text import Message
@@ -77,10 +78,30 @@ def health() -> dict[str, str]:
 
 @bp.route("/lang/<code>")
 def set_language(code: str) -> Response:
+    """Switch the page language: remembered on this phone (a cookie), then back to ``next``.
+
+    Links carry no language, so a share link opens in each watcher's own language.
+    """
     if code not in current_app.config["LANGUAGES"]:
         abort(404)
-    target = request.referrer or "/"
     response = make_response("", 303)
-    response.headers["Location"] = target
-    response.set_cookie("lang", code, max_age=3600 * 24 * 365, samesite="Lax")
+    response.headers["Location"] = _same_site(request.args.get("next", ""))
+    response.set_cookie(LANG_COOKIE, code, max_age=3600 * 24 * 365, samesite="Lax", httponly=True)
     return response
+
+
+LANG_COOKIE = "lang"
+
+
+def _same_site(target: str) -> str:
+    """``target`` if it is a page of this site that can be opened (GET), else the home page:
+    never another host, never a form's POST-only address."""
+    if not target.startswith("/") or target.startswith("//") or "\\" in target or any(
+        ord(ch) < 32 for ch in target
+    ):
+        return "/"
+    try:
+        current_app.url_map.bind("localhost").match(target.split("?", 1)[0], method="GET")
+    except HTTPException:
+        return "/"
+    return target
