@@ -181,8 +181,8 @@ class DuplicateCardError(TooManyCopiesError):
     referee.trece.DuplicateCardError: Q♥ appears twice in the play, but the deck holds it only once
     """
 
-    def __init__(self, card: AnyCard, text: Message | str) -> None:
-        super().__init__(card, 2, 1, text)
+    def __init__(self, card: AnyCard, reason: Message) -> None:
+        super().__init__(card, 2, 1, reason)
 
 
 class EmptyPlayError(ValueError):
@@ -869,16 +869,16 @@ class State:
             return
         name = self.players[player]
         if drawn == 0:
-            text = message(
+            reason = message(
                 "{card} went back into the stock with the pile, and {name} has not drawn it since",
                 card=back[0], name=name,
             )
         else:
-            text = message(
+            reason = message(
                 "{cards} went back into the stock with the pile, and {name} can hold only {drawn} of those cards",
                 cards=back, name=name, drawn=drawn,
             )
-        raise DuplicateCardError(back[0], text)
+        raise DuplicateCardError(back[0], reason)
 
     def can_play(self, cards: CardsLike, player: int | str | None = None) -> bool:
         try:
