@@ -53,10 +53,18 @@ def visible_text(page: str) -> str:
     return re.sub(r"\s+", " ", html_lib.unescape(page))
 
 
+# English words no Vietnamese sentence holds: their presence on a Vietnamese page means a sentence
+# written outside the catalogues (in the web layer, say).
+ENGLISH_WORDS = re.compile(r"\b(?:the|is|are|not|and|must|cannot|only|this|that|with|was|has|have)\b", re.I)
+
+
 def untranslated(page: str, code: str, english: list[str]) -> list[str]:
     text = visible_text(page)
     catalogue = read_catalogue(code)
-    return [s for s in english if s in text and catalogue[s].string != s]
+    found = [s for s in english if s in text and catalogue[s].string != s]
+    if code == "vi":
+        found += [text[max(0, m.start() - 30):m.end() + 30] for m in ENGLISH_WORDS.finditer(text)]
+    return found
 
 
 def say(code: str, msgid: str, **blanks: object) -> str:
@@ -340,3 +348,32 @@ def test_an_api_mistake_names_its_template_too(client):
 def test_the_untranslated_check_finds_english_on_an_english_page(client, english):
     page = client.get("/tienlen/rules").get_data(as_text=True)
     assert "Beating what is on the table" in untranslated(page, "vi", english)
+
+
+# --- refusals while following a game -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_a_tienlen_refusal_at_the_table_is_said_in_the_readers_language(client, english, code):
+    keeper = _tienlen_table(client)  # Bao (seat 1) holds the 3♠
+    headers = {"Accept-Language": ACCEPT[code]}
+    wrong_turn = client.post(keeper + "/play", data={"version": "0", "seat": "2", "cards": "3s"}, headers=headers)
+    assert wrong_turn.status_code == 422
+    page = wrong_turn.get_data(as_text=True)
+    assert say(code, "it is {turn}'s turn, not {player}'s", turn="Bao", player="Chi") in page
+    assert untranslated(page, code, english) == []
+    opening = client.post(keeper + "/play", data={"version": "0", "seat": "1", "cards": "4s"}, headers=headers)
+    assert say(code, "the first play of the game must contain the 3♠") in opening.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_a_trece_refusal_at_the_table_is_said_in_the_readers_language(client, english, code):
+    keeper = _trece_table(client)  # Q♥ starts the pile
+    page = client.get(keeper, headers={"Accept-Language": ACCEPT[code]}).get_data(as_text=True)
+    version = re.search(r'name="version" value="(\d+)"', page).group(1)
+    response = client.post(keeper + "/act", data={"version": version, "action": "play", "cards": "5♣"},
+                           headers={"Accept-Language": ACCEPT[code]})
+    page = response.get_data(as_text=True)
+    assert response.status_code == 400, page
+    assert say(code, "{card} is not one rank from {top}", card="5♣", top="Q♥") in page
+    assert untranslated(page, code, english) == []
