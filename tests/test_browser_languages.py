@@ -104,7 +104,11 @@ CLIPPED = """() => {
       const outside = (r.right > window.innerWidth + 1 || r.left < -1) && !scrolls(e);
       return spills || outside; })
     .map(e => e.tagName + ' "' + (e.textContent || '').trim().slice(0, 40) + '" '
-              + e.scrollWidth + '>' + e.clientWidth); }"""
+              + e.scrollWidth + '>' + e.clientWidth)
+    .concat([...document.querySelectorAll('input[placeholder]:not([type=hidden])')]
+      .filter(e => { if (e.getBoundingClientRect().width === 0 || e.value) return false;
+        e.value = e.placeholder; const cut = e.scrollWidth > e.clientWidth + 1; e.value = ''; return cut; })
+      .map(e => 'placeholder "' + e.placeholder + '"')); }"""
 
 
 @pytest.mark.parametrize("code", LANGUAGES)

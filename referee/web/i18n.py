@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Flask, Response, current_app, request
-from flask_babel import get_locale, gettext
+from flask_babel import Domain, get_locale, gettext
 
 from referee.cards import Rank
 from referee.text import Message
@@ -92,7 +92,19 @@ def _vary_on_language(response: Response) -> Response:
     return response
 
 
+class _AppDomain(Domain):  # type: ignore[misc]
+    """Flask-Babel keeps loaded catalogues in one cache per ``Babel`` object, which every app of
+    the process shares (tests build many apps); this keeps one cache per app instead."""
+
+    def get_translations_cache(self, ctx: object) -> dict[Any, Any]:
+        cache: dict[Any, Any] = current_app.extensions.setdefault("thirteen_translations", {})
+        return cache
+
+
 def init_app(app: Flask) -> None:
+    from referee.web.extensions import babel
+
+    babel.domain_instance = _AppDomain()
     app.jinja_env.globals.update(html_lang=html_lang, language_choices=language_choices)
     app.jinja_env.filters["rank_plural"] = rank_plural
     app.after_request(_vary_on_language)
