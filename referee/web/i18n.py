@@ -119,6 +119,13 @@ def message_json(msg: Message) -> dict[str, Any]:
     >>> from referee.text import message
     >>> message_json(message("{play} is lower than {table}", play="8♠", table="8♥"))
     {'reason_code': '{play} is lower than {table}', 'params': {'play': '8♠', 'table': '8♥'}}
+
+    A blank filled by another sentence (a switch's name, say) is given the same way:
+
+    >>> message_json(message("{cards} does not hold {kind}", cards=["3♠", "3♣"], kind=message("six pairs")))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    {'reason_code': '{cards} does not hold {kind}',
+     'params': {'cards': '3♠ 3♣', 'kind': {'reason_code': 'six pairs', 'params': {}}}}
     """
     return {"reason_code": msg.template, "params": {k: _param(v) for k, v in msg.params.items()}}
 
