@@ -1,6 +1,8 @@
 """Thirteen: the card-table referee.  ``create_app(config)`` builds the Flask app.
 
-Run it with ``flask --app app run`` (or ``./scripts/serve`` for the table).
+This module only defines the factory: importing it builds no app and writes nothing.
+Flask's command line finds the factory by itself (``flask --app app run``, ``flask --app app
+db upgrade``); ``./scripts/serve`` (``python -m referee.web.serve``) calls it once.
 """
 
 from __future__ import annotations
@@ -75,6 +77,3 @@ def _normalise_db_url(url: str) -> str:
         if url.startswith(prefix):
             return "postgresql+psycopg://" + url[len(prefix) :]
     return url
-
-
-app = create_app()

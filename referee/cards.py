@@ -27,6 +27,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from referee.errors import RefereeError
 from referee.text import Message, message
 
 __all__ = [
@@ -35,10 +36,14 @@ __all__ = [
     "Card",
     "Joker",
     "AnyCard",
+    "CardsLike",
     "NotationError",
     "TooManyCopiesError",
     "parse_card",
     "parse_cards",
+    "card_of",
+    "cards_of",
+    "suited_cards",
     "card_name",
     "format_cards",
     "check_copies",
@@ -49,7 +54,7 @@ __all__ = [
 ]
 
 
-class NotationError(ValueError):
+class NotationError(RefereeError):
     """Text that is not a card, with the bad piece and its position (1-based).
 
     ``reason`` is the sentence as a translatable :class:`~referee.text.Message`.
@@ -67,15 +72,15 @@ class NotationError(ValueError):
         self.position = position
         self.why = str(why) if why else ""
         if why:
-            self.reason = message(
+            reason = message(
                 "{piece} at position {position} is not a card ({why})", piece=repr(piece), position=position, why=why
             )
         else:
-            self.reason = message("{piece} at position {position} is not a card", piece=repr(piece), position=position)
-        super().__init__(str(self.reason))
+            reason = message("{piece} at position {position} is not a card", piece=repr(piece), position=position)
+        super().__init__(reason)
 
 
-class TooManyCopiesError(ValueError):
+class TooManyCopiesError(RefereeError):
     """A card the game's decks cannot hold that many times.
 
     ``reason`` is the sentence as a translatable :class:`~referee.text.Message`.
@@ -86,12 +91,11 @@ class TooManyCopiesError(ValueError):
     referee.cards.TooManyCopiesError: 3♠ appears 2 times, but one deck holds it only once
     """
 
-    def __init__(self, card: AnyCard, count: int, limit: int, reason: Message | str) -> None:
+    def __init__(self, card: AnyCard, count: int, limit: int, reason: Message) -> None:
         self.card = card
         self.count = count
         self.limit = limit
-        self.reason = reason if isinstance(reason, Message) else message("{text}", text=reason)
-        super().__init__(str(self.reason))
+        super().__init__(reason)
 
 
 class Suit(enum.IntEnum):
@@ -411,6 +415,42 @@ def full_deck() -> tuple[Card, ...]:
     return tuple(Card(r, s) for r in Rank for s in Suit)
 
 
+CardsLike = str | Iterable[AnyCard]
+"""Cards as notation text or as card objects: what every rule function takes."""
+
+
+def card_of(card: AnyCard | str) -> AnyCard:
+    """One card, from notation or as it is.
+
+    >>> card_of("th"), card_of(JOKER)
+    (Card.parse('10♥'), Joker.parse('JK'))
+    """
+    return parse_card(card) if isinstance(card, str) else card
+
+
+def cards_of(cards: CardsLike) -> tuple[AnyCard, ...]:
+    """Cards from notation, or the cards given, as a tuple (in the order given).
+
+    >>> cards_of("3s 4s"), cards_of([JOKER])
+    ((Card.parse('3♠'), Card.parse('4♠')), (Joker.parse('JK'),))
+    """
+    return parse_cards(cards) if isinstance(cards, str) else tuple(cards)
+
+
+def suited_cards(cards: CardsLike, *, decks: int = 1) -> tuple[Card, ...]:
+    """Cards of a game played without jokers: a joker, or a card more times than
+    ``decks`` hold it, is refused (:class:`TooManyCopiesError`).
+
+    >>> suited_cards("3s 4s")
+    (Card.parse('3♠'), Card.parse('4♠'))
+    >>> suited_cards("3s RJ")
+    Traceback (most recent call last):
+    ...
+    referee.cards.TooManyCopiesError: RJ is not in this game's deck: it has no jokers
+    """
+    found = cards_of(cards)
+    check_copies(found, decks=decks)
+    return tuple(c for c in found if isinstance(c, Card))
 
 
 def check_copies(

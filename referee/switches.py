@@ -29,7 +29,10 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any, TypeVar
 
-__all__ = ["SwitchError", "rules_from_mapping", "rules_to_dict"]
+from referee.errors import RefereeError
+from referee.text import Message, message
+
+__all__ = ["SwitchError", "bad_choice", "not_on_or_off", "rules_from_mapping", "rules_to_dict"]
 
 R = TypeVar("R")
 
@@ -37,12 +40,25 @@ _TRUE = {"1", "true", "on", "yes"}
 _FALSE = {"0", "false", "off", "no", ""}
 
 
-class SwitchError(ValueError):
-    """An unknown house-rule id, or a value the switch does not take."""
+class SwitchError(RefereeError):
+    """An unknown house-rule id, or a value the switch does not take; ``switch`` names it."""
 
-    def __init__(self, switch: str, message: str) -> None:
+    def __init__(self, switch: str, reason: Message) -> None:
         self.switch = switch
-        super().__init__(message)
+        super().__init__(reason)
+
+
+def bad_choice(switch: str, options: Any, value: object) -> SwitchError:
+    """The switch takes one of ``options``, not ``value``."""
+    shown = ", ".join(str(o) for o in options)
+    return SwitchError(switch, message(
+        "house rule {switch} must be one of {options}, not {value}", switch=repr(switch), options=shown, value=repr(value)
+    ))
+
+
+def not_on_or_off(switch: str, value: object) -> SwitchError:
+    """An on/off switch given something else."""
+    return SwitchError(switch, message("house rule {switch} is on or off, not {value}", switch=repr(switch), value=repr(value)))
 
 
 def rules_from_mapping(cls: type[R], values: Mapping[str, Any] | None) -> R:
@@ -52,13 +68,15 @@ def rules_from_mapping(cls: type[R], values: Mapping[str, Any] | None) -> R:
     integers as numbers or digits; a field listed in ``cls.CHOICES`` must be one
     of its choices.  ``None`` values are ignored (the default stands).
     """
-    fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+    if not dataclasses.is_dataclass(cls):
+        raise TypeError(f"{cls!r} is not a rules dataclass")
+    fields = {f.name: f for f in dataclasses.fields(cls)}
     choices: Mapping[str, tuple[Any, ...]] = getattr(cls, "CHOICES", {})
     kwargs: dict[str, Any] = {}
     for key, raw in (values or {}).items():
         if key not in fields:
             known = ", ".join(sorted(fields))
-            raise SwitchError(key, f"unknown house rule {key!r} (known: {known})")
+            raise SwitchError(key, message("unknown house rule {switch} (known: {known})", switch=repr(key), known=known))
         if raw is None:
             continue
         default = fields[key].default
@@ -68,12 +86,14 @@ def rules_from_mapping(cls: type[R], values: Mapping[str, Any] | None) -> R:
     except SwitchError:
         raise
     except (TypeError, ValueError) as exc:
-        raise SwitchError("", str(exc)) from exc
+        raise SwitchError("", message("{why}", why=str(exc))) from exc
 
 
 def rules_to_dict(rules: object) -> dict[str, Any]:
     """The switches as a plain dict, ready for JSON."""
-    return dataclasses.asdict(rules)  # type: ignore[call-overload]
+    if not dataclasses.is_dataclass(rules) or isinstance(rules, type):
+        raise TypeError(f"{rules!r} is not a rules object")
+    return dataclasses.asdict(rules)
 
 
 def _coerce(key: str, raw: Any, default: Any, options: tuple[Any, ...] | None) -> Any:
@@ -82,21 +102,26 @@ def _coerce(key: str, raw: Any, default: Any, options: tuple[Any, ...] | None) -
         if isinstance(raw, str) and all(isinstance(o, int) for o in options if o is not None):
             value = int(raw) if raw.strip().isdigit() else raw
         if value not in options:
-            shown = ", ".join(str(o) for o in options)
-            raise SwitchError(key, f"house rule {key!r} must be one of {shown}, not {raw!r}")
+            raise bad_choice(key, options, raw)
         return value
     if isinstance(default, bool):
         if isinstance(raw, bool):
             return raw
         if isinstance(raw, str) and raw.strip().lower() in _TRUE | _FALSE:
             return raw.strip().lower() in _TRUE
-        raise SwitchError(key, f"house rule {key!r} is on or off, not {raw!r}")
+        raise not_on_or_off(key, raw)
     if isinstance(default, int) or (default is None and isinstance(raw, (int, str))):
         if isinstance(raw, bool):
-            raise SwitchError(key, f"house rule {key!r} takes a whole number, not {raw!r}")
+            raise not_a_number(key, raw)
         if isinstance(raw, int):
             return raw
         if isinstance(raw, str) and raw.strip().isdigit():
             return int(raw)
-        raise SwitchError(key, f"house rule {key!r} takes a whole number, not {raw!r}")
+        raise not_a_number(key, raw)
     return raw
+
+
+def not_a_number(switch: str, value: object) -> SwitchError:
+    return SwitchError(switch, message(
+        "house rule {switch} takes a whole number, not {value}", switch=repr(switch), value=repr(value)
+    ))

@@ -11,22 +11,35 @@ Vietnamese tables get the same verdicts in their own words.
 '8♠ is lower than 8♥'
 >>> m.translate(lambda t: t.replace("is lower than", "es menor que"))
 '8♠ es menor que 8♥'
+
+Two messages are the same sentence when their templates *and* their blanks agree:
+
+>>> m == message("{card} is lower than {other}", card="8♠", other="8♥")
+True
+>>> m == message("{card} is lower than {other}", card="8♠", other="9♥")
+False
+>>> len({m, message("{card} is lower than {other}", other="8♥", card="8♠")})
+1
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 __all__ = ["Message", "message"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Message:
-    """An English template and the values for its blanks."""
+    """An English template and the values for its blanks.
+
+    Equal (and hashed) by template and blanks, so two verdicts that name
+    different cards are different verdicts.
+    """
 
     template: str
-    params: dict[str, object] = field(default_factory=dict, compare=False, hash=False)
+    params: Mapping[str, object] = field(default_factory=dict)
 
     def translate(self, gettext: Callable[[str], str]) -> str:
         """The sentence in the language ``gettext`` translates into."""
@@ -37,10 +50,33 @@ class Message:
     def __str__(self) -> str:
         return self.translate(lambda t: t)
 
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Message):
+            return NotImplemented
+        return self.template == other.template and _frozen(self.params) == _frozen(other.params)
+
+    def __hash__(self) -> int:
+        return hash((self.template, _frozen(self.params)))
+
 
 def message(template: str, **params: object) -> Message:
     """Build a :class:`Message`; cards and lists of cards print in notation."""
     return Message(template, params)
+
+
+def _frozen(value: object) -> object:
+    """A hashable stand-in for a blank's value (lists become tuples, mappings sorted pairs)."""
+    if isinstance(value, Mapping):
+        return tuple(sorted((str(k), _frozen(v)) for k, v in value.items()))
+    if isinstance(value, (list, tuple)):
+        return tuple(_frozen(v) for v in value)
+    if isinstance(value, (set, frozenset)):
+        return frozenset(_frozen(v) for v in value)
+    try:
+        hash(value)
+    except TypeError:
+        return repr(value)
+    return value
 
 
 def _show(value: object) -> str:

@@ -25,21 +25,35 @@ when picture cards count by rank.
 
 from __future__ import annotations
 
-import heapq
 import itertools
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 
-from referee.cards import JOKER, AnyCard, Card, Joker, Rank, Suit, check_copies, format_cards, parse_cards
-from referee.switches import SwitchError, rules_from_mapping
+from referee.cards import (
+    JOKER,
+    AnyCard,
+    Card,
+    CardsLike,
+    Joker,
+    Rank,
+    Suit,
+    cards_of,
+    check_copies,
+    format_cards,
+    parse_cards,  # noqa: F401  (the examples use it)
+)
+from referee.errors import RefereeError, SeatError
+from referee.switches import SwitchError, bad_choice, not_on_or_off, rules_from_mapping
 from referee.text import Message, message
+from referee.three_thirteen_solver import BIG, Plan, position_rank, solve
 
 __all__ = [
     "ThreeThirteenRules",
     "Schedule",
     "Meld",
+    "RankOnly",
+    "Face",
     "Split",
     "OutClaim",
     "RoundScore",
@@ -102,15 +116,16 @@ up_and_back=False, doubles=False, false_out=False)
         for name, options in self.CHOICES.items():
             value = getattr(self, name)
             if value not in options:
-                shown = ", ".join(options)
-                raise SwitchError(name, f"house rule {name!r} must be one of {shown}, not {value!r}")
+                raise bad_choice(name, options, value)
         if self.decks is not None and (
             isinstance(self.decks, bool) or not isinstance(self.decks, int) or not 1 <= self.decks <= _MAX_DECKS
         ):
-            raise SwitchError("decks", f"house rule 'decks' takes 1 to {_MAX_DECKS} decks, not {self.decks!r}")
+            raise SwitchError("decks", message(
+                "house rule 'decks' takes 1 to {most} decks, not {value}", most=_MAX_DECKS, value=repr(self.decks)
+            ))
         for name in ("jokers", "longer_game", "up_and_back", "doubles", "false_out"):
             if not isinstance(getattr(self, name), bool):
-                raise SwitchError(name, f"house rule {name!r} is on or off, not {getattr(self, name)!r}")
+                raise not_on_or_off(name, getattr(self, name))
 
     @property
     def aces_high(self) -> bool:
@@ -131,7 +146,7 @@ def decks_for(players: int, rules: ThreeThirteenRules = _DEFAULT_RULES) -> int:
     2
     """
     if isinstance(players, bool) or not isinstance(players, int) or players < 2:
-        raise ValueError(f"Three Thirteen needs 2 or more players, not {players!r}")
+        raise RefereeError(message("Three Thirteen needs 2 or more players, not {players}", players=repr(players)))
     if rules.decks is not None:
         return rules.decks
     return 1 if players == 2 else 2 + (players - 3) // 2
@@ -141,13 +156,15 @@ def decks_for(players: int, rules: ThreeThirteenRules = _DEFAULT_RULES) -> int:
 # Rounds
 
 
-class RoundNumberError(ValueError):
+class RoundNumberError(RefereeError):
     """A round the game does not have."""
 
     def __init__(self, round_number: object, rounds: int) -> None:
         self.round_number = round_number
         self.rounds = rounds
-        super().__init__(f"there is no round {round_number!r}: this game has rounds 1 to {rounds}")
+        super().__init__(message(
+            "there is no round {round}: this game has rounds 1 to {rounds}", round=repr(round_number), rounds=rounds
+        ))
 
 
 def _wild_rank_for(dealt: int) -> Rank:
@@ -236,7 +253,7 @@ class Schedule:
     def _check_seat(seat: int, players: int) -> None:
         decks_for(players)
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
-            raise ValueError(f"seat {seat!r} is not at a table of {players} (seats 0 to {players - 1})")
+            raise SeatError(seat, players)
 
 
 # ---------------------------------------------------------------------------
@@ -279,6 +296,12 @@ def _sort_key(card: AnyCard) -> tuple[int, int, int]:
     return (0, int(card.rank), int(card.suit))
 
 
+def _face_key(face: AnyCard | RankOnly) -> tuple[int, int, int]:
+    if isinstance(face, RankOnly):
+        return (0, int(face.rank), -1)
+    return _sort_key(face)
+
+
 def _sorted(cards: Iterable[AnyCard]) -> tuple[AnyCard, ...]:
     return tuple(sorted(cards, key=_sort_key))
 
@@ -288,11 +311,32 @@ def _sorted(cards: Iterable[AnyCard]) -> tuple[AnyCard, ...]:
 
 
 @dataclass(frozen=True, slots=True)
+class RankOnly:
+    """What a wild card stands for when the decks hold no spare copy of the card it
+    fills: a card of the set's rank, or the rank's place in a run, no suit named.
+
+    >>> print(best_split(parse_cards("7s 7h 7d 7c Js"), Rank.JACK, decks=1))
+    7♠ 7♣ 7♦ 7♥ J♠(7) | leftover: none, 0 points
+    """
+
+    rank: Rank
+
+    def __str__(self) -> str:
+        return self.rank.symbol
+
+
+Face = Card | RankOnly
+"""What a card in a meld counts as."""
+
+
+@dataclass(frozen=True, slots=True)
 class Meld:
     """A set or a run, and what each card in it counts as.
 
     ``faces[i]`` is the card ``cards[i]`` stands for: itself for a natural card,
-    the card it replaces for a wild card.
+    the card it replaces for a wild card.  A wild card only ever stands for a card
+    the decks can supply besides the cards of the hand; when there is none, it
+    stands for the rank alone (:class:`RankOnly`).
 
     >>> m = Meld("run", parse_cards("4h 5h 6c"), parse_cards("4h 5h 6h"))
     >>> print(m), m.stand_ins
@@ -301,10 +345,10 @@ class Meld:
 
     kind: str
     cards: tuple[AnyCard, ...]
-    faces: tuple[Card, ...]
+    faces: tuple[Face, ...]
 
     @property
-    def stand_ins(self) -> tuple[tuple[AnyCard, Card], ...]:
+    def stand_ins(self) -> tuple[tuple[AnyCard, Face], ...]:
         """The wild cards that stand for another card, with that card."""
         return tuple((c, f) for c, f in zip(self.cards, self.faces, strict=True) if c != f)
 
@@ -318,7 +362,7 @@ class Meld:
         return {
             "kind": self.kind,
             "cards": format_cards(self.cards),
-            "faces": format_cards(self.faces),
+            "faces": " ".join(str(f) for f in self.faces),
             "text": str(self),
         }
 
@@ -371,7 +415,7 @@ class Split:
 # Errors
 
 
-class HandSizeError(ValueError):
+class HandSizeError(RefereeError):
     """A hand with the wrong number of cards for the round."""
 
     def __init__(self, hand: Sequence[AnyCard], expected: int | None, round_number: int | None = None) -> None:
@@ -379,13 +423,16 @@ class HandSizeError(ValueError):
         self.expected = expected
         self.round_number = round_number
         if expected is None:
-            text = f"a hand holds at most {MAX_HAND} cards, not {len(self.hand)}"
+            reason = message("a hand holds at most {most} cards, not {count}", most=MAX_HAND, count=len(self.hand))
         else:
-            text = f"round {round_number} deals {expected} cards, but the hand has {len(self.hand)}"
-        super().__init__(text)
+            reason = message(
+                "round {round} deals {dealt} cards, but the hand has {count}",
+                round=round_number, dealt=expected, count=len(self.hand),
+            )
+        super().__init__(reason)
 
 
-class ImpossibleHandError(ValueError):
+class ImpossibleHandError(RefereeError):
     """A hand that cannot go out: the cards its best split leaves over are in ``leftover``
     (``fit_elsewhere``: some of them would fit a meld that another card already fills)."""
 
@@ -398,7 +445,7 @@ class ImpossibleHandError(ValueError):
         self.penalty = penalty
         self.fit_elsewhere = fit_elsewhere
         self.verdict = _why_not_out(split.leftover, fit_elsewhere, None)
-        super().__init__(str(self.verdict))
+        super().__init__(self.verdict)
 
 
 def _why_not_out(leftover: Sequence[AnyCard], fit_elsewhere: bool, penalty: int | None) -> Message:
@@ -434,439 +481,16 @@ def _fits_a_meld(card: AnyCard, others: Sequence[AnyCard], wild_rank: Rank, aces
     """Whether ``card`` makes a meld with some two of ``others`` (any meld holding a
     card holds a three-card one that does: three of its set, or three in a row of its run)."""
     for a, b in itertools.combinations(others, 2):
-        naturals = [c for c in (card, a, b) if not is_wild(c, wild_rank)]
-        if len({c.rank for c in naturals}) <= 1:  # type: ignore[union-attr]
+        naturals = [c for c in (card, a, b) if isinstance(c, Card) and not is_wild(c, wild_rank)]
+        if len({c.rank for c in naturals}) <= 1:
             return True
-        if len({c.suit for c in naturals}) != 1:  # type: ignore[union-attr]
+        if len({c.suit for c in naturals}) != 1:
             continue
-        ranks = sorted(int(c.rank) for c in naturals)  # type: ignore[union-attr]
+        ranks = sorted(int(c.rank) for c in naturals)
         for row in (ranks, sorted(14 if r == 1 else r for r in ranks) if aces_high else None):
             if row is not None and len(set(row)) == len(row) and row[-1] - row[0] <= 2:
                 return True
     return False
-
-
-# ---------------------------------------------------------------------------
-# The solver
-#
-# Natural cards (not wild) sit at positions 1..13 by rank; with aces high or low
-# an ace may also sit at position 14.  A search walks the positions upwards.
-# Its state holds, per suit, the open runs (as small codes, below), the aces
-# kept back for position 14, and the wild cards spent so far.  At each position
-# every open run takes a natural card of its suit, takes a wild card (only if a
-# natural of that suit lies within reach higher up), or closes (wild cards pad
-# it to three); natural cards may start new runs; the rest of the rank goes to
-# the rank's one set or is left over.  The search minimises one key: the
-# leftover points, then the number of leftover cards, then the number of melds.
-#
-# The states are taken best first (A*, :func:`_solve`): by key so far plus a
-# lower bound on what finishing costs (:class:`_Bound`), so states that cannot
-# beat the best split are never expanded.  Each position's moves are worked out
-# once per state shape and cached (:func:`_transitions`).
-#
-# Two facts keep it small and exact.  One set per rank is enough (two sets of a
-# rank merge into one needing no more wild cards), so only how many cards of a
-# rank stay out of runs matters.  And a run is only worth having with at least
-# two natural cards and a natural card at its top (a run with one natural card
-# is no better than a set of it, trailing wild cards are padding): a run may not
-# close after a wild card, nor with a single card.
-#
-# Run codes: 1 = one card; 2 = two cards, ending in a natural; 3 = three or more,
-# ending in a natural; 4 = ending in a wild (two cards or more: what follows is
-# the same either way).
-
-_BIG = 1_000_000
-_MID = 1_000
-
-_AFTER_NATURAL = {1: 2, 2: 3, 3: 3, 4: 3}
-_AFTER_WILD = {1: 4, 2: 4, 3: 4, 4: 4}
-_CLOSE_PAD = {2: 1, 3: 0}
-
-# Per-suit moves: (new open runs, naturals left for the set, wilds spent, runs closed, actions, runs started)
-_Option = tuple[tuple[int, ...], int, int, int, tuple[str, ...], int]
-_IDLE: _Option = ((), 0, 0, 0, (), 0)
-"""The move of a suit with no open run and no card at a position."""
-
-
-def _run_code(entries: Sequence[tuple[int, bool]]) -> int:
-    """The code of a run from its (position, natural?) entries."""
-    n = len(entries)
-    return min(n, 3) if entries[-1][1] else 4
-
-
-def _suit_case(
-    runs: tuple[int, ...], k: int, can_wild: bool, can_start: bool, ahead: int
-) -> tuple[tuple[int, ...], int, bool, bool, int]:
-    """The arguments of :func:`_suit_options` without what cannot matter (so that
-    more positions share them): wild cards only extend runs, new runs need natural
-    cards, and no more runs than there are can wait for natural cards ahead."""
-    return runs, k, can_wild and bool(runs), can_start and k > 0, min(ahead, len(runs) + k)
-
-
-@lru_cache(maxsize=8192)
-def _suit_options(
-    runs: tuple[int, ...], k: int, can_wild: bool, can_start: bool, ahead: int
-) -> tuple[_Option, ...]:
-    """Every way the open runs of one suit can meet ``k`` natural cards at a position.
-
-    ``ahead`` natural cards of the suit lie higher up: each run still waiting for
-    a natural card (codes 1 and 4) needs one of its own."""
-    choices = []
-    for code in runs:
-        acts = ["N"] if k else []
-        if code in _CLOSE_PAD:
-            acts.append("C")
-        if can_wild:
-            acts.append("W")
-        choices.append(acts)
-    seen: set[tuple[tuple[int, ...], int, int, int]] = set()
-    out: list[_Option] = []
-    for combo in itertools.product(*choices):
-        naturals = combo.count("N")
-        if naturals > k:
-            continue
-        wilds = 0
-        closed = 0
-        cont: list[int] = []
-        for code, act in zip(runs, combo, strict=True):
-            if act == "C":
-                closed += 1
-                wilds += _CLOSE_PAD[code]
-            elif act == "N":
-                cont.append(_AFTER_NATURAL[code])
-            else:
-                wilds += 1
-                cont.append(_AFTER_WILD[code])
-        for new in range(k - naturals + 1 if can_start else 1):
-            state = tuple(sorted(cont + [1] * new))
-            if sum(code != 2 and code != 3 for code in state) > ahead:
-                continue
-            left = k - naturals - new
-            sig = (state, left, wilds, closed)
-            if sig in seen:
-                continue
-            seen.add(sig)
-            out.append((state, left, wilds, closed, combo, new))
-    return tuple(out)
-
-
-def _moves(
-    runs: tuple[tuple[int, ...], ...],
-    ks: tuple[int, ...],
-    can_wild: tuple[bool, ...],
-    can_start: tuple[bool, ...],
-    aheads: tuple[int, ...],
-    keep_aces: bool,
-    spare: int,
-) -> tuple[tuple[tuple[tuple[int, ...], ...], object, int, int, tuple[_Option, ...], int], ...]:
-    """The four suits' moves combined, without the duplicates that only differ in
-    which suit's naturals go to the set: (new runs, naturals left (per suit when
-    aces are kept back, else their number), wilds spent, runs closed, per-suit moves, runs open after)."""
-    per_suit = [
-        [o for o in _suit_options(*_suit_case(runs[s], ks[s], can_wild[s], can_start[s], aheads[s])) if o[2] <= spare]
-        if runs[s] or ks[s]
-        else [_IDLE]
-        for s in range(4)
-    ]
-    seen: set[tuple[object, ...]] = set()
-    out = []
-    for combo in itertools.product(*per_suit):
-        spent = combo[0][2] + combo[1][2] + combo[2][2] + combo[3][2]
-        if spent > spare:
-            continue
-        closed = combo[0][3] + combo[1][3] + combo[2][3] + combo[3][3]
-        new_runs = (combo[0][0], combo[1][0], combo[2][0], combo[3][0])
-        lefts = (combo[0][1], combo[1][1], combo[2][1], combo[3][1])
-        left: object = lefts if keep_aces else sum(lefts)
-        sig = (new_runs, left, spent, closed)
-        if sig in seen:
-            continue
-        seen.add(sig)
-        n_open = len(new_runs[0]) + len(new_runs[1]) + len(new_runs[2]) + len(new_runs[3])
-        out.append((new_runs, left, spent, closed, combo, n_open))
-    return tuple(out)
-
-
-def _set_options(m: int, pts: int) -> tuple[tuple[int, int, int, int, str | None], ...]:
-    """(wilds, points, leftover cards, melds, verdict) for the ``m`` naturals of a rank outside runs."""
-    if m == 0:
-        return ((0, 0, 0, 0, None),)
-    if m >= 3:
-        return ((0, 0, 0, 1, "set"),)
-    return ((3 - m, 0, 0, 1, "set"), (0, m * pts, m, 0, "dead"))
-
-
-_Move = tuple[int, tuple[tuple[int, ...], ...], "tuple[int, ...] | None", int, int, object]
-
-
-@lru_cache(maxsize=65536)
-def _transitions(
-    runs: tuple[tuple[int, ...], ...],
-    ks: tuple[int, ...],
-    can_wild: tuple[bool, ...],
-    can_start: tuple[bool, ...],
-    aheads: tuple[int, ...],
-    keep_aces: bool,
-    pts: int,
-    spare: int,
-) -> tuple[_Move, ...]:
-    """Every way to play a position: the suits' moves (:func:`_moves`), then the
-    rank's set or leftover (aces kept back for the top go nowhere yet).  Each is
-    (wilds spent, new runs, aces kept back or None, key added, runs open after,
-    decision), fewest wild cards first; none spends more than ``spare``."""
-    out: list[_Move] = []
-    moves = _moves(runs, ks, can_wild, can_start, aheads, keep_aces, spare)
-    for new_runs, lefts, spent, closed, combo, n_open in moves:
-        if keep_aces:
-            out.append((spent, new_runs, lefts, closed, n_open, (combo, None)))  # type: ignore[arg-type]
-            continue
-        for w, pt, dead, melds, verdict in _set_options(lefts, pts):  # type: ignore[arg-type]
-            if spent + w > spare:
-                continue
-            delta = pt * _BIG + dead * _MID + closed + melds
-            out.append((spent + w, new_runs, None, delta, n_open, (combo, verdict)))
-    out.sort(key=lambda move: move[0])
-    return tuple(out)
-
-
-def _reach(counts: Mapping[tuple[int, int], int], top: int) -> tuple[list[list[int]], list[list[int]], list[list[int]]]:
-    """Per position and suit: the natural cards there (``avail``), how many positions lie
-    between it and the suit's next natural card above (``gap``, 99 if none), and how
-    many natural cards of the suit lie above it (``ahead``)."""
-    avail = [[0] * 4 for _ in range(top + 2)]
-    for (rank, suit), n in counts.items():
-        avail[rank][suit] += n
-    far = 99
-    gap = [[far] * 4 for _ in range(top + 2)]
-    ahead = [[0] * 4 for _ in range(top + 2)]
-    for s in range(4):
-        next_at = None
-        above = 0
-        for p in range(top, 0, -1):
-            gap[p][s] = far if next_at is None else next_at - p - 1
-            ahead[p][s] = above
-            here = avail[1][s] if p == 14 else avail[p][s]
-            if here:
-                next_at = p
-                above += here
-    return avail, gap, ahead
-
-
-_EMPTY_RUNS: tuple[tuple[int, ...], ...] = ((), (), (), ())
-_NO_ACES = (0, 0, 0, 0)
-
-# A search node: (position to play next, open runs per suit, aces kept back per suit, wilds spent).
-_Node = tuple[int, tuple[tuple[int, ...], ...], tuple[int, ...], int]
-
-
-def _needs(avail: list[list[int]], top: int) -> list[list[int]]:
-    """``need[p][s]``: the fewest wild cards in any meld that holds a natural card at
-    position ``p`` of suit ``s``, counting on every natural card of the hand (0, 1 or 2:
-    two wild cards make a set of any card).  Only positions holding a card are filled in."""
-    held = [[False] * 4 for _ in range(top + 1)]
-    for q in range(1, top + 1):
-        held[q] = [n > 0 for n in (avail[1] if q == 14 else avail[q])]
-    need = [[2] * 4 for _ in range(top + 2)]
-    for p in range(1, top + 1):
-        total = sum(avail[1] if p == 14 else avail[p])
-        set_need = 3 - total if total < 3 else 0
-        for s in range(4):
-            if not held[p][s]:
-                continue
-            fewest = min(set_need, 2)
-            for low in range(max(1, p - 2), min(p, top - 2) + 1):
-                missing = (not held[low][s]) + (not held[low + 1][s]) + (not held[low + 2][s])
-                fewest = min(fewest, missing)
-            need[p][s] = fewest
-    if top == 14:  # an ace may sit low or high
-        for s in range(4):
-            need[1][s] = need[14][s] = min(need[1][s], need[14][s])
-    return need
-
-
-class _Bound:
-    """An admissible estimate of what the cards still to place will cost: the
-    leftover points (and cards) that no way of finishing can avoid.
-
-    A card is *free* if an open run of its suit can reach it (through natural
-    cards, and gaps no more than the wild cards to spare).  Any other card whose
-    melds all need a wild card is left over once the wild cards are spent.  One
-    whose melds all need two is left over with fewer than two to spare, and each
-    wild card rescues at most one of them: its meld holds two wild cards within two
-    places of it, and a wild card lies within two places of at most two of them.
-    """
-
-    def __init__(self, avail: list[list[int]], top: int, points: Mapping[int, int]) -> None:
-        self.avail = avail
-        self.top = top
-        self.points = points
-        self.need = need = _needs(avail, top)
-        self.memo: dict[tuple[object, ...], int] = {}
-        self.reaches: dict[tuple[int, int, int, bool], int] = {}
-        held = [(need[q][s], avail[1 if q == 14 else q][s]) for q in range(1, top + 1) for s in range(4)]
-        self.needing_one = sum(n for need_here, n in held if need_here == 1)
-        self.needing_two = sum(n for need_here, n in held if need_here == 2)
-        # Per suit and first position: the cards from there to the king needing one
-        # wild card (points, cards) and the points of those needing two.
-        self.ones: list[list[tuple[int, int]]] = []
-        self.twos: list[list[tuple[int, ...]]] = []
-        for s in range(4):
-            ones = [(0, 0)] * (top + 2)
-            twos: list[tuple[int, ...]] = [()] * (top + 2)
-            for q in range(13, 0, -1):
-                n = avail[q][s]
-                ones[q] = ones[q + 1]
-                twos[q] = twos[q + 1]
-                if n and need[q][s] == 1:
-                    ones[q] = (ones[q][0] + n * points[q], ones[q][1] + n)
-                elif n and need[q][s] == 2:
-                    twos[q] = twos[q] + (points[q],) * n
-            self.ones.append(ones)
-            self.twos.append(twos)
-
-    def __call__(self, node: _Node, spare: int) -> int:
-        p, runs, carry, _used = node
-        if p > self.top or self.needing_two <= spare and (spare >= 2 or not self.needing_two) and (
-            spare or not self.needing_one
-        ):
-            return 0  # enough wild cards for every card that needs them
-        mask = (bool(runs[0]), bool(runs[1]), bool(runs[2]), bool(runs[3]))
-        memo_key = (p, mask, carry, spare)
-        value = self.memo.get(memo_key)
-        if value is None:
-            value = self.memo[memo_key] = self._estimate(p, mask, carry, spare)
-        return value
-
-    def _reach(self, s: int, first: int, spare: int, high_ace: bool) -> int:
-        """The first position an open run of suit ``s`` cannot reach from ``first``."""
-        memo_key = (s, first, spare, high_ace)
-        reach = self.reaches.get(memo_key)
-        if reach is None:
-            reach = first
-            gaps = 0
-            while reach <= self.top:
-                if not (high_ace if reach == 14 else self.avail[reach][s]):
-                    gaps += 1
-                    if gaps > spare:
-                        break
-                reach += 1
-            self.reaches[memo_key] = reach
-        return reach
-
-    def _estimate(self, p: int, mask: tuple[bool, ...], carry: tuple[int, ...], spare: int) -> int:
-        """The estimate before position ``p`` is played."""
-        one_points = one_cards = 0
-        twos: list[int] = []
-        for s in range(4):
-            reach = self._reach(s, p, spare, carry[s] > 0) if mask[s] else p
-            if reach <= 13:
-                one_points += self.ones[s][reach][0]
-                one_cards += self.ones[s][reach][1]
-                twos.extend(self.twos[s][reach])
-            if carry[s] and reach <= 14 and self.need[14][s]:  # aces kept back for the top
-                if self.need[14][s] == 1:
-                    one_points += carry[s] * self.points[14]
-                    one_cards += carry[s]
-                else:
-                    twos.extend([self.points[14]] * carry[s])
-        if spare == 0:
-            return (one_points + sum(twos)) * _BIG + (one_cards + len(twos)) * _MID
-        if spare == 1:
-            return sum(twos) * _BIG + len(twos) * _MID
-        if len(twos) <= spare:
-            return 0
-        dead = sorted(twos)[: len(twos) - spare]
-        return sum(dead) * _BIG + len(dead) * _MID
-
-
-def _solve(
-    counts: Mapping[tuple[int, int], int], wilds: int, aces_high: bool, points: Mapping[int, int]
-) -> tuple[int, list[object]]:
-    """The best key and the decisions at each position (index 0 = position 1).
-
-    A best-first (A*) walk over the positions.  A node's priority is its key so
-    far plus what finishing must still cost at least: one meld for each open run
-    (each closes exactly once) and the leftover that no finish avoids
-    (:class:`_Bound`).  The estimate never exceeds the truth, so the first
-    finished node taken off the heap is the best, and nodes whose estimate
-    exceeds the best are never expanded.  (It may fall along a path, so a node
-    reached again more cheaply is expanded again.)  Among equal priorities the
-    furthest node goes first: it finishes soonest."""
-    top = 14 if aces_high else 13
-    avail, gap, ahead = _reach(counts, top)
-    start: _Node = (1, _EMPTY_RUNS, _NO_ACES, 0)
-    # node -> (key, parent, decision at the parent's position)
-    best: dict[_Node, tuple[int, _Node | None, object]] = {start: (0, None, None)}
-    bound = _Bound(avail, top, points)
-    can_play: dict[tuple[int, int], tuple[tuple[bool, ...], tuple[bool, ...]]] = {}
-    expanded: dict[tuple[object, ...], list[tuple[int, int]]] = {}  # (position, runs, aces) -> [(wilds, key)]
-    # (priority, -position, wilds spent, order, key, node)
-    heap: list[tuple[int, int, int, int, int, _Node]] = [(0, -1, 0, 0, 0, start)]
-    seq = 0
-    finish = top + 1
-    goal = top + 2
-
-    def push(node: _Node, key: int, open_runs: int, parent: _Node, decision: object) -> None:
-        nonlocal seq
-        entry = best.get(node)
-        if entry is None or key < entry[0]:
-            best[node] = (key, parent, decision)
-            seq += 1
-            f = key + open_runs + bound(node, wilds - node[3])
-            heapq.heappush(heap, (f, -node[0], node[3], seq, key, node))
-
-    while heap:
-        _f, _neg_p, used, _order, key, node = heapq.heappop(heap)
-        if best[node][0] < key:
-            continue  # a cheaper way here was found after this one was queued
-        p, runs, carry, _used = node
-        if p == goal:
-            return key, _decisions(best, node, top)
-        shape = (p, runs, carry)
-        done = expanded.setdefault(shape, [])
-        if any(u <= used and k <= key for u, k in done):
-            continue  # the same runs were expanded as cheaply with no more wild cards spent
-        done.append((used, key))
-        if p == finish:
-            codes = [code for suit_runs in runs for code in suit_runs]
-            if all(code in _CLOSE_PAD for code in codes) and used + sum(_CLOSE_PAD[c] for c in codes) <= wilds:
-                push((goal, _EMPTY_RUNS, _NO_ACES, used), key + len(codes), 0, node, None)
-            continue
-        ks = carry if p == 14 else avail[p]
-        if runs == _EMPTY_RUNS and not any(ks):
-            push((p + 1, runs, carry, used), key, 0, node, None)
-            continue
-        flags = can_play.get((p, used))
-        if flags is None:
-            spare = wilds - used
-            flags = can_play[(p, used)] = (
-                tuple(g < spare for g in gap[p]),
-                tuple(g <= spare for g in gap[p]),
-            )
-        keep_aces = aces_high and p == 1
-        # No move spends more than a wild card per open run and two for the set.
-        spare = min(wilds - used, len(runs[0]) + len(runs[1]) + len(runs[2]) + len(runs[3]) + 2)
-        moves = _transitions(runs, tuple(ks), flags[0], flags[1], tuple(ahead[p]), keep_aces, points[p], spare)
-        next_carry = carry if aces_high and p < 14 else _NO_ACES
-        for spent, new_runs, kept, delta, n_open, decision in moves:
-            push((p + 1, new_runs, kept or next_carry, used + spent), key + delta, n_open, node, decision)
-    raise AssertionError("no split found")  # unreachable: leaving every card over is a split
-
-
-def _decisions(best: Mapping[_Node, tuple[int, _Node | None, object]], node: _Node, top: int) -> list[object]:
-    """Walk back from the finished node: the decision taken at each position."""
-    decisions: list[object] = [None] * top
-    at: _Node | None = node
-    while at is not None:
-        _key, parent, decision = best[at]
-        if parent is not None and parent[0] <= top:
-            decisions[parent[0] - 1] = decision
-        at = parent
-    return decisions
-
-
-def _position_rank(p: int) -> Rank:
-    return Rank.ACE if p == 14 else Rank(p)
 
 
 def best_split(
@@ -907,52 +531,27 @@ def best_split(
     faces_rank = rules.faces == "rank"
     aces_high = rules.aces_high
     wild_cards = [c for c in cards if is_wild(c, wild)]
-    naturals = [c for c in cards if not is_wild(c, wild)]
-    counts = Counter((int(c.rank), int(c.suit)) for c in naturals)  # type: ignore[union-attr]
+    naturals = [c for c in cards if isinstance(c, Card) and not is_wild(c, wild)]
+    counts = Counter((int(c.rank), int(c.suit)) for c in naturals)
     points = {p: _rank_points(p if p <= 13 else 1, faces_rank, aces_high) for p in range(1, 15)}
-    key, decisions = _solve(counts, len(wild_cards), aces_high, points)
-    return _rebuild(decisions, wild_cards, wild, aces_high, rules, key)
+    plan = solve(counts, len(wild_cards), aces_high, points)
+    split = _rebuild(plan, wild_cards, wild, aces_high, rules)
+    return _fix_labels(split, decks if decks is not None else (rules.decks or _MAX_DECKS), rules)
 
 
 def _rebuild(
-    decisions: list[object],
+    plan: Plan,
     wild_cards: list[AnyCard],
     wild_rank: Rank,
     aces_high: bool,
     rules: ThreeThirteenRules,
-    key: int,
 ) -> Split:
+    """Deal the wild cards into the plan's gaps (and spare ones into a meld)."""
     top = 14 if aces_high else 13
-    open_runs: list[list[list[tuple[int, bool]]]] = [[], [], [], []]
-    runs: list[tuple[int, list[tuple[int, bool]]]] = []
-    sets: list[tuple[Rank, list[Card]]] = []
-    dead: list[AnyCard] = []
-    for p in range(1, top + 1):
-        dec = decisions[p - 1]
-        if dec is None:
-            continue
-        combo, verdict = dec  # type: ignore[misc]
-        pool: list[Card] = []
-        for s in range(4):
-            _state, left, _w, _closed, actions, new = combo[s]
-            still: list[list[tuple[int, bool]]] = []
-            for run, act in zip(open_runs[s], actions, strict=True):
-                if act == "C":
-                    runs.append((s, run))
-                else:
-                    run.append((p, act == "N"))
-                    still.append(run)
-            still.extend([[(p, True)] for _ in range(new)])
-            still.sort(key=_run_code)
-            open_runs[s] = still
-            pool.extend([Card(_position_rank(p), Suit(s))] * left)
-        if verdict == "set":
-            sets.append((_position_rank(p), pool))
-        elif verdict == "dead":
-            dead.extend(pool)
-    for s in range(4):
-        runs.extend((s, run) for run in open_runs[s])
-
+    runs = [(s, list(entries)) for s, entries in plan.runs]
+    sets = [(rank, list(naturals)) for rank, naturals in plan.sets]
+    dead: list[AnyCard] = list(plan.dead)
+    key = plan.key
     wilds = sorted(wild_cards, key=_sort_key)
     # Run slots: (run index, position) needing a wild card.
     run_slots: list[list[int]] = []
@@ -978,7 +577,7 @@ def _rebuild(
     assigned: dict[tuple[int, int], AnyCard] = {}
     for i, (s, _entries) in enumerate(run_specs):
         for p in run_slots[i]:
-            me = Card(_position_rank(p), Suit(s))
+            me = Card(position_rank(p), Suit(s))
             if me in wilds:
                 wilds.remove(me)
                 assigned[(i, p)] = me
@@ -987,7 +586,7 @@ def _rebuild(
         cards: list[AnyCard] = []
         faces: list[Card] = []
         for p, natural in entries:
-            face = Card(_position_rank(p), Suit(s))
+            face = Card(position_rank(p), Suit(s))
             if natural:
                 cards.append(face)
             elif (i, p) in assigned:
@@ -1007,11 +606,99 @@ def _rebuild(
         melds = _absorb(melds, wilds, top)
         wilds = []
     leftover = _sorted(dead + wilds)
-    melds.sort(key=lambda m: (_sort_key(m.faces[0]), m.kind))
+    melds.sort(key=lambda m: (_face_key(m.faces[0]), m.kind))
     points = sum(card_points(c, rules) for c in leftover)
     if not wilds:
-        assert points == key // _BIG, (points, key)
+        assert points == key // BIG, (points, key)
     return Split(tuple(melds), leftover, points)
+
+
+def _fix_labels(split: Split, decks: int, rules: ThreeThirteenRules) -> Split:
+    """Name what each wild card stands for with cards the decks can supply.
+
+    A card the hand holds as many times as the decks hold it cannot also be stood
+    for.  A run's wild card stands for a fixed card: when the hand holds every copy
+    of it, one held in a set (or, at equal points, left over) trades places with the
+    wild card; when none can, the wild card stands for the rank's place in the run
+    (:class:`RankOnly`).  A set's wild cards then stand for cards of its rank still
+    to be had (suits the set lacks first), or for the rank alone.  Points never change.
+    """
+    held = Counter(c for c in split.cards if isinstance(c, Card))
+    used: Counter[Card] = Counter()
+    cards = [list(m.cards) for m in split.melds]
+    faces: list[list[Face]] = [list(m.faces) for m in split.melds]
+    kinds = [m.kind for m in split.melds]
+    leftover = list(split.leftover)
+
+    def room(card: Card) -> int:
+        return decks - held[card] - used[card]
+
+    for i, kind in enumerate(kinds):
+        if kind != "run":
+            continue
+        for j, (card, face) in enumerate(zip(cards[i], faces[i], strict=True)):
+            if card == face or not isinstance(face, Card):
+                continue
+            if room(face) <= 0:
+                _trade(face, card, i, j, cards, faces, kinds, leftover, rules)
+            if cards[i][j] == face:
+                continue
+            if room(face) > 0:
+                used[face] += 1
+            else:  # every copy is held and none can trade places: the wild card fills the rank's place
+                faces[i][j] = RankOnly(face.rank)
+    for i, kind in enumerate(kinds):
+        if kind != "set":
+            continue
+        rank = faces[i][0].rank
+        naturals = sorted(c for c, f in zip(cards[i], faces[i], strict=True) if c == f and isinstance(c, Card))
+        wilds = [c for c, f in zip(cards[i], faces[i], strict=True) if c != f]
+        suits = [s for s in Suit if all(c.suit != s for c in naturals)]
+        suits += [s for s in Suit if s not in suits]
+        new_cards: list[AnyCard] = list(naturals)
+        new_faces: list[Face] = list(naturals)
+        for w in wilds:
+            label: Face = RankOnly(rank)
+            for k, suit in enumerate(suits):
+                if room(Card(rank, suit)) > 0:
+                    label = Card(rank, suit)
+                    used[label] += 1
+                    suits.append(suits.pop(k))  # the next wild card tries another suit first
+                    break
+            new_cards.append(w)
+            new_faces.append(label)
+        cards[i], faces[i] = new_cards, new_faces
+    melds = tuple(Meld(k, tuple(c), tuple(f)) for k, c, f in zip(kinds, cards, faces, strict=True))
+    rest = _sorted(leftover)
+    points = sum(card_points(c, rules) for c in rest)
+    assert points == split.points, (points, split.points)
+    return Split(melds, rest, points)
+
+
+def _trade(
+    face: Card, wild: AnyCard, i: int, j: int, cards: list[list[AnyCard]], faces: list[list[Face]],
+    kinds: list[str], leftover: list[AnyCard], rules: ThreeThirteenRules,
+) -> None:
+    """Put a held copy of ``face`` in run ``i`` at ``j`` in place of ``wild``, which takes
+    its place: a wild card standing for another card in a run, any card of a set, or a
+    card left over that costs the same."""
+    for k, kind in enumerate(kinds):
+        for m, (card, stands) in enumerate(zip(cards[k], faces[k], strict=True)):
+            if card != face or (k, m) == (i, j):
+                continue
+            if kind == "run" and stands != card:  # a wild card standing for another card: they swap
+                cards[k][m] = wild
+            elif kind == "set":
+                cards[k][m], faces[k][m] = wild, RankOnly(face.rank)  # named again with the set
+            else:
+                continue
+            cards[i][j] = face
+            return
+    for m, card in enumerate(leftover):
+        if card == face and card_points(card, rules) == card_points(wild, rules):
+            leftover[m] = wild
+            cards[i][j] = face
+            return
 
 
 def _make_set(rank: Rank, naturals: list[Card], extra: list[AnyCard]) -> Meld:
@@ -1038,18 +725,18 @@ def _absorb(melds: list[Meld], wilds: list[AnyCard], top: int) -> list[Meld]:
             melds[i] = _make_set(m.faces[0].rank, naturals, others + wilds)
             return melds
     for i, m in enumerate(melds):
-        cards, faces = list(m.cards), list(m.faces)
+        cards, faces = list(m.cards), [f for f in m.faces if isinstance(f, Card)]  # a run's faces are cards
         positions = [_run_position(f, j, faces) for j, f in enumerate(faces)]
         suit = faces[0].suit
         while wilds and positions[-1] - positions[0] + 1 < 13:
             if positions[-1] < top and not (positions[0] == 1 and positions[-1] == 13):
                 positions.append(positions[-1] + 1)
                 cards.append(wilds.pop(0))
-                faces.append(Card(_position_rank(positions[-1]), suit))
+                faces.append(Card(position_rank(positions[-1]), suit))
             else:
                 positions.insert(0, positions[0] - 1)
                 cards.insert(0, wilds.pop(0))
-                faces.insert(0, Card(_position_rank(positions[0]), suit))
+                faces.insert(0, Card(position_rank(positions[0]), suit))
         melds[i] = Meld("run", tuple(cards), tuple(faces))
         if not wilds:
             return melds
@@ -1088,7 +775,7 @@ def _check_cards(cards: Sequence[AnyCard], rules: ThreeThirteenRules, decks: int
 
 
 def split_hand(
-    hand: Iterable[AnyCard] | str,
+    hand: CardsLike,
     round_number: int,
     rules: ThreeThirteenRules = _DEFAULT_RULES,
     *,
@@ -1111,7 +798,7 @@ def split_hand(
     ...
     referee.cards.TooManyCopiesError: 9♠ appears 2 times, but one deck holds it only once
     """
-    cards = parse_cards(hand) if isinstance(hand, str) else tuple(hand)
+    cards = cards_of(hand)
     schedule = Schedule(rules)
     expected = schedule.cards_dealt(round_number)
     if len(cards) != expected:
@@ -1131,7 +818,7 @@ def _decks(rules: ThreeThirteenRules, players: int | None, decks: int | None) ->
 
 
 def check_out(
-    hand: Iterable[AnyCard] | str,
+    hand: CardsLike,
     round_number: int,
     rules: ThreeThirteenRules = _DEFAULT_RULES,
     *,
@@ -1149,7 +836,7 @@ def check_out(
     ...
     referee.three_thirteen.ImpossibleHandError: 9♣ fits no set or run, so this hand cannot go out
     """
-    cards = parse_cards(hand) if isinstance(hand, str) else tuple(hand)
+    cards = cards_of(hand)
     split = split_hand(cards, round_number, rules, players=players, decks=decks)
     if not split.is_out:
         wild = Schedule(rules).wild_rank(round_number)
@@ -1166,7 +853,7 @@ def check_out(
 
 
 def can_go_out(
-    hand: Iterable[AnyCard] | str,
+    hand: CardsLike,
     round_number: int,
     rules: ThreeThirteenRules = _DEFAULT_RULES,
     *,
@@ -1208,7 +895,7 @@ class OutClaim:
 
 
 def go_out(
-    hand: Iterable[AnyCard] | str,
+    hand: CardsLike,
     round_number: int,
     rules: ThreeThirteenRules = _DEFAULT_RULES,
     *,
@@ -1222,7 +909,7 @@ def go_out(
     >>> claim.out, claim.penalty, str(claim.reason)
     (False, 20, '9♣ fits no set or run, so this false claim adds 20 points')
     """
-    cards = parse_cards(hand) if isinstance(hand, str) else tuple(hand)
+    cards = cards_of(hand)
     try:
         split = check_out(cards, round_number, rules, players=players, decks=decks)
     except ImpossibleHandError as err:
@@ -1252,7 +939,7 @@ class RoundScore:
 
 
 def score_round(
-    hands: Sequence[Iterable[AnyCard] | str],
+    hands: Sequence[CardsLike],
     round_number: int,
     rules: ThreeThirteenRules = _DEFAULT_RULES,
     *,
@@ -1270,10 +957,10 @@ def score_round(
     >>> r.points, r.doubled
     ((76, 0), True)
     """
-    parsed = [parse_cards(h) if isinstance(h, str) else tuple(h) for h in hands]
+    parsed = [cards_of(h) for h in hands]
     n = _decks(rules, len(parsed), decks)
     if out is not None and not (0 <= out < len(parsed)):
-        raise ValueError(f"seat {out!r} is not at a table of {len(parsed)}")
+        raise SeatError(out, len(parsed))
     splits = []
     for seat, cards in enumerate(parsed):
         if seat == out:

@@ -49,20 +49,23 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
-from typing import Any
+from typing import Any, ClassVar
 
 from referee.cards import (
     AnyCard,
     Card,
+    CardsLike,
     NotationError,
     Rank,
     Suit,
     TooManyCopiesError,
-    check_copies,
     format_cards,
     parse_cards,
+    suited_cards,
 )
-from referee.switches import SwitchError, rules_from_mapping, rules_to_dict
+from referee.errors import NothingToUndo, RefereeError, RefusedAction, SeatError
+from referee.records import Records
+from referee.switches import SwitchError, bad_choice, not_on_or_off, rules_from_mapping, rules_to_dict
 from referee.text import Message, message
 
 __all__ = [
@@ -95,6 +98,7 @@ __all__ = [
     "NextHandAction",
     "Action",
     "action_from_dict",
+    "RECORDS",
     "Hand",
     "replay",
     "Game",
@@ -104,7 +108,6 @@ __all__ = [
     "SwitchError",
 ]
 
-CardsLike = str | Iterable[AnyCard]
 
 # ---------------------------------------------------------------------------
 # Card order
@@ -138,7 +141,7 @@ def card_power(card: AnyCard) -> int:
     referee.cards.TooManyCopiesError: RJ is not in this game's deck: it has no jokers
     """
     if not isinstance(card, Card):
-        raise TooManyCopiesError(card, 1, 0, f"{card} is not in this game's deck: it has no jokers")
+        raise TooManyCopiesError(card, 1, 0, message("{card} is not in this game's deck: it has no jokers", card=card))
     return rank_power(card.rank) * 4 + int(card.suit)
 
 
@@ -153,9 +156,7 @@ def sort_cards(cards: CardsLike) -> tuple[Card, ...]:
 
 def _cards(cards: CardsLike) -> tuple[Card, ...]:
     """Parse text or take cards; refuse jokers and a card given twice (one deck)."""
-    found = parse_cards(cards) if isinstance(cards, str) else tuple(cards)
-    check_copies(found, decks=1)
-    return found  # type: ignore[return-value]
+    return suited_cards(cards, decks=1)
 
 
 # ---------------------------------------------------------------------------
@@ -475,10 +476,9 @@ three_spades_alone, any, not 'first'
             options = self.CHOICES.get(f.name)
             if options is not None:
                 if value not in options:
-                    shown = ", ".join(options)
-                    raise SwitchError(f.name, f"house rule {f.name!r} must be one of {shown}, not {value!r}")
+                    raise bad_choice(f.name, options, value)
             elif not isinstance(value, bool):
-                raise SwitchError(f.name, f"house rule {f.name!r} is on or off, not {value!r}")
+                raise not_on_or_off(f.name, value)
 
     def to_dict(self) -> dict[str, Any]:
         return rules_to_dict(self)
@@ -692,7 +692,7 @@ def check(
     common = set(played) & set(on_table)
     if common:
         card = min(common, key=card_power)
-        raise TooManyCopiesError(card, 2, 1, f"{card} is both on the table and in the play")
+        raise TooManyCopiesError(card, 2, 1, message("{card} is both on the table and in the play", card=card))
     table: Combination | None = None
     if on_table:
         try:
@@ -700,7 +700,7 @@ def check(
         except NotACombinationError as err:
             raise NotACombinationError(err.cards, err.reason, where="table") from None
     if first_play and table is not None:
-        raise ValueError("the first play of the game is made on an empty table")
+        raise RefereeError(message("the first play of the game is made on an empty table"))
     try:
         play = classify(played, rules)
     except NotACombinationError as err:
@@ -724,12 +724,9 @@ def check(
 # ---------------------------------------------------------------------------
 
 
-class ActionError(ValueError):
-    """An action the hand refuses; ``reason`` is the :class:`Message` to show."""
-
-    def __init__(self, reason: Message) -> None:
-        self.reason = reason
-        super().__init__(str(reason))
+class ActionError(RefusedAction):
+    """An action the hand refuses (the contract's :class:`~referee.errors.RefusedAction`);
+    ``reason`` is the :class:`Message` to show."""
 
 
 class IllegalPlayError(ActionError):
@@ -799,11 +796,13 @@ class Setup:
     def __post_init__(self) -> None:
         object.__setattr__(self, "players", tuple(self.players))
         if not 2 <= len(self.players) <= 4:
-            raise ValueError(f"Tiến lên is played by 2 to 4 players, not {len(self.players)}")
+            raise RefereeError(message("Tiến lên is played by 2 to 4 players, not {count}", count=len(self.players)))
         if not 0 <= self.leader < len(self.players):
-            raise ValueError(f"there is no seat {self.leader}")
+            raise SeatError(self.leader, len(self.players))
         if not 1 <= self.hand_size <= 52 // len(self.players):
-            raise ValueError(f"a hand of {self.hand_size} cards cannot be dealt to {len(self.players)} players")
+            raise RefereeError(message(
+                "a hand of {size} cards cannot be dealt to {count} players", size=self.hand_size, count=len(self.players)
+            ))
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -829,6 +828,8 @@ class Setup:
 class PlayAction:
     """A seat played cards.  ``bomb`` and ``went_out`` are recorded for history; replay re-derives them."""
 
+    action: ClassVar[str] = "play"
+
     seat: int
     cards: tuple[Card, ...]
     bomb: bool = False
@@ -847,6 +848,8 @@ class PlayAction:
 class PassAction:
     """A seat passed.  ``cleared`` records that this pass cleared the table."""
 
+    action: ClassVar[str] = "pass"
+
     seat: int
     cleared: bool = False
 
@@ -861,6 +864,8 @@ class PassAction:
 @dataclass(frozen=True, slots=True)
 class InstantWinAction:
     """A seat declared an instant win; ``cards`` are the hand if it was entered (checked), else empty."""
+
+    action: ClassVar[str] = "instant_win"
 
     seat: int
     kind: InstantWinKind
@@ -879,6 +884,8 @@ class InstantWinAction:
 class NextHandAction:
     """In a :class:`Game`: the next hand was dealt, led by ``leader`` (the last winner)."""
 
+    action: ClassVar[str] = "next_hand"
+
     leader: int
 
     def to_dict(self) -> dict[str, Any]:
@@ -890,12 +897,7 @@ class NextHandAction:
 
 
 Action = PlayAction | PassAction | InstantWinAction | NextHandAction
-_ACTIONS: dict[str, Any] = {
-    "play": PlayAction,
-    "pass": PassAction,
-    "instant_win": InstantWinAction,
-    "next_hand": NextHandAction,
-}
+RECORDS: Records[Action] = Records("Tiến lên", PlayAction, PassAction, InstantWinAction, NextHandAction)
 
 
 def action_from_dict(data: Mapping[str, Any]) -> Action:
@@ -904,11 +906,7 @@ def action_from_dict(data: Mapping[str, Any]) -> Action:
     >>> action_from_dict(PlayAction(0, sort_cards("3s 4s 5h")).to_dict())
     PlayAction(seat=0, cards=(Card.parse('3♠'), Card.parse('4♠'), Card.parse('5♥')), bomb=False, went_out=False)
     """
-    try:
-        cls = _ACTIONS[data["action"]]
-    except KeyError:
-        raise ValueError(f"{data.get('action')!r} is not a Tiến lên action") from None
-    return cls.from_dict(data)
+    return RECORDS.from_dict(data)
 
 
 # ---------------------------------------------------------------------------
@@ -1008,7 +1006,7 @@ class Hand:
         if self.over:
             raise HandOverError(message("the hand is over"))
         if not 0 <= seat < len(self.players):
-            raise ValueError(f"there is no seat {seat}")
+            raise SeatError(seat, len(self.players))
         if seat in self.out:
             raise NotYourTurnError(message("{player} has already gone out", player=self.players[seat]))
         if seat != self.turn:
@@ -1041,14 +1039,14 @@ class Hand:
         return verdict
 
     def can_play(self, seat: int, cards: CardsLike) -> bool:
-        """Whether :meth:`play` would accept it (bad notation still raises)."""
+        """Whether :meth:`play` would accept it (``False`` for bad notation too)."""
         return self.refusal_to_play(seat, cards) is None
 
     def refusal_to_play(self, seat: int, cards: CardsLike) -> Message | None:
-        """The reason :meth:`play` would refuse, or ``None``."""
+        """The reason :meth:`play` would refuse (bad notation included), or ``None``."""
         try:
             self.check_play(seat, cards)
-        except ActionError as err:
+        except RefereeError as err:
             return err.reason
         return None
 
@@ -1061,7 +1059,7 @@ class Hand:
     def can_pass(self, seat: int) -> bool:
         try:
             self.check_pass(seat)
-        except ActionError:
+        except ValueError:
             return False
         return True
 
@@ -1072,7 +1070,7 @@ class Hand:
         if self.over:
             raise HandOverError(message("the hand is over"))
         if not 0 <= seat < len(self.players):
-            raise ValueError(f"there is no seat {seat}")
+            raise SeatError(seat, len(self.players))
         if not self.rules.instant_wins:
             raise ActionError(message("instant wins are off (house rule instant_wins)"))
         if self.log:
@@ -1087,7 +1085,7 @@ class Hand:
     def can_declare_instant_win(self, seat: int, kind: InstantWinKind | str, cards: CardsLike = ()) -> bool:
         try:
             self.check_instant_win(seat, kind, cards)
-        except ActionError:
+        except ValueError:
             return False
         return True
 
@@ -1167,7 +1165,9 @@ class Hand:
             self.out.extend(self.in_hand)
 
     def undo(self) -> Hand:
-        """A new hand replayed from all but the last action."""
+        """A new hand replayed from all but the last action (this one is unchanged)."""
+        if not self.log:
+            raise NothingToUndo()
         return replay(self.setup, self.log[:-1])
 
     def to_dict(self) -> dict[str, Any]:
@@ -1251,6 +1251,9 @@ class Game:
         if not self.hand.over:
             raise HandOverError(message("the hand is not over yet"))
 
+    def can_next_hand(self) -> bool:
+        return self.hand.over
+
     def next_hand(self) -> NextHandAction:
         self.check_next_hand()
         winner = self.hand.winner
@@ -1281,16 +1284,18 @@ class Game:
         if isinstance(action, Mapping):
             action = action_from_dict(action)
         if isinstance(action, NextHandAction):
-            record = self.next_hand()
-            if record.leader != action.leader:
-                raise ValueError(f"the log says seat {action.leader} leads, but seat {record.leader} won")
-            return record
+            dealt = self.next_hand()
+            if dealt.leader != action.leader:
+                raise ValueError(f"the log says seat {action.leader} leads, but seat {dealt.leader} won")
+            return dealt
         record = self.hand.apply(action)
         self.log.append(record)
         return record
 
     def undo(self) -> Game:
-        """A new game replayed from all but the last action."""
+        """A new game replayed from all but the last action (this one is unchanged)."""
+        if not self.log:
+            raise NothingToUndo()
         return replay_game(self.setup, self.log[:-1])
 
 

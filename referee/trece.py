@@ -77,7 +77,7 @@ Where the sheet says little, the referee decides so:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -86,16 +86,20 @@ from referee.cards import (
     RED_JOKER,
     AnyCard,
     Card,
+    CardsLike,
     Joker,
     Rank,
     Suit,
     TooManyCopiesError,
+    card_of,
+    cards_of,
     check_copies,
     format_cards,
-    parse_card,
     parse_cards,
 )
-from referee.switches import rules_from_mapping, rules_to_dict
+from referee.errors import NothingToUndo, RefereeError, RefusedAction
+from referee.records import Records
+from referee.switches import not_on_or_off, rules_from_mapping, rules_to_dict
 from referee.text import Message, message
 
 __all__ = [
@@ -119,6 +123,7 @@ __all__ = [
     "Thirteen",
     "Record",
     "record_from_dict",
+    "RECORDS",
     "State",
     "replay",
 ]
@@ -132,7 +137,6 @@ PENALTY = 13
 
 TRECE_JOKERS: Mapping[Joker, int] = {RED_JOKER: 1, BLACK_JOKER: 1}
 
-CardsLike = str | Iterable[AnyCard]
 
 
 # --------------------------------------------------------------------------- house rules
@@ -157,7 +161,7 @@ class TreceRules:
 
     def __post_init__(self) -> None:
         if not isinstance(self.run_after_joker, bool):
-            raise ValueError(f"house rule 'run_after_joker' is on or off, not {self.run_after_joker!r}")
+            raise not_on_or_off("run_after_joker", self.run_after_joker)
 
     @classmethod
     def from_mapping(cls, values: Mapping[str, Any] | None) -> TreceRules:
@@ -185,14 +189,14 @@ class DuplicateCardError(TooManyCopiesError):
         super().__init__(card, 2, 1, reason)
 
 
-class EmptyPlayError(ValueError):
+class EmptyPlayError(RefereeError):
     """A play with no cards in it."""
 
     def __init__(self) -> None:
-        super().__init__("a play needs at least one card")
+        super().__init__(message("a play needs at least one card"))
 
 
-class DemandError(ValueError):
+class DemandError(RefereeError):
     """A top and a demanded suit that cannot go together in a game.
 
     A joker lies on top only while its demand is pending, so a joker on top
@@ -200,22 +204,18 @@ class DemandError(ValueError):
     joker on top.
     """
 
-    def __init__(self, top: AnyCard, must_follow: Suit | None, text: str) -> None:
+    def __init__(self, top: AnyCard, must_follow: Suit | None, reason: Message) -> None:
         self.top = top
         self.must_follow = must_follow
-        super().__init__(text)
+        super().__init__(reason)
 
 
-class SetupError(ValueError):
+class SetupError(RefereeError):
     """A game that cannot start as described (names, dealer, turned card)."""
 
 
-class IllegalActionError(ValueError):
-    """An action the game state refuses; ``reason`` is the sentence as a :class:`Message`."""
-
-    def __init__(self, reason: Message) -> None:
-        self.reason = reason
-        super().__init__(str(reason))
+class IllegalActionError(RefusedAction):
+    """An action Trece's state refuses (the contract's :class:`~referee.errors.RefusedAction`)."""
 
 
 class IllegalPlayError(IllegalActionError):
@@ -258,12 +258,11 @@ def is_one_rank_apart(a: Rank, b: Rank) -> bool:
     return (int(a) - int(b)) % 13 in (1, 12)
 
 
-def _as_card(card: AnyCard | str) -> AnyCard:
-    return parse_card(card) if isinstance(card, str) else card
-
-
-def _as_cards(cards: CardsLike) -> tuple[AnyCard, ...]:
-    return parse_cards(cards) if isinstance(cards, str) else tuple(cards)
+def _two_names(value: Any) -> tuple[str, str]:
+    names = tuple(value)
+    if len(names) != 2:
+        raise SetupError(message("Trece needs two named players, not {players}", players=repr(names)))
+    return (names[0], names[1])
 
 
 def _joker_fits(joker: Joker, king: AnyCard) -> bool:
@@ -291,13 +290,15 @@ def _validate(top: AnyCard, play: tuple[AnyCard, ...], must_follow: Suit | None)
     check_copies((top, *play), jokers=TRECE_JOKERS)
     if isinstance(top, Joker):
         if must_follow is None:
-            raise DemandError(top, None, f"{top} lies on top only while it demands a suit: give that suit")
+            raise DemandError(top, None, message("{top} lies on top only while it demands a suit: give that suit", top=top))
         if Suit(must_follow).is_red != top.is_red:
             raise DemandError(
-                top, must_follow, f"{top} cannot demand {Suit(must_follow).symbol}: its king is of its colour"
+                top, must_follow, message(
+                    "{top} cannot demand {suit}: its king is of its colour", top=top, suit=Suit(must_follow).symbol
+                )
             )
     elif must_follow is not None:
-        raise DemandError(top, must_follow, f"only a joker demands a suit, and {top} is on top")
+        raise DemandError(top, must_follow, message("only a joker demands a suit, and {top} is on top", top=top))
 
 
 def check_play(
@@ -330,8 +331,8 @@ def check_play(
     >>> check_play("RJ", "9♦ 10♦", must_follow=Suit.DIAMONDS, rules=TreceRules(run_after_joker=True)).legal
     True
     """
-    top = _as_card(top)
-    cards = _as_cards(play)
+    top = card_of(top)
+    cards = cards_of(play)
     if must_follow is not None:
         must_follow = Suit(must_follow)
     _validate(top, cards, must_follow)
@@ -406,7 +407,7 @@ def check_play(
 
 def _player_index(value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value not in (0, 1):
-        raise SetupError(f"a player is 0 or 1, not {value!r}")
+        raise SetupError(message("a player is 0 or 1, not {value}", value=repr(value)))
     return value
 
 
@@ -438,19 +439,19 @@ class Setup:
     def __post_init__(self) -> None:
         players = tuple(self.players)
         if len(players) != 2 or not all(isinstance(p, str) and p.strip() for p in players):
-            raise SetupError(f"Trece needs two named players, not {players!r}")
+            raise SetupError(message("Trece needs two named players, not {players}", players=repr(players)))
         if players[0] == players[1]:
-            raise SetupError(f"the two players need different names, not {players[0]!r} twice")
+            raise SetupError(message("the two players need different names, not {name} twice", name=repr(players[0])))
         object.__setattr__(self, "players", players)
-        turned = _as_card(self.turned)
+        turned = card_of(self.turned)
         if not isinstance(turned, Card):
-            raise SetupError(f"{turned} cannot start the pile: put it back and turn the next card")
+            raise SetupError(message("{card} cannot start the pile: put it back and turn the next card", card=turned))
         object.__setattr__(self, "turned", turned)
         object.__setattr__(self, "dealer", _player_index(self.dealer))
         first = 1 - self.dealer if self.first is None else _player_index(self.first)
         object.__setattr__(self, "first", first)
         if not isinstance(self.rules, TreceRules):
-            raise SetupError(f"rules must be TreceRules, not {self.rules!r}")
+            raise TypeError(f"rules must be TreceRules, not {self.rules!r}")
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -464,7 +465,7 @@ class Setup:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Setup:
         return cls(
-            players=tuple(data["players"]),  # type: ignore[arg-type]
+            players=_two_names(data["players"]),
             turned=Card.parse(data["turned"]),
             dealer=data.get("dealer", 0),
             first=data.get("first"),
@@ -595,9 +596,7 @@ class Thirteen:
 
 
 Record = Play | Draw | LastCard | Thirteen
-_RECORDS: dict[str, type[Play] | type[Draw] | type[LastCard] | type[Thirteen]] = {
-    cls.action: cls for cls in (Play, Draw, LastCard, Thirteen)
-}
+RECORDS: Records[Record] = Records("Trece", Play, Draw, LastCard, Thirteen)
 
 
 def record_from_dict(data: Mapping[str, Any]) -> Record:
@@ -606,11 +605,7 @@ def record_from_dict(data: Mapping[str, Any]) -> Record:
     >>> record_from_dict({"action": "play", "player": 1, "cards": "K♥ RJ", "demands_suit": "♥"})
     Play(player=1, cards=(Card.parse('K♥'), Joker.parse('RJ')), demands_suit=<Suit.HEARTS: 3>, won=False)
     """
-    try:
-        cls = _RECORDS[data["action"]]
-    except KeyError:
-        raise ValueError(f"not a Trece action: {data.get('action')!r}") from None
-    return cls.from_dict(data)
+    return RECORDS.from_dict(data)
 
 
 # --------------------------------------------------------------------------- the game state
@@ -619,10 +614,11 @@ def record_from_dict(data: Mapping[str, Any]) -> Record:
 class State:
     """A two-player game of Trece as the referee sees it: counts and the pile, never hands.
 
-    For each action there is ``check_x`` (raises :class:`IllegalActionError`,
-    :class:`IllegalPlayError` or a bad-input ``ValueError``), ``can_x`` (a bool)
-    and the doer ``x`` that returns a frozen record and appends it to ``log``.
-    A refused action changes nothing.
+    It keeps the contract of :mod:`referee.errors`: for each action ``check_x``
+    (raises :class:`IllegalActionError`, :class:`IllegalPlayError` or the error of
+    bad input), ``can_x`` (``True`` exactly when ``x`` would be accepted, bad
+    notation included) and the doer ``x`` that returns a frozen record and appends
+    it to ``log``.  A refused action changes nothing; ``undo()`` returns a new state.
 
     >>> game = State(Setup(("Ana", "Ben"), Card.parse("J♦")))
     >>> game.counts, game.stock, game.top, game.turn_name
@@ -666,7 +662,7 @@ class State:
         self._counts = [HAND_SIZE, HAND_SIZE]
         self._stock = DECK_SIZE - 2 * HAND_SIZE - 1
         self._pile: list[AnyCard] = [setup.turned]
-        self._turn = setup.first
+        self._turn: int = 1 - setup.dealer if setup.first is None else setup.first
         self._demand: Suit | None = None
         self._penalty_due = False
         self._called = [False, False]
@@ -838,7 +834,7 @@ class State:
         by name; a play of more cards than the player holds is refused.
         """
         p = self._check_turn(player)
-        cards = _as_cards(cards)
+        cards = cards_of(cards)
         below = set(self._pile[:-1])
         for card in cards:
             if card in below:
@@ -897,7 +893,7 @@ class State:
     def play(self, cards: CardsLike, player: int | str | None = None) -> Play:
         """Put ``cards`` on the pile; the turn passes.  Holding no cards wins the game."""
         verdict = self.check_play(cards, player)
-        cards = _as_cards(cards)
+        cards = cards_of(cards)
         p = self._turn
         self._drawn_back[p] -= sum(1 for c in cards if c in self.returned)
         self._pile += cards
@@ -1029,14 +1025,11 @@ class State:
             return self.call_thirteen(record.player)
         raise TypeError(f"not a Trece action: {action!r}")
 
-    def undo(self) -> Record:
-        """Take back the last action by replaying all the others; returns the one removed."""
+    def undo(self) -> State:
+        """A new state replayed from all but the last action (this one is unchanged)."""
         if not self.log:
-            raise IllegalActionError(message("there is nothing to undo"))
-        last = self.log[-1]
-        rebuilt = replay(self.setup, self.log[:-1])
-        self.__dict__.update(rebuilt.__dict__)
-        return last
+            raise NothingToUndo()
+        return replay(self.setup, self.log[:-1])
 
 
 def replay(setup: Setup | Mapping[str, Any], actions: Sequence[Record | Mapping[str, Any]]) -> State:
@@ -1048,10 +1041,9 @@ def replay(setup: Setup | Mapping[str, Any], actions: Sequence[Record | Mapping[
     >>> again = replay(setup.to_dict(), [r.to_dict() for r in game.log])
     >>> again.to_dict() == game.to_dict()
     True
-    >>> game.undo()
-    Play(player=1, cards=(Card.parse('7♥'), Card.parse('8♥')), demands_suit=None, won=False)
-    >>> game.top, game.turn_name
-    (Card.parse('6♥'), 'Ben')
+    >>> before = game.undo()
+    >>> before.top, before.turn_name, game.top
+    (Card.parse('6♥'), 'Ben', Card.parse('8♥'))
     """
     if isinstance(setup, Mapping):
         setup = Setup.from_dict(setup)

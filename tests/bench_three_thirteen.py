@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable
 from functools import partial
 
-import referee.three_thirteen as solver
+import referee.three_thirteen_solver as solver
 from referee.cards import JOKER, AnyCard, Card, Rank, Suit, parse_cards
 from referee.three_thirteen import ThreeThirteenRules, best_split
 from tests.reference_three_thirteen import reference_points

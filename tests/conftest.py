@@ -1,4 +1,8 @@
-"""Fixtures: the app and its test client (flaskr style), PostgreSQL, and a phone in Chromium."""
+"""Fixtures: the app and its test client (flaskr style), PostgreSQL, and a phone in Chromium.
+
+Tests share helpers through these fixtures (``make_app``, ``shared_app``, ``phone_context``,
+``new_phone``), never by importing this module.
+"""
 
 from __future__ import annotations
 
@@ -26,7 +30,7 @@ CHROMIUM = "/usr/bin/chromium"
 PHONE = {"viewport": {"width": 360, "height": 740}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
 
 
-def make_app(uri: str = "sqlite://", **extra):  # type: ignore[no-untyped-def]
+def _make_app(uri: str = "sqlite://", **extra):  # type: ignore[no-untyped-def]
     config = {"TESTING": True, "SQLALCHEMY_DATABASE_URI": uri, "SECRET_KEY": "test", **extra}
     if uri == "sqlite://":
         from sqlalchemy.pool import StaticPool
@@ -35,13 +39,30 @@ def make_app(uri: str = "sqlite://", **extra):  # type: ignore[no-untyped-def]
     return create_app(config)
 
 
-@pytest.fixture
-def app():  # type: ignore[no-untyped-def]
-    app = make_app()
+@pytest.fixture(scope="session", name="make_app")
+def make_app_fixture():  # type: ignore[no-untyped-def]
+    """The factory with test settings: ``make_app(uri="sqlite://", **config)``."""
+    return _make_app
+
+
+def _in_memory_app():  # type: ignore[no-untyped-def]
+    app = _make_app()
     yield app
     with app.app_context():
         db.session.remove()
         db.engine.dispose()
+
+
+@pytest.fixture(scope="module")
+def shared_app():  # type: ignore[no-untyped-def]
+    """One in-memory app for a whole module (fuzz tests that make thousands of requests)."""
+    yield from _in_memory_app()
+
+
+@pytest.fixture
+def app():  # type: ignore[no-untyped-def]
+    """A fresh in-memory app for each test."""
+    yield from _in_memory_app()
 
 
 @pytest.fixture
@@ -56,13 +77,13 @@ def postgres_url() -> str:
     return url
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def any_db_app(request, tmp_path):  # type: ignore[no-untyped-def]
     """The app on a SQLite file and on PostgreSQL: for persistence and concurrency tests."""
     if request.param == "sqlite":
-        app = make_app(f"sqlite:///{tmp_path / 'game.sqlite'}")
+        app = _make_app(f"sqlite:///{tmp_path / 'game.sqlite'}")
     else:
-        app = make_app(postgres_url())
+        app = _make_app(postgres_url())
     yield app
     with app.app_context():
         db.session.remove()
@@ -95,7 +116,7 @@ class LiveServer:
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory) -> Iterator[LiveServer]:  # type: ignore[no-untyped-def]
     tmp = tmp_path_factory.mktemp("live")
-    app = make_app(f"sqlite:///{tmp / 'live.sqlite'}")
+    app = _make_app(f"sqlite:///{tmp / 'live.sqlite'}")
     with LiveServer(app, tmp) as server:
         yield server
     with app.app_context():
@@ -166,6 +187,18 @@ def _phone(browser, live_server):  # type: ignore[no-untyped-def]
     yield phone
     context.close()
     assert phone.errors == [], f"console errors: {phone.errors}"
+
+
+@pytest.fixture
+def phone_context():  # type: ignore[no-untyped-def]
+    """The phone's browser-context settings (360×740, touch), for a test's own context."""
+    return dict(PHONE)
+
+
+@pytest.fixture
+def new_phone(live_server):  # type: ignore[no-untyped-def]
+    """Make a :class:`Phone` on a context the test made itself (a colour scheme, no JavaScript)."""
+    return lambda context: Phone(context, live_server.url)
 
 
 @pytest.fixture

@@ -7,11 +7,12 @@ included) at its value.  Exponential: fine up to about ten cards.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from functools import cache
 
 from referee.cards import AnyCard, Card, Joker, Rank
-from referee.three_thirteen import Meld, Split, ThreeThirteenRules, card_points
+from referee.three_thirteen import Meld, RankOnly, Split, ThreeThirteenRules, card_points
 
 
 def wild(card: AnyCard, wild_rank: int) -> bool:
@@ -88,9 +89,14 @@ def reference_points(hand: Sequence[AnyCard], wild_rank: int, rules: ThreeThirte
     return best((1 << n) - 1)
 
 
-def split_problems(split: Split, hand: Sequence[AnyCard], wild_rank: int, rules: ThreeThirteenRules) -> list[str]:
-    """Everything wrong with a split the solver returned (empty when valid)."""
+def split_problems(
+    split: Split, hand: Sequence[AnyCard], wild_rank: int, rules: ThreeThirteenRules, decks: int | None = None
+) -> list[str]:
+    """Everything wrong with a split the solver returned (empty when valid); with
+    ``decks``, also every wild card standing for a card the decks cannot supply."""
     problems = []
+    if decks is not None:
+        problems.extend(label_problems(split, decks))
     used = [c for m in split.melds for c in m.cards] + list(split.leftover)
     if sorted(map(repr, used)) != sorted(map(repr, hand)):
         problems.append(f"cards used {used} are not the hand {list(hand)}")
@@ -109,14 +115,14 @@ def meld_problems(m: Meld, wild_rank: int, rules: ThreeThirteenRules) -> list[st
     for c, f in zip(m.cards, m.faces, strict=True):
         if c != f and not wild(c, wild_rank):
             problems.append(f"natural {c} stands for {f} in {m}")
-        if not isinstance(f, Card):
+        if not isinstance(f, (Card, RankOnly)):
             problems.append(f"face {f} is not a card")
     faces = list(m.faces)
     if m.kind == "set":
         if len({f.rank for f in faces}) != 1:
             problems.append(f"set {m} mixes ranks")
     elif m.kind == "run":
-        if len({f.suit for f in faces}) != 1:
+        if len({f.suit for f in faces if isinstance(f, Card)}) != 1:
             problems.append(f"run {m} mixes suits")
         positions = [int(f.rank) for f in faces]
         if rules.aces_high and positions[0] != 1 and Rank.ACE in [f.rank for f in faces]:
@@ -126,3 +132,15 @@ def meld_problems(m: Meld, wild_rank: int, rules: ThreeThirteenRules) -> list[st
     else:
         problems.append(f"unknown kind {m.kind}")
     return problems
+
+
+def label_problems(split: Split, decks: int) -> list[str]:
+    """Cards that wild cards stand for more often than the decks hold them besides
+    the copies in the hand (a set's wild card may stand for its rank alone)."""
+    held = Counter(c for c in split.cards if isinstance(c, Card))
+    labels = Counter(f for m in split.melds for c, f in zip(m.cards, m.faces, strict=True) if c != f)
+    return [
+        f"{label} is stood for {n} times, but {decks} deck(s) hold it only {decks - held[label]} more"
+        for label, n in labels.items()
+        if isinstance(label, Card) and held[label] + n > decks
+    ]

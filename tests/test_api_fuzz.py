@@ -7,8 +7,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import make_app
-
 CARDISH = st.text(alphabet="A23456789TJQK10shdc♠♣♦♥♤ ,JKRB1xz🃏", max_size=40)
 JSON_SCALARS = st.none() | st.booleans() | st.integers(-5, 30) | st.floats(allow_nan=False) | CARDISH
 JSON = st.recursive(JSON_SCALARS, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(CARDISH, inner, max_size=3),
@@ -37,12 +35,9 @@ ENDPOINTS = {
     "/api/cards/parse": st.fixed_dictionaries({"cards": CARDISH | JSON}),
 }
 
-APP = make_app()
-
-
 @pytest.mark.parametrize("path", sorted(ENDPOINTS))
-def test_any_body_gets_a_verdict_or_a_reason_never_a_crash(path):
-    client = APP.test_client()
+def test_any_body_gets_a_verdict_or_a_reason_never_a_crash(shared_app, path):
+    client = shared_app.test_client()
 
     @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(body=ENDPOINTS[path] | JSON)

@@ -45,10 +45,8 @@ def test_picker_card_buttons_are_at_least_44_px(phone):
     assert phone.no_sideways_scroll()
 
 
-def test_without_javascript_the_picker_is_a_plain_text_field(browser, live_server):
-    from tests.conftest import PHONE
-
-    context = browser.new_context(java_script_enabled=False, **PHONE)
+def test_without_javascript_the_picker_is_a_plain_text_field(browser, live_server, phone_context):
+    context = browser.new_context(java_script_enabled=False, **phone_context)
     page = context.new_page()
     page.goto(live_server.url + "/")
     assert page.locator(".picker-text").first.is_visible()

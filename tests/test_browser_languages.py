@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from referee.web.extensions import db
-from tests.conftest import PHONE, LiveServer, Phone, make_app
+from tests.conftest import PHONE, LiveServer, Phone
 from tests.languages import LANGUAGES, compile_catalogues, translate
 
 pytestmark = pytest.mark.browser
@@ -17,7 +17,7 @@ HTML_LANG = {"en": "en", "es": "es", "pt": "pt-BR", "vi": "vi"}
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):  # type: ignore[no-untyped-def]
+def server(tmp_path_factory, make_app):  # type: ignore[no-untyped-def]
     tmp = tmp_path_factory.mktemp("lang-live")
     folder = compile_catalogues(tmp / "translations")
     app = make_app(f"sqlite:///{tmp / 'live.sqlite'}", BABEL_TRANSLATION_DIRECTORIES=str(folder))

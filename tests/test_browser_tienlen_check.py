@@ -92,10 +92,8 @@ def test_landing_and_rules_pages_fit_a_phone(phone):
         assert phone.small_targets() == [], path
 
 
-def test_without_javascript_the_form_posts_and_the_page_shows_the_verdict(browser, live_server):
-    from tests.conftest import PHONE
-
-    context = browser.new_context(java_script_enabled=False, **PHONE)
+def test_without_javascript_the_form_posts_and_the_page_shows_the_verdict(browser, live_server, phone_context):
+    context = browser.new_context(java_script_enabled=False, **phone_context)
     page = context.new_page()
     page.goto(live_server.url + "/tienlen/check")
     page.locator("#picker-table-text").fill("2h")

@@ -78,10 +78,8 @@ def test_a_hand_played_by_tapping_while_a_second_phone_watches(phone, second_pho
     assert phone.no_sideways_scroll() and second_phone.no_sideways_scroll()
 
 
-def test_without_javascript_a_play_is_a_plain_post_and_a_redirect(browser, live_server):
-    from tests.conftest import PHONE
-
-    context = browser.new_context(java_script_enabled=False, **PHONE)
+def test_without_javascript_a_play_is_a_plain_post_and_a_redirect(browser, live_server, phone_context):
+    context = browser.new_context(java_script_enabled=False, **phone_context)
     page = context.new_page()
     page.goto(live_server.url + "/tienlen/new")
     page.locator("#name0").fill("Ana")

@@ -19,10 +19,11 @@ def tap_cards(page, picker: str, codes) -> None:
         page.locator(f"#picker-{picker} [data-card='{code}']").tap()
 
 
-def answered_400(phone) -> None:
-    """A refused input answers 400 on purpose; Chromium logs that as a failed load.  Only those go."""
-    expected = [e for e in phone.errors if "status of 400" in e]
-    assert expected, "the refusal should have answered 400"
+def answered(phone, status: int) -> None:
+    """A refusal answers 400 (bad input on the check screen) or 422 (an action the rules refuse)
+    on purpose; Chromium logs that as a failed load.  Only those go."""
+    expected = [e for e in phone.errors if f"status of {status}" in e]
+    assert expected, f"the refusal should have answered {status}"
     phone.errors[:] = [e for e in phone.errors if e not in expected]
 
 
@@ -98,7 +99,7 @@ def test_a_typing_mistake_is_named_beside_the_field(phone):
     error = page.locator("#picker-play-error")
     expect(error).to_be_visible()
     expect(error).to_contain_text("'1x' at position 2 is not a card")
-    answered_400(phone)
+    answered(phone, 400)
     page.locator("#picker-play-text").fill("Q♥")
     expect(error).to_be_hidden()
     expect(page.locator("#verdict .verdict")).to_have_attribute("data-verdict", "legal")
@@ -145,7 +146,7 @@ def test_a_short_table_game_by_tapping(phone, second_phone):
     page.locator("[data-action=play]").tap()
     expect(page.locator("#table .verdict.illegal")).to_contain_text("you must play a ♥, not 5♠")
     assert page.locator("#picker-cards .picker-text").input_value() == "5♠"
-    answered_400(phone)
+    answered(phone, 422)
 
     # Undo names the draw and takes it back.
     undo = page.locator("[data-action=undo]")
@@ -158,22 +159,18 @@ def test_a_short_table_game_by_tapping(phone, second_phone):
 
 
 @pytest.mark.parametrize("path", ["/trece/", "/trece/rules", "/trece/check"])
-def test_trece_pages_fit_a_phone_in_light_and_dark(browser, live_server, path):
-    from tests.conftest import PHONE, Phone
-
+def test_trece_pages_fit_a_phone_in_light_and_dark(browser, phone_context, new_phone, path):
     for scheme in ("light", "dark"):
-        context = browser.new_context(color_scheme=scheme, **PHONE)
-        phone = Phone(context, live_server.url)
+        context = browser.new_context(color_scheme=scheme, **phone_context)
+        phone = new_phone(context)
         phone.open(path)
         fits(phone)
         context.close()
         assert phone.errors == []
 
 
-def test_without_javascript_the_check_form_still_gives_a_verdict(browser, live_server):
-    from tests.conftest import PHONE
-
-    context = browser.new_context(java_script_enabled=False, **PHONE)
+def test_without_javascript_the_check_form_still_gives_a_verdict(browser, live_server, phone_context):
+    context = browser.new_context(java_script_enabled=False, **phone_context)
     page = context.new_page()
     page.goto(live_server.url + "/trece/check")
     choose(page, "top", "J")

@@ -7,9 +7,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import make_app
-
-APP = make_app()
 CARDISH = st.text(alphabet="A23456789TJQK10shdc♠♣♦♥ ,JKRB1x<>&'\"", max_size=30)
 VALUE = CARDISH | st.integers(-3, 40).map(str) | st.sampled_from(["", "on", "off", "true", "-1", "999999999999"])
 FIELDS = ["version", "cards", "play", "table", "top", "must_follow", "first_play", "seat", "kind", "action",
@@ -19,8 +16,10 @@ FIELDS = ["version", "cards", "play", "table", "top", "must_follow", "first_play
 FORM = st.dictionaries(st.sampled_from(FIELDS), VALUE, max_size=8)
 
 
-def new_games():
-    client = APP.test_client()
+@pytest.fixture(scope="module")
+def tokens(shared_app):
+    """A game of each kind, made once for the module."""
+    client = shared_app.test_client()
     made = {
         "tienlen": client.post("/tienlen/new", data={"name0": "Ana", "name1": "Bao", "name2": "Chi", "leader": "0"}),
         "trece": client.post("/trece/new", data={"name0": "Ana", "name1": "Ben", "dealer": "0", "turned": "7h",
@@ -34,7 +33,6 @@ def new_games():
     return tokens
 
 
-TOKENS = new_games()
 ROUTES = [
     ("POST", "/tienlen/check"), ("GET", "/tienlen/check"), ("POST", "/tienlen/new"),
     ("POST", "/tienlen/g/{tienlen}/play"), ("POST", "/tienlen/g/{tienlen}/pass"), ("POST", "/tienlen/g/{tienlen}/next"),
@@ -50,9 +48,9 @@ ROUTES = [
 
 @pytest.mark.parametrize(("method", "route"), ROUTES, ids=[f"{m} {r}" for m, r in ROUTES])
 @pytest.mark.parametrize("htmx", [False, True], ids=["page", "htmx"])
-def test_any_form_gets_a_page_or_a_reason_never_a_crash(method, route, htmx):
-    client = APP.test_client()
-    path = route.format(**TOKENS)
+def test_any_form_gets_a_page_or_a_reason_never_a_crash(shared_app, tokens, method, route, htmx):
+    client = shared_app.test_client()
+    path = route.format(**tokens)
     headers = {"HX-Request": "true"} if htmx else {}
 
     @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -1,5 +1,6 @@
-"""The code base passes ruff, as part of the suite."""
+"""The code base passes ruff, and the rules library mypy --strict, as part of the suite."""
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -12,6 +13,16 @@ def test_ruff_finds_nothing():
         [sys.executable, "-m", "ruff", "check", "--no-cache", str(ROOT)], capture_output=True, text=True
     )
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_mypy_strict_finds_nothing_in_the_rules_library():
+    # The files and the strictness are in pyproject.toml ([tool.mypy]).
+    result = subprocess.run(
+        [sys.executable, "-m", "mypy", "--cache-dir", os.devnull, "--config-file", str(ROOT / "pyproject.toml")],
+        capture_output=True, text=True, cwd=ROOT,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "Success: no issues found" in result.stdout
 
 
 def test_rule_modules_import_nothing_from_the_web_layer():

@@ -130,10 +130,8 @@ def test_the_migrations_build_exactly_the_models_schema(any_db_app):
     assert differences == []
 
 
-def test_a_database_made_before_migrations_is_carried_on(tmp_path):
+def test_a_database_made_before_migrations_is_carried_on(tmp_path, make_app):
     from sqlalchemy import inspect
-
-    from tests.conftest import make_app
 
     uri = f"sqlite:///{tmp_path / 'old.sqlite'}"
     old = make_app(uri, AUTO_MIGRATE=False)

@@ -268,35 +268,34 @@ def test_split_hand_checks_the_round_size_under_the_longer_game():
                       players=3).points == 5
 
 
-# --- the web sheet ----------------------------------------------------------------------------------
+# --- the sheet (referee.three_thirteen_sheet) ------------------------------------------------------
 
 
-def judge(app, rules, players, round_number, cards, out, points=None):
-    from referee.web.three_thirteen_sheet import judge_round
+def judge(rules, players, round_number, cards, out, points=None):
+    from referee.three_thirteen_sheet import judge_round
 
-    with app.test_request_context():
-        return judge_round(rules, players, round_number, cards, points or [""] * players, set(out))
-
-
-def test_sheet_scores_the_player_out_zero_and_doubles_the_others(app):
-    entry = judge(app, T(doubles=True), 2, 9,
-                  ["Js Jd Jc 2c 3c 4c 5h 6h 7h 8h 10h", "Kd 4s Ac 2h 7c 8d 9s 9h 9c 3d 5s"], [0])
-    assert entry.errors == {}
-    assert entry.payload["points"] == [0, 2 * (10 + 4 + 1 + 2 + 7 + 8 + 3 + 5)]
+    return judge_round(rules, players, round_number, cards, points or [""] * players, set(out))
 
 
-def test_sheet_a_false_out_adds_20_to_what_the_hand_counts(app):
+def test_sheet_scores_the_player_out_zero_and_doubles_the_others():
+    verdict = judge(T(doubles=True), 2, 9,
+                    ["Js Jd Jc 2c 3c 4c 5h 6h 7h 8h 10h", "Kd 4s Ac 2h 7c 8d 9s 9h 9c 3d 5s"], [0])
+    assert verdict.errors == {} and verdict.ok
+    assert verdict.record().points == (0, 2 * (10 + 4 + 1 + 2 + 7 + 8 + 3 + 5))
+
+
+def test_sheet_a_false_out_adds_20_to_what_the_hand_counts():
     # 13 cards that meld nothing, worth 83: a false claim must not be cheaper than staying in.
-    entry = judge(app, T(false_out=True), 2, 11,
-                  ["Qd Jd 9c 9s 8h 7h 5d 5c 4s 3h 2c Ac Qs", "Kh Ks Kc Jh Jc Js 10d 10s 10c 10h 6c 7c 8c"], [0, 1])
-    assert entry.errors == {}
-    assert entry.payload["false_out"] == [0]
-    assert entry.payload["points"] == [83 + FALSE_OUT_PENALTY, 0]
+    verdict = judge(T(false_out=True), 2, 11,
+                    ["Qd Jd 9c 9s 8h 7h 5d 5c 4s 3h 2c Ac Qs", "Kh Ks Kc Jh Jc Js 10d 10s 10c 10h 6c 7c 8c"], [0, 1])
+    assert verdict.errors == {}
+    record = verdict.record()
+    assert record.false_out == (0,)
+    assert record.points == (83 + FALSE_OUT_PENALTY, 0)
 
 
-def test_sheet_preview_names_the_leftover_truthfully(app):
-    from referee.web.three_thirteen_sheet import preview_hand
+def test_sheet_preview_names_the_leftover_truthfully():
+    from referee.three_thirteen_sheet import preview_hand
 
-    with app.test_request_context():
-        result = preview_hand(T(), 2, 5, "5s 6s 7s 6h 6d Kc 2h", out=True)
-    assert result["error"].startswith("no split puts every card in a set or run")
+    result = preview_hand(T(), 2, 5, "5s 6s 7s 6h 6d Kc 2h", out=True)
+    assert result.problem is not None and str(result.problem).startswith("no split puts every card in a set or run")

@@ -37,7 +37,7 @@ def hands(draw, max_size: int = 8):  # type: ignore[no-untyped-def]
 def test_best_split_leaves_as_few_points_as_the_exhaustive_reference(case):
     hand, wild, rules, decks = case
     result = best_split(hand, wild, rules, decks=decks)
-    assert split_problems(result, hand, wild, rules) == []
+    assert split_problems(result, hand, wild, rules, decks) == []
     assert result.points == reference_points(hand, wild, rules)
 
 
@@ -46,7 +46,7 @@ def test_best_split_leaves_as_few_points_as_the_exhaustive_reference(case):
 def test_best_split_matches_the_reference_on_ten_card_hands(case):
     hand, wild, rules, decks = case
     result = best_split(hand, wild, rules, decks=decks)
-    assert split_problems(result, hand, wild, rules) == []
+    assert split_problems(result, hand, wild, rules, decks) == []
     assert result.points == reference_points(hand, wild, rules)
 
 
@@ -93,7 +93,7 @@ def twin_heavy_hands(draw, max_size: int = 10):  # type: ignore[no-untyped-def]
 def test_best_split_matches_the_reference_when_many_cards_are_wild(case):
     hand, wild, rules, decks = case
     result = best_split(hand, wild, rules, decks=decks)
-    assert split_problems(result, hand, wild, rules) == []
+    assert split_problems(result, hand, wild, rules, decks) == []
     assert result.points == reference_points(hand, wild, rules)
 
 
@@ -102,7 +102,7 @@ def test_best_split_matches_the_reference_when_many_cards_are_wild(case):
 def test_best_split_matches_the_reference_on_hands_full_of_twins(case):
     hand, wild, rules, decks = case
     result = best_split(hand, wild, rules, decks=decks)
-    assert split_problems(result, hand, wild, rules) == []
+    assert split_problems(result, hand, wild, rules, decks) == []
     assert result.points == reference_points(hand, wild, rules)
 
 
@@ -111,7 +111,7 @@ def test_best_split_matches_the_reference_on_hands_full_of_twins(case):
 def test_every_split_of_a_big_hand_is_valid(case):
     hand, wild, rules, decks = case
     result = best_split(hand, wild, rules, decks=decks)
-    assert split_problems(result, hand, wild, rules) == []
+    assert split_problems(result, hand, wild, rules, decks) == []
     for meld in result.melds:
         assert is_meld(meld.cards, wild, rules.aces_high)
 
@@ -135,5 +135,52 @@ def test_adversarial_hands_are_valid_and_out_when_they_should_be():
     for text, wild, rules, decks, points in cases:
         hand = parse_cards(text)
         result = best_split(hand, wild, rules, decks=decks)
-        assert split_problems(result, hand, wild, rules) == []
+        assert split_problems(result, hand, wild, rules, decks) == []
         assert result.points == points, text
+
+
+@st.composite
+def deals(draw):  # type: ignore[no-untyped-def]
+    """Whole hands (3 to 15 cards) from one or two shuffled decks, often wild-heavy."""
+    rules = ThreeThirteenRules(
+        aces=draw(st.sampled_from(["low", "high_or_low"])),
+        jokers=draw(st.booleans()),
+    )
+    decks = draw(st.sampled_from([1, 2]))
+    wild = draw(st.integers(1, 13))
+    suits = draw(st.lists(st.sampled_from(list(Suit)), min_size=1, max_size=4, unique=True))
+    pool: list[AnyCard] = [Card(Rank(r), s) for r in range(1, 14) for s in suits] * decks
+    pool += [Card(Rank(wild), s) for s in Suit if s not in suits] * decks
+    if rules.jokers:
+        pool += [JOKER] * (2 * decks)
+    size = draw(st.integers(3, min(15, len(pool))))
+    picks = draw(st.lists(st.integers(0, len(pool) - 1), min_size=size, max_size=size, unique=True))
+    return [pool[i] for i in picks], wild, rules, decks
+
+
+@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(deals())
+def test_a_wild_card_never_stands_for_a_card_the_decks_cannot_supply(case):
+    hand, wild, rules, decks = case
+    result = best_split(hand, wild, rules, decks=decks)
+    assert split_problems(result, hand, wild, rules, decks) == []
+
+
+def test_two_wild_cards_in_a_set_never_stand_for_the_one_card_left_of_its_rank():
+    result = best_split(parse_cards("Js Jh 2s 2h 2d"), Rank.JACK, decks=1)
+    assert str(result) == "2♠ 2♦ 2♥ J♠(2♣) J♥(2) | leftover: none, 0 points"
+    two_decks = best_split(parse_cards("Js Jh 2s 2h 2d"), Rank.JACK, decks=2)
+    assert str(two_decks.melds[0]) == "2♠ 2♦ 2♥ J♠(2♣) J♥(2♠)"  # the second deck has another 2♣, 2♠ ...
+
+
+def test_a_wild_card_never_stands_for_a_natural_card_of_its_own_set():
+    result = best_split(parse_cards("7s 7h 7d 7c Js"), Rank.JACK, decks=1)
+    assert str(result) == "7♠ 7♣ 7♦ 7♥ J♠(7) | leftover: none, 0 points" and result.points == 0
+    assert str(best_split(parse_cards("7s 7h 7d 7c Js"), Rank.JACK, decks=2).melds[0]) == "7♠ 7♣ 7♦ 7♥ J♠(7♠)"
+
+
+def test_a_run_takes_the_held_card_from_a_set_rather_than_stand_for_it():
+    # One deck: the 6♥ is held, so the wild card cannot be the 6♥ of the run; the two trade places.
+    result = best_split(parse_cards("5h 7h 6h 6s 6c Js"), Rank.JACK, decks=1)
+    assert split_problems(result, parse_cards("5h 7h 6h 6s 6c Js"), 11, ThreeThirteenRules(), 1) == []
+    assert result.points == 0

@@ -186,12 +186,14 @@ def test_a_play_with_more_cards_than_the_player_holds_is_refused():
     assert str(info.value.reason) == "Ana has only 2 cards left"
 
 
-def test_a_joker_or_a_repeated_card_is_bad_input():
+def test_a_joker_or_a_repeated_card_is_bad_input_that_can_play_answers_false():
     hand = new_hand()
     with pytest.raises(TooManyCopiesError):
         hand.play(0, "3s 3s")
     with pytest.raises(TooManyCopiesError):
-        hand.can_play(0, "3s JK")
+        hand.check_play(0, "3s JK")
+    assert not hand.can_play(0, "3s JK") and not hand.can_play(0, "5x")
+    assert str(hand.refusal_to_play(0, "3s 3s")) == "3♠ appears 2 times, but one deck holds it only once"
 
 
 def test_cards_left_count_down_from_thirteen():

@@ -15,7 +15,6 @@ import pytest
 from referee.web.extensions import db
 from referee.web.models import Event, Game
 from referee.web.store import find_by_token
-from tests.conftest import make_app
 
 NAMES = ("Ana", "Bao", "Chi", "Dung")
 HTMX = {"HX-Request": "true"}
@@ -428,48 +427,6 @@ def test_an_unknown_link_is_404(client):
     assert client.post("/tienlen/g/nope/play", data={"version": "0"}).status_code == 404
 
 
-def test_a_stale_phone_gets_409_the_fresh_table_and_keeps_its_cards(app, table):
-    table.ok(table.play(1, "3s"))
-    response = table.play(2, "9h", seen=0)  # this phone still saw the empty table
-    assert response.status_code == 409
-    body = text(response)
-    assert "The table changed" in body
-    assert typed(body) == "9h"
-    assert table_cards(body) == ["3♠"]  # the fresh state
-    assert version(app, table.token) == 1
-    htmx = table.pass_(2, seen=0, headers=HTMX)
-    assert htmx.status_code == 409 and "The table changed" in text(htmx)
-
-
-def test_a_form_without_version_is_refused(table):
-    response = table.client.post(f"/tienlen/g/{table.token}/play", data={"seat": "1", "cards": "3s"})
-    assert response.status_code == 400
-
-
-def test_polling_answers_204_while_nothing_changed(app, client, table):
-    watch = watch_token(app, table.token)
-    assert client.get(f"/tienlen/g/{watch}?since=0", headers=HTMX).status_code == 204
-    table.ok(table.play(1, "3s"))
-    response = client.get(f"/tienlen/g/{watch}?since=0", headers=HTMX)
-    assert response.status_code == 200
-    body = text(response)
-    assert "<html" not in body and 'since=1"' in body and 'hx-trigger="every 3s"' in body
-
-
-def test_a_keeper_page_polls_too(app, client, table):
-    """Keepers follow each other live; the cards being tapped are carried across the swap by
-    picker.js (tests/test_browser_two_keepers.py checks that in a real browser)."""
-    body = page(client, table.token, since="7")
-    assert 'since=0"' in body and 'hx-trigger="every 3s"' in body
-    assert client.get(f"/tienlen/g/{table.token}?since=0", headers=HTMX).status_code == 204
-
-
-def test_the_share_box_gives_watch_and_keeper_links_as_qr_codes(app, table):
-    body = table.page()
-    assert body.count('class="qr"') == 2
-    assert watch_token(app, table.token) in body
-
-
 def test_instant_wins_can_be_declared_before_the_first_play_when_the_rule_is_on(app, client):
     t = Table(app, client, create(client, instant_wins=True))
     assert "Declare an instant win" in t.page()
@@ -513,7 +470,7 @@ def test_two_phones_on_the_same_turn_cannot_both_play(any_db_app):
         assert game.version == 2 and len(game.events) == 2
 
 
-def test_a_restarted_server_loses_nothing(tmp_path):
+def test_a_restarted_server_loses_nothing(tmp_path, make_app):
     uri = f"sqlite:///{tmp_path / 'table.sqlite'}"
     first = make_app(uri)
     client = first.test_client()

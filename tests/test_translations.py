@@ -33,13 +33,11 @@ def test_a_verdict_message_translates_with_its_blanks_filled():
     assert msg.translate(lambda t: spanish.get(t, t)) == "8♠ es menor que 8♥"
 
 
-def test_a_table_that_reads_spanish_gets_pages_and_verdicts_in_spanish(tmp_path):
+def test_a_table_that_reads_spanish_gets_pages_and_verdicts_in_spanish(tmp_path, make_app):
     """The whole path works: a catalogue for a language, picked from the phone's
     Accept-Language, translates page texts and the referee's verdict sentences."""
     from babel.messages.catalog import Catalog
     from babel.messages.mofile import write_mo
-
-    from tests.conftest import make_app
 
     catalog = Catalog(locale="es")
     catalog.add("Which game is on the table?", "¿Qué juego hay en la mesa?")
@@ -244,4 +242,32 @@ def _calls_with_unreadable_sentences(path: Path) -> list[str]:
 def test_every_translated_sentence_in_the_code_is_a_literal_pybabel_can_extract():
     found = [c for path in sorted((ROOT / "referee").rglob("*.py")) for c in _calls_with_unreadable_sentences(path)]
     found = [c for c in found if not c.startswith("referee/text.py")]  # message() itself
+    assert not found, found
+
+
+BUILTIN_ERRORS = {
+    "ValueError", "TypeError", "KeyError", "IndexError", "LookupError", "RuntimeError", "NotImplementedError",
+    "AssertionError", "AttributeError",
+}
+
+
+def _errors_built_from_english(path: Path) -> list[str]:
+    """A rule module's own error built from a finished English sentence (an f-string, or a literal
+    with a space in it) instead of a Message: a player would read it untranslated."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if not isinstance(node, ast.Call):
+            continue
+        name = getattr(node.func, "id", None) or getattr(node.func, "attr", None) or ""
+        if not name.endswith("Error") or name in BUILTIN_ERRORS:
+            continue
+        for arg in [*node.args, *(k.value for k in node.keywords)]:
+            if isinstance(arg, ast.JoinedStr) or (isinstance(arg, ast.Constant) and isinstance(arg.value, str)
+                                                  and " " in arg.value):
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno} {ast.unparse(node)[:90]}")
+    return found
+
+
+def test_rule_modules_build_their_refusals_from_messages_not_english_strings():
+    found = [c for path in sorted((ROOT / "referee").glob("*.py")) for c in _errors_built_from_english(path)]
     assert not found, found

@@ -427,7 +427,7 @@ def test_undo_and_replay_rebuild_every_step_and_54_cards_are_always_accounted_fo
     again = replay(game.setup.to_dict(), [r.to_dict() for r in game.log])
     assert again.to_dict() == game.to_dict()
     for expected in reversed(states[:-1]):
-        game.undo()
+        game = game.undo()
         assert game.to_dict() == expected and total(game) == DECK_SIZE
 
 

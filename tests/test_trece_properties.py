@@ -158,7 +158,7 @@ def test_random_games_conserve_54_cards_and_replay_to_the_same_state(
     assert again.to_dict() == game.to_dict() and again.log == game.log
     if game.log:
         previous = replay(setup, game.log[:-1]).to_dict()
-        game.undo()
+        game = game.undo()
         assert game.to_dict() == previous
         check_invariants(game)
 

@@ -7,6 +7,7 @@ import json
 import pytest
 
 from referee.cards import BLACK_JOKER, RED_JOKER, Card, Suit, parse_cards
+from referee.errors import NothingToUndo
 from referee.trece import (
     DECK_SIZE,
     Draw,
@@ -477,17 +478,18 @@ def test_unknown_action_in_a_dict_is_refused() -> None:
         record_from_dict({"action": "pass", "player": 0})
 
 
-def test_undo_replays_all_but_the_last_action() -> None:
+def test_undo_is_a_new_state_replayed_from_all_but_the_last_action() -> None:
     game = joker_on_hearts()
     before = game.to_dict()
     game.draw()  # Ana's 13
+    after = game.to_dict()
     undone = game.undo()
-    assert undone == Draw(0, 13, True, ())
-    assert game.to_dict() == before and game.demand is Suit.HEARTS and game.next_draw == 13
-    game.undo()
-    assert game.to_dict() == new_game().to_dict() and game.log == []
-    with pytest.raises(IllegalActionError, match="nothing to undo"):
-        game.undo()
+    assert game.to_dict() == after and game.log[-1] == Draw(0, 13, True, ())  # the state itself is unchanged
+    assert undone.to_dict() == before and undone.demand is Suit.HEARTS and undone.next_draw == 13
+    first = undone.undo()
+    assert first.to_dict() == new_game().to_dict() and first.log == []
+    with pytest.raises(NothingToUndo, match="nothing to undo"):
+        first.undo()
 
 
 def test_undo_of_a_reshuffle_puts_the_cards_back_in_the_pile() -> None:
@@ -498,5 +500,5 @@ def test_undo_of_a_reshuffle_puts_the_cards_back_in_the_pile() -> None:
     pile = game.pile
     game.draw()
     assert game.pile == (Card.parse("2♥"),)
-    game.undo()
+    game = game.undo()
     assert game.pile == pile and game.stock == 1 and game.returned == frozenset()

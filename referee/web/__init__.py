@@ -26,7 +26,9 @@ def init_app(app: Flask) -> None:
     htmx.init_app(app)
     app.jinja_env.globals["get_locale"] = get_locale
 
-    from referee.web import api, views
+    from referee.web import api, tables, views
+
+    app.jinja_env.globals["POLL_SECONDS"] = tables.POLL_SECONDS
 
     app.register_blueprint(views.bp)
     # Each game's web module registers its page blueprint and its API routes.

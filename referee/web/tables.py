@@ -1,25 +1,263 @@
-"""What every followed game shares on the web: share links, roles, versions, live polling,
-and the house rules a phone remembers.
+"""A followed game on the web: one path for the three tables (Tiến lên, Trece, Three Thirteen).
 
-A game page lives at ``/<game>/g/<token>``; the token says whether this phone is a
-*keeper* (may enter and correct) or a *watcher* (reads only).  Every form that
-writes carries the ``version`` the phone saw; :func:`seen_version` reads it and
-``store.append_event`` refuses a stale one.  Watchers poll with ``?since=<version>``
-and get an empty ``204`` while nothing changed, which costs one indexed query.
+A followed game lives at ``/<game>/g/<token>``; the token says whether this phone is a
+*keeper* (may enter and correct) or a *watcher* (reads only).  Everything that is the same
+in every game is written here, once, in :class:`FollowedGame`:
+
+* **opening** a game by its share link, with the link's role (404 for an unknown link);
+* **the poll**: every page polls itself every :data:`POLL_SECONDS` with ``?since=<version>``
+  (the ``poll`` macro of ``templates/partials/followed.html``) and gets an empty ``204``
+  while nothing changed, which costs one indexed query;
+* **keeper-only writes**: a write through a watch link is a ``403`` with the reason;
+* **the version check**: every form that writes carries the ``version`` the phone saw; a
+  stale one is a ``409`` with the fresh state and what the phone typed kept in its fields
+  (``store.append_event`` re-checks it inside the transaction, so two phones cannot both win);
+* **refusals**: an action the rules refuse is a ``422`` with the rule's sentence (its
+  :class:`~referee.text.Message`, through :func:`~referee.web.views.say`), the state
+  unchanged and the typed input kept.  A form that cannot be read at all (a seat that does
+  not exist, an unknown action) is a ``400``, like bad input in the JSON API;
+* **undo** of the latest effective move, named on its button; with nothing to undo every
+  game answers the same refusal (422, "There is nothing to undo.");
+* **share links and QR codes** of the watch and keeper links (:meth:`FollowedGame.context`);
+* **cache headers**: ``Cache-Control: no-store`` on every response of a ``/g/<token>`` route
+  (pages, fragments, polls, CSV, refusals): a shared phone never shows a stale table from
+  its cache, and no proxy keeps a keeper link's page.
+
+What a game provides (one :class:`FollowedGame` in its web module):
+
+``blueprint``
+    the game's blueprint, whose ``/g/<token>`` routes get the cache headers.
+``kind``
+    the store's name for the game (``Game.kind``).
+``endpoint``
+    the table page's endpoint, e.g. ``"trece.table"`` (share links, redirects, polls).
+``render(access, feedback, status)``
+    the game's page (or its fragment for htmx) showing the state and the :class:`Feedback`:
+    ``feedback.stale``, ``feedback.error`` (shown beside the field ``feedback.at``, or above
+    the table with the ``notices`` macro), ``feedback.notice`` and ``feedback.typed`` (the
+    fields to put back).  Its template includes ``poll()`` and ``notices()``.
+``last_move(access)``
+    the latest move still in force, in the players' words (the undo button and the
+    "Undone: …" notice), or ``None``.
+``refusals``
+    the library's exception classes that mean "the rules refuse this action"; each carries
+    its sentence as a ``reason`` :class:`~referee.text.Message` (once the library has one
+    base class for a refused action, this is that class).
+
+and, for each action, a *decide* function that reads the form and asks the rules library
+for the record to store: ``decide(access) -> (event kind, payload)``.  It raises one of
+``refusals`` (or :class:`Refused`, to say where the sentence goes) when the rules say no,
+and :class:`BadForm` when the form cannot be read.  The route is then one line:
+``return GAME.write(token, decide, typed={"cards": ...})``; the table page is
+``return GAME.page(token)`` and undo ``return GAME.undo(token)``.
+
+Adding a fourth game is: a rules module in ``referee/``; a web module with its
+``FollowedGame``, its forms (creating a game, the decide functions) and its routes; its
+templates; its tests (and a row in ``tests/test_followed_games.py``); and one line in
+:data:`referee.web.GAMES` to register the module's blueprint.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
-from flask import Response, abort, request
+from flask import Blueprint, Response, abort, redirect, request, url_for
 from flask_babel import gettext
 
-from referee.web.store import Access, find_by_token
+from referee.text import Message
+from referee.web import store
+from referee.web.sharing import qr_svg, share_links
+from referee.web.store import Access, StaleGame, UndoNothing, find_by_token
+from referee.web.views import is_htmx, say
 
 REMEMBER_SECONDS = 3600 * 24 * 365
+POLL_SECONDS = 3
+"""How often every followed page asks the server whether the game moved on."""
+
+REFUSED = 422
+"""The status of an action the rules refuse (the same in every game)."""
+
+BAD_FORM = 400
+"""The status of a form that cannot be read (a missing version, a seat that does not exist)."""
+
+MAX_SINCE_DIGITS = 12
+
+
+@dataclass
+class Feedback:
+    """What to tell the phone besides the state: a refusal, a stale notice, what it typed."""
+
+    stale: bool = False
+    error: str | None = None
+    """The sentence of a refused action (or of a form that could not be read)."""
+    at: str | None = None
+    """Where ``error`` goes: a form field (``"cards"``) or ``None`` for above the table."""
+    notice: str | None = None
+    """A plain notice, such as what an undo took back."""
+    typed: dict[str, str] = field(default_factory=dict)
+    """What the phone typed, put back in its fields."""
+    detail: Any = None
+    """The game's own account of a refusal (Three Thirteen: the judged round entry)."""
+
+    def value(self, name: str) -> str:
+        """What was typed in the field ``name`` ("" when nothing)."""
+        return self.typed.get(name, "")
+
+
+class Refused(Exception):
+    """An action the rules refuse, with its sentence and where the sentence is shown.
+
+    ``reason`` is a :class:`Message`, a library error carrying one, or a sentence already
+    in the reader's language.
+    """
+
+    def __init__(self, reason: Message | BaseException | str, *, at: str | None = None, detail: Any = None) -> None:
+        self.sentence = say(reason)
+        self.at = at
+        self.detail = detail
+        super().__init__(self.sentence)
+
+
+class BadForm(Refused):
+    """A form the referee cannot read (answered 400, with the table and the sentence)."""
+
+
+Render = Callable[[Access, Feedback, int], Response]
+Decide = Callable[[Access], tuple[str, dict[str, Any]]]
+
+
+@dataclass(frozen=True)
+class FollowedGame:
+    """One followed game's web path (see the module docstring for what a game provides)."""
+
+    blueprint: Blueprint
+    kind: str
+    endpoint: str
+    render: Render
+    last_move: Callable[[Access], str | None]
+    refusals: tuple[type[Exception], ...] = ()
+
+    def __post_init__(self) -> None:
+        self.blueprint.after_request(_no_store)
+
+    # --- reading ------------------------------------------------------------------------
+
+    def open(self, token: str) -> Access:
+        """The game behind a share link, or a 404 page."""
+        return open_game(token, self.kind)
+
+    def page(self, token: str) -> Response:
+        """The table page: a 204 for a poll that finds nothing new, else the state."""
+        access = self.open(token)
+        unchanged = unchanged_since(access)
+        if unchanged is not None:
+            return unchanged
+        return self.show(access, Feedback())
+
+    def show(self, access: Access, feedback: Feedback, status: int = 200, render: Render | None = None) -> Response:
+        return (render or self.render)(access, feedback, status)
+
+    def context(self, access: Access) -> dict[str, Any]:
+        """What every followed page shows: the game, the role, this link's token, the share box."""
+        game = access.game
+        return {
+            "access": access,
+            "game": game,
+            "keeper": access.can_write,
+            "token": game.keeper_token if access.can_write else game.watch_token,
+            "links": share_links(access, self.endpoint),
+            "qr": qr_svg,
+        }
+
+    # --- writing ------------------------------------------------------------------------
+
+    def keeper(self, token: str) -> tuple[Access, int]:
+        """The game, for a write: 403 through a watch link, 400 without a version."""
+        access = self.open(token)
+        require_keeper(access)
+        return access, seen_version()
+
+    def write(
+        self, token: str, decide: Decide, *, typed: Mapping[str, str] | None = None, at: str | None = None,
+        detail: Any = None, render: Render | None = None, after: Mapping[str, Any] | None = None,
+    ) -> Response:
+        """One keeper action: judged on the state this phone saw, stored as one event.
+
+        ``typed`` is what the phone typed (kept on a 409 or a 422); ``at`` is where a
+        refusal of this action is shown; ``render`` another page than the table for the
+        answers that are not a success (Three Thirteen's round page); ``after`` extra
+        arguments for the table address a plain form is sent back to.
+        """
+        access, seen = self.keeper(token)
+        feedback = Feedback(typed=dict(typed or {}), detail=detail)
+        if seen != access.game.version:
+            return self.stale(access, feedback, render)
+        try:
+            kind, payload = decide(access)
+        except BadForm as exc:
+            return self.refuse(access, feedback, exc.sentence, exc.at or at, render, status=BAD_FORM)
+        except Refused as exc:
+            if exc.detail is not None:
+                feedback.detail = exc.detail
+            return self.refuse(access, feedback, exc.sentence, exc.at or at, render)
+        except self.refusals as exc:
+            return self.refuse(access, feedback, say(exc), at, render)
+        try:
+            store.append_event(access.game, seen, kind, payload)
+        except StaleGame:
+            return self.stale(access, feedback, render)
+        return self.done(access, after=after)
+
+    def undo(self, token: str, *, typed: Mapping[str, str] | None = None) -> Response:
+        """Take back the latest move still in force (kept in the history)."""
+        access, seen = self.keeper(token)
+        feedback = Feedback(typed=dict(typed or {}))
+        if seen != access.game.version:
+            return self.stale(access, feedback)
+        what = self.last_move(access)
+        try:
+            store.undo_last(access.game, seen)
+        except UndoNothing:
+            return self.refuse(access, feedback, gettext("There is nothing to undo."), None)
+        except StaleGame:
+            return self.stale(access, feedback)
+        return self.done(access, notice=gettext("Undone: %(what)s", what=what) if what else None)
+
+    # --- answers ------------------------------------------------------------------------
+
+    def done(self, access: Access, *, notice: str | None = None, after: Mapping[str, Any] | None = None) -> Response:
+        """A write that stood: the fresh fragment for htmx, a 303 to the table otherwise."""
+        if is_htmx():
+            return self.show(access, Feedback(notice=notice))
+        token = access.game.keeper_token
+        return redirect(url_for(self.endpoint, token=token, **dict(after or {})), 303)  # type: ignore[return-value]
+
+    def stale(self, access: Access, feedback: Feedback, render: Render | None = None) -> Response:
+        """Someone wrote first: the fresh state, a notice, and what was typed (409)."""
+        feedback.stale = True
+        return self.show(access, feedback, 409, render)
+
+    def refuse(self, access: Access, feedback: Feedback, sentence: str, at: str | None,
+               render: Render | None = None, *, status: int = REFUSED) -> Response:
+        """The rules say no: the state unchanged, the reason, the typed input kept (422)."""
+        feedback.error, feedback.at = sentence, at
+        return self.show(access, feedback, status, render)
+
+
+
+def _no_store(response: Response) -> Response:
+    """``Cache-Control: no-store`` on every answer of a game's ``/g/<token>`` routes: pages,
+    fragments, polls, refusals, downloads."""
+    if request.view_args and "token" in request.view_args:
+        response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+# ---------------------------------------------------------------------------------------
+# The steps, one by one (used by FollowedGame; a page outside a table may use them too)
 
 
 def open_game(token: str, kind: str) -> Access:
@@ -46,14 +284,21 @@ def seen_version(form: Mapping[str, Any] | None = None) -> int:
 
 
 def unchanged_since(access: Access) -> Response | None:
-    """For a poll (``?since=N``): an empty 204 when the game is still at version N."""
+    """For a poll (``?since=N``): an empty 204 when the game is still at version N.
+
+    Only plain ASCII digits count (``"²"`` is not a version).
+    """
     since = request.args.get("since")
-    if since is not None and since.isdigit() and int(since) == access.game.version:
+    if (since is not None and since.isascii() and since.isdigit() and len(since) <= MAX_SINCE_DIGITS
+            and int(since) == access.game.version):
         response = Response(status=204)
-        response.headers["Cache-Control"] = "no-store"
         response.vary.add("HX-Request")
         return response
     return None
+
+
+# ---------------------------------------------------------------------------------------
+# House rules a phone remembers, and switches from a form
 
 
 def remembered_rules(kind: str) -> dict[str, Any]:

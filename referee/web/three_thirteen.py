@@ -30,29 +30,22 @@ from referee.three_thirteen import (
 )
 from referee.web import api, openapi
 from referee.web.i18n import rank_plural
-from referee.web.sharing import qr_svg, share_links
-from referee.web.store import (
-    MAX_PLAYERS,
-    StaleGame,
-    UndoNothing,
-    append_event,
-    clean_names,
-    create_game,
-    undo_last,
-)
+from referee.web.store import MAX_PLAYERS, Access, clean_names, create_game, live_events
 from referee.web.tables import (
-    open_game,
+    Feedback,
+    FollowedGame,
+    Refused,
+    Render,
     remember_rules,
     remembered_rules,
     require_keeper,
-    seen_version,
     switches_from_form,
-    unchanged_since,
 )
 from referee.web.three_thirteen_sheet import (
     CORRECT,
     KIND,
     ROUND,
+    RoundEntry,
     Sheet,
     build_sheet,
     entry_from_payload,
@@ -165,7 +158,7 @@ def new_game() -> Response:
         errors["dealer"] = gettext("Choose the first dealer among the named players.")
     if errors:
         return render_page(
-            "three_thirteen/index.html", "three_thirteen/index.html", status=400,
+            "three_thirteen/index.html", "three_thirteen/index.html", status=422,
             specs=switch_specs(), values=form_values(rules), names=raw, dealer=dealer_row, errors=errors,
         )
     dealer = sum(1 for n in raw[:dealer_row] if " ".join(n.split()))
@@ -248,46 +241,51 @@ def _int(raw: str | None, default: int, low: int, high: int) -> int:
 # A game
 
 
-def _game_context(access: Any, sheet: Sheet) -> dict[str, Any]:
-    return {
-        "access": access, "game": access.game, "sheet": sheet, "keeper": access.can_write,
-        "token": access.game.keeper_token if access.can_write else access.game.watch_token,
-        "chart": running_chart(sheet),
-    }
+def _sheet_context(access: Access, sheet: Sheet) -> dict[str, Any]:
+    return {**GAME.context(access), "sheet": sheet, "chart": running_chart(sheet)}
+
+
+def last_move(access: Access) -> str | None:
+    """The latest entry still in force, in the players' words (the undo button)."""
+    live = live_events(access.game)
+    if not live:
+        return None
+    event = live[-1]
+    if event.kind == CORRECT:
+        return gettext("Round %(n)s corrected", n=event.payload.get("round"))
+    return gettext("Round %(n)s entered", n=event.payload.get("round"))
+
+
+def render_sheet(access: Access, feedback: Feedback, status: int = 200) -> Response:
+    sheet = build_sheet(access.game)
+    saved = request.args.get("saved", "")
+    saved_round = int(saved) if saved.isascii() and saved.isdigit() and len(saved) <= 3 else None
+    return render_page(
+        "three_thirteen/game.html", "three_thirteen/_sheet.html", status=status,
+        feedback=feedback, saved_round=saved_round, undo_label=last_move(access), **_sheet_context(access, sheet),
+    )
+
+
+GAME = FollowedGame(bp, kind=KIND, endpoint="three_thirteen.game", render=render_sheet, last_move=last_move)
 
 
 @bp.get("/g/<token>")
 def game(token: str) -> Response:
-    access = open_game(token, KIND)
-    unchanged = unchanged_since(access)
-    if unchanged is not None:
-        return unchanged
-    sheet = build_sheet(access.game)
-    notice = request.args.get("saved")
-    return render_page(
-        "three_thirteen/game.html", "three_thirteen/_sheet.html",
-        links=share_links(access, ".game"), qr=qr_svg, notice=notice, **_game_context(access, sheet),
-    )
+    return GAME.page(token)
 
 
 @bp.get("/g/<token>/round/<int:number>")
 def round_page(token: str, number: int) -> Response:
-    access = open_game(token, KIND)
+    access = GAME.open(token)
     sheet = build_sheet(access.game)
     _check_round(sheet, number)
     saved = sheet.saved(number)
     if saved is not None:
         entry = entry_from_payload(saved.payload, sheet.players)
     else:
-        entry = judge_placeholder(sheet, number)
+        entry = RoundEntry(number, [""] * sheet.players, [""] * sheet.players, set())
     return _render_round(access, sheet, number, entry, saved_splits=_saved_splits(sheet, number),
                          with_previews=saved is None)
-
-
-def judge_placeholder(sheet: Sheet, number: int) -> Any:
-    from referee.web.three_thirteen_sheet import RoundEntry
-
-    return RoundEntry(number, [""] * sheet.players, [""] * sheet.players, set())
 
 
 def _check_round(sheet: Sheet, number: int) -> None:
@@ -310,7 +308,7 @@ def _saved_splits(sheet: Sheet, number: int) -> dict[int, dict[str, Any]]:
     return judged.splits
 
 
-def _render_round(access: Any, sheet: Sheet, number: int, entry: Any, *, status: int = 200,
+def _render_round(access: Access, sheet: Sheet, number: int, entry: RoundEntry, *, status: int = 200,
                   saved_splits: dict[int, dict[str, Any]] | None = None, stale: bool = False,
                   with_previews: bool = True) -> Response:
     saved = sheet.saved(number)
@@ -324,50 +322,47 @@ def _render_round(access: Any, sheet: Sheet, number: int, entry: Any, *, status:
     return render_page(
         "three_thirteen/round.html", "three_thirteen/round.html", status=status,
         info=sheet.round_info(number), entry=entry, saved=saved, saved_splits=saved_splits or {},
-        previews=previews, stale=stale, posted=with_previews, decks=sheet.decks, jokers=("JK",) if sheet.rules.jokers else (),
-        **_game_context(access, sheet),
+        previews=previews, stale=stale, feedback=Feedback(stale=stale), posted=with_previews, decks=sheet.decks, jokers=("JK",) if sheet.rules.jokers else (),
+        **_sheet_context(access, sheet),
     )
+
+
+def _round_answer(number: int) -> Render:
+    """A refused or stale round entry is answered on the round page, with what was typed."""
+
+    def render(access: Access, feedback: Feedback, status: int) -> Response:
+        sheet = build_sheet(access.game)
+        shown = min(number, sheet.next_round or sheet.schedule.rounds) if feedback.stale else number
+        return _render_round(access, sheet, shown, feedback.detail, status=status, stale=feedback.stale,
+                             saved_splits=_saved_splits(sheet, shown) if feedback.stale else None)
+
+    return render
 
 
 @bp.post("/g/<token>/round/<int:number>")
 def save_round(token: str, number: int) -> Response:
-    access = open_game(token, KIND)
+    access = GAME.open(token)
     require_keeper(access)
-    seen = seen_version()
     sheet = build_sheet(access.game)
     _check_round(sheet, number)
     form = request.form
     n = sheet.players
-    out: set[int] = set()
-    for raw in form.getlist("out"):
-        if raw.isdigit() and int(raw) < n:
-            out.add(int(raw))
+    out = {int(raw) for raw in form.getlist("out") if raw.isascii() and raw.isdigit() and int(raw) < n}
     cards = [form.get(f"cards_{i}", "")[:400] for i in range(n)]
     points = [form.get(f"points_{i}", "")[:10] for i in range(n)]
     entry = judge_round(sheet.rules, n, number, cards, points, out)
-    if seen != access.game.version:
-        return _stale(access, number, entry)
-    if not entry.ok:
-        return _render_round(access, sheet, number, entry, status=400)
-    kind = CORRECT if sheet.saved(number) is not None else ROUND
-    try:
-        append_event(access.game, seen, kind, entry.payload or {})
-    except StaleGame:
-        return _stale(access, number, entry)
-    return redirect(url_for(".game", token=token, saved=number), code=303)
 
+    def decide(access: Access) -> tuple[str, dict[str, Any]]:
+        if not entry.ok:
+            raise Refused(entry.problem or gettext("Nothing was saved: fix the hands marked below."))
+        return (CORRECT if build_sheet(access.game).saved(number) is not None else ROUND), entry.payload or {}
 
-def _stale(access: Any, number: int, entry: Any) -> Response:
-    sheet = build_sheet(access.game)
-    if number > (sheet.next_round or sheet.schedule.rounds):
-        number = sheet.next_round or sheet.schedule.rounds
-    return _render_round(access, sheet, number, entry, status=409, stale=True,
-                         saved_splits=_saved_splits(sheet, number))
+    return GAME.write(token, decide, detail=entry, render=_round_answer(number), after={"saved": number})
 
 
 @bp.get("/g/<token>/round/<int:number>/preview/<int:seat>")
 def preview(token: str, number: int, seat: int) -> Response:
-    access = open_game(token, KIND)
+    access = GAME.open(token)
     sheet = build_sheet(access.game)
     _check_round(sheet, number)
     if not 0 <= seat < sheet.players:
@@ -380,25 +375,12 @@ def preview(token: str, number: int, seat: int) -> Response:
 
 @bp.post("/g/<token>/undo")
 def undo(token: str) -> Response:
-    access = open_game(token, KIND)
-    require_keeper(access)
-    seen = seen_version()
-    try:
-        undo_last(access.game, seen)
-    except StaleGame:
-        sheet = build_sheet(access.game)
-        return render_page(
-            "three_thirteen/game.html", "three_thirteen/_sheet.html", status=409,
-            links=share_links(access, ".game"), qr=qr_svg, stale=True, **_game_context(access, sheet),
-        )
-    except UndoNothing:
-        pass
-    return redirect(url_for(".game", token=token), code=303)
+    return GAME.undo(token)
 
 
 @bp.post("/g/<token>/again")
 def again(token: str) -> Response:
-    access = open_game(token, KIND)
+    access = GAME.open(token)
     require_keeper(access)
     old = access.game
     game = create_game(KIND, old.player_names, rules=dict(old.rules), setup=dict(old.setup))
@@ -407,7 +389,7 @@ def again(token: str) -> Response:
 
 @bp.get("/g/<token>/sheet.csv")
 def export_csv(token: str) -> Response:
-    access = open_game(token, KIND)
+    access = GAME.open(token)
     sheet = build_sheet(access.game)
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\r\n")

@@ -185,7 +185,7 @@ def check_page() -> Response:
         try:
             verdict = check(play_cards, table_cards, rules, first_play=first_play)
         except TooManyCopiesError as exc:  # a card both on the table and in the play
-            errors["play"] = gettext("%(card)s is both on the table and in the play", card=str(exc.card))
+            errors["play"] = say(exc)
 
     response = render_page(
         "tienlen/check.html",

@@ -20,10 +20,9 @@ htmx the table fragment comes back directly.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
-from flask import Blueprint, Response, abort, redirect, request, url_for
+from flask import Blueprint, Response, redirect, request, url_for
 from flask_babel import gettext
 
 from referee.cards import NotationError, TooManyCopiesError, format_cards
@@ -43,16 +42,15 @@ from referee.tienlen import (
     replay_game,
 )
 from referee.web import store
-from referee.web.sharing import qr_svg, share_links
-from referee.web.store import Access, StaleGame, UndoNothing
+from referee.web.store import Access
 from referee.web.tables import (
-    open_game,
+    BadForm,
+    Decide,
+    Feedback,
+    FollowedGame,
     remember_rules,
     remembered_rules,
-    require_keeper,
-    seen_version,
     switches_from_form,
-    unchanged_since,
 )
 from referee.web.tienlen import combo_name, switch_specs
 from referee.web.views import is_htmx, render_page, say
@@ -111,32 +109,22 @@ def instant_label(kind: InstantWinKind) -> str:
     }[kind]
 
 
-@dataclass
-class Feedback:
-    """What to tell the phone besides the state: a refusal, a stale notice, what it typed."""
-
-    error: str | None = None
-    in_picker: bool = False
-    stale: bool = False
-    cards: str = ""
-    instant_seat: str = ""
-    extra: dict[str, Any] = field(default_factory=dict)
+def last_move(access: Access) -> str | None:
+    """The latest move still in force, for the undo button."""
+    live = store.live_events(access.game)
+    return describe(live[-1].payload, tuple(access.game.player_names)) if live else None
 
 
-def render_table(access: Access, feedback: Feedback | None = None, status: int = 200) -> Response:
-    feedback = feedback or Feedback()
+def render_table(access: Access, feedback: Feedback, status: int = 200) -> Response:
     state = live_state(access)
     hand = state.hand
     names = state.setup.players
-    last_event = (store.live_events(access.game) or [None])[-1]
-    undo_label = describe(last_event.payload, names) if last_event is not None else None
     rules = state.setup.rules
-    response = render_page(
+    return render_page(
         "tienlen/table.html",
         "tienlen/table_fragment.html",
         status=status,
-        access=access,
-        game=access.game,
+        **GAME.context(access),
         state=state,
         hand=hand,
         names=names,
@@ -148,19 +136,20 @@ def render_table(access: Access, feedback: Feedback | None = None, status: int =
             for i, h in enumerate(state.hands[:-1])
         ],
         table_bomb=_table_bomb(hand),
-        token=request.view_args["token"],  # type: ignore[index]
         kind_label=combo_name,
         instant_label=instant_label,
         can_pass=hand.turn is not None and hand.can_pass(hand.turn),
-        undo_label=undo_label,
+        undo_label=last_move(access),
         feedback=feedback,
-        links=share_links(access, "tienlen_table.table"),
-        qr=qr_svg,
         instant_kinds=[(k.value, instant_label(k)) for k in InstantWinKind],
         can_declare=(rules.instant_wins and not hand.log and not hand.over),
     )
-    response.headers["Cache-Control"] = "no-store"
-    return response
+
+
+GAME = FollowedGame(
+    bp, kind=KIND, endpoint="tienlen_table.table", render=render_table, last_move=last_move,
+    refusals=(ActionError, NotationError, TooManyCopiesError),
+)
 
 
 def _table_bomb(hand: Any) -> bool:
@@ -171,39 +160,15 @@ def _table_bomb(hand: Any) -> bool:
     return bool(last and last.bomb)
 
 
-def after_write(access: Access) -> Response:
-    """A write that stood: the fragment for htmx, a 303 to the table otherwise."""
-    if is_htmx():
-        return render_table(access)
-    return redirect(url_for("tienlen_table.table", token=request.view_args["token"]), 303)  # type: ignore[index]
-
-
-def stale(access: Access, feedback: Feedback) -> Response:
-    feedback.stale = True
-    return render_table(access, feedback, status=409)
-
-
-def refused(access: Access, feedback: Feedback) -> Response:
-    return render_table(access, feedback, status=422)
-
-
 def _seat(form: Any, state: Game) -> int:
     raw = form.get("seat", "")
     try:
         seat = int(raw)
     except (TypeError, ValueError):
-        abort(400, gettext("The form does not say which player acts; reload the page and try again."))
+        raise BadForm(gettext("The form does not say which player acts; reload the page and try again.")) from None
     if not 0 <= seat < len(state.setup.players):
-        abort(400, gettext("There is no such seat at this table."))
+        raise BadForm(gettext("There is no such seat at this table."))
     return seat
-
-
-def _write(access: Access, seen: int, feedback: Feedback, payload: dict[str, Any]) -> Response:
-    try:
-        store.append_event(access.game, seen, str(payload["action"]), payload)
-    except StaleGame:
-        return stale(access, feedback)
-    return after_write(access)
 
 
 # ---------------------------------------------------------------------------
@@ -289,84 +254,53 @@ def _new_form(names: list[str], values: dict[str, Any], *, leader: str, hand_siz
 
 @bp.route("/g/<token>")
 def table(token: str) -> Response:
-    access = open_game(token, KIND)
-    unchanged = unchanged_since(access)
-    if unchanged is not None:
-        return unchanged
-    return render_table(access, Feedback())  # picker.js carries cards being tapped across a poll
+    return GAME.page(token)  # picker.js carries cards being tapped across a poll
 
 
-def _act(token: str, feedback: Feedback, do: Callable[[Any], Action], *, in_picker: bool = False,
-         keep_cards: bool = True) -> Response:
-    """One keeper action: judged on the table this phone saw, written in one transaction.
+def _decide(do: Callable[[Game], Action]) -> Decide:
+    """Judge an action on the table this phone saw; the record becomes the event."""
 
-    A stale phone gets the fresh table (409); a refused action changes nothing (422) and
-    keeps what was typed; ``in_picker`` shows the refusal beside the card picker.
-    """
-    access = open_game(token, KIND)
-    require_keeper(access)
-    seen = seen_version()
-    if seen != access.game.version:
-        return stale(access, feedback)
-    try:
-        record = do(live_state(access))
-    except ActionError as exc:
-        feedback.error, feedback.in_picker = say(exc.reason), in_picker
-        return refused(access, feedback)
-    except (NotationError, TooManyCopiesError) as exc:
-        feedback.error, feedback.in_picker = say(exc), in_picker
-        return refused(access, feedback)
-    if not keep_cards:
-        feedback.cards = ""
-    return _write(access, seen, feedback, record.to_dict())
+    def decide(access: Access) -> tuple[str, dict[str, Any]]:
+        payload = do(live_state(access)).to_dict()
+        return str(payload["action"]), payload
+
+    return decide
 
 
-def _typed_cards() -> str:
-    return request.form.get("cards", "")[:200]
+def _typed_cards() -> dict[str, str]:
+    return {"cards": request.form.get("cards", "")[:200]}
 
 
 @bp.route("/g/<token>/play", methods=["POST"])
 def play(token: str) -> Response:
     cards = _typed_cards()
-    return _act(token, Feedback(cards=cards), lambda state: state.play(_seat(request.form, state), cards),
-                in_picker=True)
+    return GAME.write(token, _decide(lambda state: state.play(_seat(request.form, state), cards["cards"])),
+                      typed=cards, at="cards")
 
 
 @bp.route("/g/<token>/pass", methods=["POST"])
 def pass_(token: str) -> Response:
-    return _act(token, Feedback(cards=_typed_cards()), lambda state: state.pass_(_seat(request.form, state)),
-                keep_cards=False)
+    return GAME.write(token, _decide(lambda state: state.pass_(_seat(request.form, state))), typed=_typed_cards())
 
 
 @bp.route("/g/<token>/next", methods=["POST"])
 def next_hand(token: str) -> Response:
-    return _act(token, Feedback(), lambda state: state.next_hand())
+    return GAME.write(token, _decide(lambda state: state.next_hand()))
 
 
 @bp.route("/g/<token>/instant", methods=["POST"])
 def instant_win(token: str) -> Response:
-    def declare(state: Any) -> Action:
+    def declare(state: Game) -> Action:
         seat = _seat(request.form, state)
         try:
             kind = InstantWinKind(request.form.get("kind", ""))
         except ValueError:
-            abort(400, gettext("Choose which instant win is declared."))
+            raise BadForm(gettext("Choose which instant win is declared.")) from None
         return state.declare_instant_win(seat, kind)
 
-    return _act(token, Feedback(instant_seat=request.form.get("seat", "")), declare)
+    return GAME.write(token, _decide(declare), typed={"seat": request.form.get("seat", "")[:4]})
 
 
 @bp.route("/g/<token>/undo", methods=["POST"])
 def undo(token: str) -> Response:
-    access = open_game(token, KIND)
-    require_keeper(access)
-    seen = seen_version()
-    feedback = Feedback(cards=_typed_cards())
-    try:
-        store.undo_last(access.game, seen)
-    except StaleGame:
-        return stale(access, feedback)
-    except UndoNothing:
-        feedback.error = gettext("There is nothing to undo.")
-        return refused(access, feedback)
-    return after_write(access)
+    return GAME.undo(token, typed=_typed_cards())

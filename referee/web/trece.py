@@ -19,7 +19,6 @@ API: ``POST /api/trece/check`` (on :data:`referee.web.api.bp`).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 from flask import Blueprint, Response, jsonify, redirect, request, url_for
@@ -27,7 +26,6 @@ from flask_babel import gettext
 
 from referee.cards import AnyCard, Joker, NotationError, Suit, TooManyCopiesError, parse_card, parse_cards
 from referee.switches import SwitchError
-from referee.text import Message, message
 from referee.trece import (
     DemandError,
     Draw,
@@ -49,15 +47,14 @@ from referee.trece import (
 from referee.web import api, openapi, store
 from referee.web.i18n import reason_fields
 from referee.web.models import Game
-from referee.web.sharing import qr_svg, share_links
 from referee.web.tables import (
-    open_game,
+    BadForm,
+    Feedback,
+    FollowedGame,
+    Refused,
     remember_rules,
     remembered_rules,
-    require_keeper,
-    seen_version,
     switches_from_form,
-    unchanged_since,
 )
 from referee.web.views import render_page, say
 
@@ -321,7 +318,7 @@ def new_game() -> Response:
         shown = {"name0": form.get("name0", ""), "name1": form.get("name1", ""), "dealer": str(dealer),
                  "turned_rank": turned_rank, "turned_suit": turned_suit}
         return render_page(
-            "trece/index.html", "trece/index.html", status=400, form=shown, errors=errors,
+            "trece/index.html", "trece/index.html", status=422, form=shown, errors=errors,
             specs=switch_specs(), rules=rules.to_dict(),
         )
     game = store.create_game(KIND, list(setup.players), rules=rules.to_dict(), setup=setup.to_dict())
@@ -370,152 +367,69 @@ def describe(record: Record, state: State) -> str:
     return str(record)  # pragma: no cover
 
 
-@dataclass
-class TableView:
-    """Everything the table fragment shows."""
-
-    access: store.Access
-    state: State
-    notice: str | None = None
-    notice_kind: str = "notice"
-    refused: str | None = None
-    typed: str = ""
-    errors: dict[str, str] = field(default_factory=dict)
-
-    def context(self) -> dict[str, Any]:
-        state = self.state
-        game = self.access.game
-        token = game.keeper_token if self.access.can_write else game.watch_token
-        log = [describe(r, state) for r in state.log]
-        calls_last = [p for p in (0, 1) if state.can_call_last_card(p)]
-        calls_thirteen = [p for p in (0, 1) if state.can_call_thirteen(p)]
-        return {
-            "access": self.access,
-            "game": game,
-            "token": token,
-            "state": state,
-            "info": state.to_dict(),
-            "log": log,
-            "undo_label": log[-1] if log else None,
-            "calls_last": calls_last,
-            "calls_thirteen": calls_thirteen,
-            "notice": self.notice,
-            "notice_kind": self.notice_kind,
-            "refused": self.refused,
-            "typed": self.typed,
-            "errors": self.errors,
-            "top_red": getattr(state.top, "is_red", False),
-            "demand_red": state.demand is not None and state.demand.is_red,
-        }
+def last_move(access: store.Access) -> str | None:
+    """The latest move still in force, for the undo button."""
+    state = game_state(access.game)
+    return describe(state.log[-1], state) if state.log else None
 
 
-def render_table(view: TableView, status: int = 200) -> Response:
-    context = view.context()
-    context["links"] = share_links(view.access, "trece.table")
-    context["qr"] = qr_svg
-    response = render_page("trece/table.html", "trece/_table.html", status=status, **context)
-    response.headers["Cache-Control"] = "no-store"
-    return response
+def render_table(access: store.Access, feedback: Feedback, status: int = 200) -> Response:
+    state = game_state(access.game)
+    log = [describe(r, state) for r in state.log]
+    return render_page(
+        "trece/table.html", "trece/_table.html", status=status, **GAME.context(access),
+        state=state, info=state.to_dict(), log=log, undo_label=log[-1] if log else None,
+        calls_last=[p for p in (0, 1) if state.can_call_last_card(p)],
+        calls_thirteen=[p for p in (0, 1) if state.can_call_thirteen(p)],
+        feedback=feedback, top_red=getattr(state.top, "is_red", False),
+        demand_red=state.demand is not None and state.demand.is_red,
+    )
+
+
+GAME = FollowedGame(bp, kind=KIND, endpoint="trece.table", render=render_table, last_move=last_move,
+                    refusals=(IllegalActionError,))
 
 
 @bp.get("/g/<token>")
 def table(token: str) -> Response:
-    access = open_game(token, KIND)
-    unchanged = unchanged_since(access)
-    if unchanged is not None:
-        return unchanged
-    return render_table(TableView(access, game_state(access.game)))
+    return GAME.page(token)
 
 
-def _stale(access: store.Access, typed: str) -> Response:
-    view = TableView(
-        access, game_state(access.game), typed=typed, notice_kind="stale",
-        notice=gettext("The table changed on another phone; here it is now. Nothing of yours was saved: "
-                       "check it and send again."),
-    )
-    return render_table(view, 409)
-
-
-def _done(access: store.Access, notice: str | None = None) -> Response:
-    if request.headers.get("HX-Request"):
-        return render_table(TableView(access, game_state(access.game), notice=notice))
-    return redirect(url_for("trece.table", token=access.game.keeper_token), code=303)
+def decide(access: store.Access) -> tuple[str, dict[str, Any]]:
+    """The action the form asks for, judged on the table this phone saw."""
+    state = game_state(access.game)
+    action = request.form.get("action", "")
+    if action == "play":
+        try:
+            cards = parse_cards(request.form.get("cards", ""))
+        except NotationError as exc:
+            raise Refused(exc, at="cards") from None
+        if not cards:
+            raise Refused(gettext("Tap the cards played, in order, then Play."), at="cards")
+        try:
+            record: Record = state.play(cards)
+        except IllegalPlayError as exc:
+            raise Refused(exc, at="play") from None
+        except (TooManyCopiesError, EmptyPlayError) as exc:
+            raise Refused(exc, at="cards") from None
+    elif action == "draw":
+        record = state.draw()
+    elif action in ("last_card", "thirteen"):
+        player = request.form.get("player", "")
+        if player not in ("0", "1"):
+            raise BadForm(gettext("Say which player calls."))
+        record = state.call_last_card(int(player)) if action == "last_card" else state.call_thirteen(int(player))
+    else:
+        raise BadForm(gettext("Unknown action: play, draw, last card or thirteen."))
+    return record.action, record.to_dict()
 
 
 @bp.post("/g/<token>/act")
 def act(token: str) -> Response:
-    access = open_game(token, KIND)
-    require_keeper(access)
-    seen = seen_version()
-    action = request.form.get("action", "")
-    typed = request.form.get("cards", "") if action == "play" else ""
-    if seen != access.game.version:
-        return _stale(access, typed)
-    state = game_state(access.game)
-    errors: dict[str, str] = {}
-    try:
-        if action == "play":
-            try:
-                cards = parse_cards(typed)
-            except NotationError as exc:
-                errors["cards"] = say(exc)
-                raise
-            if not cards:
-                errors["cards"] = gettext("Tap the cards played, in order, then Play.")
-                raise EmptyPlayError()
-            try:
-                record: Record = state.play(cards)
-            except (TooManyCopiesError, EmptyPlayError) as exc:
-                errors["cards"] = say(exc)
-                raise
-        elif action == "draw":
-            record = state.draw()
-        elif action in ("last_card", "thirteen"):
-            player = request.form.get("player", "")
-            if player not in ("0", "1"):
-                raise IllegalActionError(message_text(gettext("Say which player calls.")))
-            if action == "last_card":
-                record = state.call_last_card(int(player))
-            else:
-                record = state.call_thirteen(int(player))
-        else:
-            raise IllegalActionError(message_text(gettext("Unknown action: play, draw, last card or thirteen.")))
-    except IllegalPlayError as exc:
-        view = TableView(access, game_state(access.game), typed=typed, refused=say(exc.verdict.reason))
-        return render_table(view, 400)
-    except IllegalActionError as exc:
-        view = TableView(access, game_state(access.game), typed=typed, notice=say(exc.reason),
-                         notice_kind="refused")
-        return render_table(view, 400)
-    except ValueError:
-        view = TableView(access, game_state(access.game), typed=typed, errors=errors)
-        return render_table(view, 400)
-    try:
-        store.append_event(access.game, seen, record.action, record.to_dict())
-    except store.StaleGame:
-        return _stale(access, typed)
-    return _done(access)
+    typed = {"cards": request.form.get("cards", "")[:200]} if request.form.get("action") == "play" else {}
+    return GAME.write(token, decide, typed=typed)
 
 
 @bp.post("/g/<token>/undo")
 def undo(token: str) -> Response:
-    access = open_game(token, KIND)
-    require_keeper(access)
-    seen = seen_version()
-    if seen != access.game.version:
-        return _stale(access, "")
-    state = game_state(access.game)
-    if not state.log:
-        view = TableView(access, state, notice=gettext("There is nothing to undo."), notice_kind="refused")
-        return render_table(view, 400)
-    undone = describe(state.log[-1], state)
-    try:
-        store.undo_last(access.game, seen)
-    except store.StaleGame:
-        return _stale(access, "")
-    return _done(access, gettext("Undone: %(what)s", what=undone))
-
-
-def message_text(text: str) -> Message:
-    """A plain (already translated) sentence as a Message for IllegalActionError."""
-    return message("{text}", text=text)
+    return GAME.undo(token)

@@ -1,0 +1,198 @@
+"""What every followed game does the same way on the web (``referee/web/tables.py``), checked
+once over the three games: a stale write, a refused action, undo with nothing to undo, a write
+through a watch link, the poll, and the cache headers.
+
+Each game is described by a :class:`Game` row: how to start one, a write the rules accept, and
+a write they refuse with what the phone typed.  A fourth game adds a row here.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from referee.web.extensions import db
+from referee.web.models import Event
+from referee.web.store import find_by_token
+from referee.web.tables import POLL_SECONDS
+
+HTMX = {"HX-Request": "true"}
+
+
+@dataclass(frozen=True)
+class Game:
+    name: str
+    prefix: str
+    new: dict[str, Any]
+    """The form that starts a game (answered by a 303 to the keeper page)."""
+    legal: tuple[str, dict[str, Any]]
+    """A write the rules accept on the new game: (path after the token, form)."""
+    refused: tuple[str, dict[str, Any]]
+    """A write the rules refuse on the new game, with a typed field."""
+    typed: str
+    """What the refused (or stale) write typed, as it must come back in its field."""
+    extra_pages: tuple[str, ...] = ()
+    """Other pages under the token (the round page, the CSV)."""
+
+    def start(self, client) -> tuple[str, str]:  # type: ignore[no-untyped-def]
+        response = client.post(f"{self.prefix}/new", data=self.new)
+        assert response.status_code == 303, response.get_data(as_text=True)
+        keeper = re.search(r"/g/([\w-]+)", response.headers["Location"]).group(1)
+        with client.application.app_context():
+            return keeper, find_by_token(keeper).game.watch_token
+
+    def post(self, client, token: str, what: tuple[str, dict[str, Any]], version: int, **kw):  # type: ignore[no-untyped-def]
+        path, form = what
+        return client.post(f"{self.prefix}/g/{token}{path}", data={**form, "version": str(version)}, **kw)
+
+
+GAMES = [
+    Game(
+        "tienlen", "/tienlen",
+        new={"name0": "Ana", "name1": "Bao", "name2": "Chi", "leader": "0", "hand_size": "13"},
+        legal=("/play", {"seat": "0", "cards": "3s"}),
+        refused=("/play", {"seat": "0", "cards": "4s 4h"}),  # the opening must contain 3♠
+        typed="4s 4h",
+    ),
+    Game(
+        "trece", "/trece",
+        new={"name0": "Ana", "name1": "Ben", "dealer": "0", "turned_rank": "Q", "turned_suit": "h"},
+        legal=("/act", {"action": "draw"}),
+        refused=("/act", {"action": "play", "cards": "9♦ 10♦"}),  # 9♦ is not one rank from Q♥
+        typed="9♦ 10♦",
+    ),
+    Game(
+        "three_thirteen", "/three-thirteen",
+        new={"names": ["Ann", "Bao"], "dealer": "0"},
+        legal=("/round/1", {"out": ["0"], "cards_0": "A♥ 2♥ 3♥", "points_1": "17"}),
+        refused=("/round/1", {"cards_0": "A♥ 2♥ 3♥", "points_1": "17"}),  # nobody marked as out
+        typed="A♥ 2♥ 3♥",
+        extra_pages=("/round/1", "/sheet.csv"),
+    ),
+]
+
+
+@pytest.fixture(params=GAMES, ids=[g.name for g in GAMES])
+def game(request) -> Game:  # type: ignore[no-untyped-def]
+    return request.param
+
+
+def text(response) -> str:  # type: ignore[no-untyped-def]
+    return html.unescape(response.get_data(as_text=True))
+
+
+def events(app) -> int:  # type: ignore[no-untyped-def]
+    with app.app_context():
+        return db.session.query(Event).count()
+
+
+@pytest.mark.parametrize("headers", [{}, HTMX], ids=["page", "htmx"])
+def test_a_stale_write_is_409_with_the_fresh_state_and_keeps_what_was_typed(app, client, game, headers):
+    keeper, _ = game.start(client)
+    assert game.post(client, keeper, game.legal, 0).status_code == 303  # now at version 1
+    response = game.post(client, keeper, game.refused, 0, headers=headers)  # this phone saw version 0
+    assert response.status_code == 409
+    body = text(response)
+    assert "changed on another phone" in body
+    assert f'value="{game.typed}"' in body
+    assert 'name="version" value="1"' in body  # the fresh state, ready to send again
+    undo = client.post(f"{game.prefix}/g/{keeper}/undo", data={"version": "0"}, headers=headers)
+    assert undo.status_code == 409 and "changed on another phone" in text(undo)
+    assert events(app) == 1
+
+
+@pytest.mark.parametrize("headers", [{}, HTMX], ids=["page", "htmx"])
+def test_an_action_the_rules_refuse_is_422_changes_nothing_and_keeps_what_was_typed(app, client, game, headers):
+    keeper, _ = game.start(client)
+    response = game.post(client, keeper, game.refused, 0, headers=headers)
+    assert response.status_code == 422
+    assert f'value="{game.typed}"' in text(response)
+    assert 'role="alert"' in text(response)
+    assert events(app) == 0
+
+
+@pytest.mark.parametrize("headers", [{}, HTMX], ids=["page", "htmx"])
+def test_undo_with_nothing_to_undo_is_the_same_refusal_in_every_game(app, client, game, headers):
+    keeper, _ = game.start(client)
+    response = client.post(f"{game.prefix}/g/{keeper}/undo", data={"version": "0"}, headers=headers)
+    assert response.status_code == 422
+    assert "There is nothing to undo." in text(response)
+    assert events(app) == 0
+
+
+def test_undo_names_the_move_and_takes_it_back(app, client, game):
+    keeper, _ = game.start(client)
+    game.post(client, keeper, game.legal, 0)
+    page = text(client.get(f"{game.prefix}/g/{keeper}"))
+    assert re.search(r"Undo: \w", page)
+    response = client.post(f"{game.prefix}/g/{keeper}/undo", data={"version": "1"}, headers=HTMX)
+    assert response.status_code == 200 and "Undone: " in text(response)
+    with app.app_context():
+        assert find_by_token(keeper).game.version == 2
+    again = client.post(f"{game.prefix}/g/{keeper}/undo", data={"version": "2"})
+    assert again.status_code == 422  # the undo itself is not undone by another undo
+
+
+@pytest.mark.parametrize("which", ["legal", "refused", "undo"])
+def test_a_watch_link_may_not_write(app, client, game, which):
+    _, watch = game.start(client)
+    what = ("/undo", {}) if which == "undo" else getattr(game, which)
+    response = game.post(client, watch, what, 0)
+    assert response.status_code == 403
+    assert "watch link" in text(response)
+    assert events(app) == 0
+
+
+def test_a_write_without_the_version_it_saw_is_400(client, game):
+    keeper, _ = game.start(client)
+    path, form = game.legal
+    assert client.post(f"{game.prefix}/g/{keeper}{path}", data=form).status_code == 400
+
+
+@pytest.mark.parametrize("role", ["keeper", "watch"])
+def test_a_poll_at_the_current_version_is_an_empty_204(client, game, role):
+    keeper, watch = game.start(client)
+    token = keeper if role == "keeper" else watch
+    page = text(client.get(f"{game.prefix}/g/{token}"))
+    assert f'hx-trigger="every {POLL_SECONDS}s"' in page and "since=0" in page
+    poll = client.get(f"{game.prefix}/g/{token}?since=0", headers=HTMX)
+    assert poll.status_code == 204 and poll.get_data() == b""
+    assert poll.headers["Cache-Control"] == "no-store"
+    for odd in ("²", "00000000000000000000000", "-0", "0 "):
+        assert client.get(f"{game.prefix}/g/{token}", query_string={"since": odd}).status_code == 200
+    game.post(client, keeper, game.legal, 0)
+    fresh = client.get(f"{game.prefix}/g/{token}?since=0", headers=HTMX)
+    assert fresh.status_code == 200 and "<html" not in text(fresh) and "since=1" in text(fresh)
+
+
+def test_no_page_of_a_game_is_kept_in_a_cache(client, game):
+    keeper, watch = game.start(client)
+    answers = [client.get(f"{game.prefix}/g/{t}", headers=h) for t in (keeper, watch) for h in ({}, HTMX)]
+    answers += [client.get(f"{game.prefix}/g/{keeper}{p}") for p in game.extra_pages]
+    answers.append(game.post(client, keeper, game.refused, 0))
+    answers.append(game.post(client, keeper, game.legal, 0))
+    answers.append(game.post(client, keeper, game.refused, 0))  # stale now
+    answers.append(game.post(client, watch, game.legal, 1))  # 403
+    assert [a.status_code for a in answers[-4:]] == [422, 303, 409, 403]
+    for answer in answers:
+        assert answer.status_code < 500
+        assert answer.headers.get("Cache-Control") == "no-store", (answer.request.path, answer.status_code)
+
+
+def test_the_share_box_has_the_watch_link_and_for_a_keeper_the_keeper_link(client, game):
+    keeper, watch = game.start(client)
+    as_keeper = text(client.get(f"{game.prefix}/g/{keeper}"))
+    as_watcher = text(client.get(f"{game.prefix}/g/{watch}"))
+    assert as_keeper.count('class="qr"') == 2 and watch in as_keeper and 'id="keeper-link"' in as_keeper
+    assert as_watcher.count('class="qr"') == 1 and keeper not in as_watcher
+
+
+def test_an_unknown_link_is_404_and_another_games_link_too(client, game):
+    assert client.get(f"{game.prefix}/g/nope").status_code == 404
+    other = next(g for g in GAMES if g is not game)
+    keeper, _ = other.start(client)
+    assert client.get(f"{game.prefix}/g/{keeper}").status_code == 404
