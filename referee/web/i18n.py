@@ -19,11 +19,10 @@ from flask import Flask, Response, current_app, request
 from flask_babel import Domain, get_locale, gettext
 
 from referee.cards import Rank
-from referee.text import Message
+from referee.text import Message, message
 
 # The languages the app speaks, each named in itself (how its readers look for it).
 NATIVE_NAMES: dict[str, str] = {"en": "English", "es": "Español", "pt": "Português", "vi": "Tiếng Việt"}
-LANGUAGES: list[str] = list(NATIVE_NAMES)
 # ``<html lang>`` for each catalogue: the Portuguese one is written in Brazilian usage.
 HTML_LANG: dict[str, str] = {"pt": "pt-BR"}
 COOKIE = "lang"
@@ -133,9 +132,9 @@ def message_json(msg: Message) -> dict[str, Any]:
 def _param(value: object) -> object:
     if isinstance(value, Message):
         return message_json(value)
-    if isinstance(value, bool) or isinstance(value, int):
+    if isinstance(value, int):  # numbers stay numbers (and True/False stay booleans)
         return value
-    return str(Message("{v}", {"v": value}))
+    return str(message("{v}", v=value))  # cards and lists of cards in notation, as the sentence prints them
 
 
 def reason_fields(msg: Message | str, key: str = "reason") -> dict[str, Any]:
