@@ -90,6 +90,8 @@ __all__ = [
     "NotYourTurnError",
     "CardAlreadyPlayedError",
     "HandOverError",
+    "CardNotDealtError",
+    "Chop",
     "InstantWinKind",
     "Setup",
     "PlayAction",
@@ -662,6 +664,8 @@ def check(
     table_cards: CardsLike = (),
     rules: TienLenRules | None = None,
     first_play: bool = False,
+    *,
+    opening_card: Card = THREE_OF_SPADES,
 ) -> Verdict:
     """Judge a play against the table (empty for a lead).
 
@@ -669,12 +673,15 @@ def check(
     is not a card (:class:`NotationError`), a joker or a card given twice, or a
     card both in the play and on the table (:class:`TooManyCopiesError`), a
     table that is not a combination (:class:`NotACombinationError` with
-    ``where="table"``).  ``first_play`` applies the opening rule ``first_lead``.
+    ``where="table"``).  ``first_play`` applies the opening rule ``first_lead``
+    to ``opening_card``: the 3♠, or with 2–3 players the lowest card dealt.
 
     >>> str(check("4s 4h", first_play=True).reason)
     'the first play of the game must contain the 3♠'
     >>> str(check("3s 4h 5c", first_play=True).reason)
     'the first play of the game contains the 3♠'
+    >>> str(check("3d 4d 5d", first_play=True, opening_card=Card.parse("3c")).reason)
+    'the first play of the game must contain the 3♣'
     >>> str(check("3s 3h", "9h").reason)
     'a single card must be beaten by a single card'
     >>> check("3s", "3s")
@@ -706,14 +713,17 @@ def check(
     except NotACombinationError as err:
         return Verdict(False, None, table, False, err.reason)
     if table is None:
+        card = opening_card
         if first_play and rules.first_lead == "contains_3s":
-            if THREE_OF_SPADES not in play.cards:
-                return Verdict(False, play, None, False, message("the first play of the game must contain the 3♠"))
-            return Verdict(True, play, None, False, message("the first play of the game contains the 3♠"))
+            if card not in play.cards:
+                return Verdict(False, play, None, False,
+                               message("the first play of the game must contain the {card}", card=card))
+            return Verdict(True, play, None, False, message("the first play of the game contains the {card}", card=card))
         if first_play and rules.first_lead == "three_spades_alone":
-            if play.cards != (THREE_OF_SPADES,):
-                return Verdict(False, play, None, False, message("the first play of the game must be the 3♠ alone"))
-            return Verdict(True, play, None, False, message("the first play of the game is the 3♠ alone"))
+            if play.cards != (card,):
+                return Verdict(False, play, None, False,
+                               message("the first play of the game must be the {card} alone", card=card))
+            return Verdict(True, play, None, False, message("the first play of the game is the {card} alone", card=card))
         return Verdict(True, play, None, False, message("any combination may be led on an empty table"))
     legal, bomb, reason = _judge(play, table, rules)
     return Verdict(legal, play, table, bomb, reason)
@@ -753,6 +763,14 @@ class HandOverError(ActionError):
     """An action after the hand has ended, or a next hand before it has."""
 
 
+class CardNotDealtError(ActionError):
+    """A card lower than the lowest card dealt (2–3 players): nobody holds it; ``card`` names it."""
+
+    def __init__(self, card: Card, reason: Message) -> None:
+        self.card = card
+        super().__init__(reason)
+
+
 # ---------------------------------------------------------------------------
 # Setup and action records
 # ---------------------------------------------------------------------------
@@ -785,6 +803,21 @@ class Setup:
     ``leader`` is the seat holding the 3♠ when ``opening`` is true (the first
     hand of a game: the opening rule ``first_lead`` applies), otherwise the
     previous hand's winner, who leads freely.
+
+    With 2 or 3 players the 3♠ may not have been dealt: ``lowest_card`` is then
+    the lowest card dealt, named by the table; ``leader`` holds it and it plays
+    the part of the 3♠ in the opening rule.  Cards below it were not dealt.
+
+    >>> Setup(("A", "B", "C"), leader=2, lowest_card=Card.parse("3d")).lowest_card
+    Card.parse('3♦')
+    >>> Setup(("A", "B", "C", "D"), lowest_card=Card.parse("3d"))
+    Traceback (most recent call last):
+    ...
+    referee.errors.RefereeError: with all 52 cards dealt the lowest card dealt is the 3♠, not 3♦
+    >>> Setup(("A", "B", "C"), lowest_card=Card.parse("7s"))
+    Traceback (most recent call last):
+    ...
+    referee.errors.RefereeError: with 39 cards dealt the lowest card dealt is at most 6♣, not 7♠
     """
 
     players: tuple[str, ...]
@@ -792,6 +825,7 @@ class Setup:
     leader: int = 0
     opening: bool = True
     hand_size: int = 13
+    lowest_card: Card = THREE_OF_SPADES
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "players", tuple(self.players))
@@ -803,6 +837,15 @@ class Setup:
             raise RefereeError(message(
                 "a hand of {size} cards cannot be dealt to {count} players", size=self.hand_size, count=len(self.players)
             ))
+        if not isinstance(self.lowest_card, Card):
+            raise RefereeError(message("{card} is not in this game's deck", card=self.lowest_card))
+        dealt = self.hand_size * len(self.players)
+        if card_power(self.lowest_card) > 52 - dealt:
+            if dealt == 52:
+                raise RefereeError(message("with all 52 cards dealt the lowest card dealt is the 3♠, not {card}",
+                                           card=self.lowest_card))
+            raise RefereeError(message("with {dealt} cards dealt the lowest card dealt is at most {highest}, not {card}",
+                                       dealt=dealt, highest=_CARDS_IN_ORDER[52 - dealt], card=self.lowest_card))
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -811,6 +854,7 @@ class Setup:
             "leader": self.leader,
             "opening": self.opening,
             "hand_size": self.hand_size,
+            "lowest_card": str(self.lowest_card),
         }
 
     @classmethod
@@ -821,7 +865,41 @@ class Setup:
             int(data.get("leader", 0)),
             bool(data.get("opening", True)),
             int(data.get("hand_size", 13)),
+            Card.parse(str(data.get("lowest_card") or THREE_OF_SPADES)),
         )
+
+
+#: The 52 cards from the 3♠ up to the 2♥.
+_CARDS_IN_ORDER: tuple[Card, ...] = tuple(Card(r, s) for r in RANK_ORDER for s in Suit)
+
+
+@dataclass(frozen=True, slots=True)
+class Chop:
+    """One bomb of a chop chain: ``by`` bombed the play of seat ``on``.
+
+    The first bomb of a trick's chain beats a play of 2s (``twos`` names them),
+    or a bomb (``twos`` empty); each later one beats the bomb before it, so its
+    ``on`` is the previous ``by``.  :class:`Hand` records the chains as it goes.
+
+    >>> Chop(3, 1, (Card.parse("2h"),)).to_dict()
+    {'by': 3, 'from': 1, 'twos': '2♥'}
+    >>> Chop.from_dict({"by": 0, "from": 3})
+    Chop(by=0, on=3, twos=())
+    """
+
+    by: int
+    on: int
+    twos: tuple[Card, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"by": self.by, "from": self.on}
+        if self.twos:
+            data["twos"] = format_cards(self.twos)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Chop:
+        return cls(int(data["by"]), int(data["from"]), _cards(data.get("twos") or ""))
 
 
 @dataclass(frozen=True, slots=True)
@@ -938,6 +1016,19 @@ class Hand:
     >>> _ = hand.pass_(3); _ = hand.pass_(0); _ = hand.pass_(1)
     >>> hand.table is None, hand.turn, hand.cards_left
     (True, 2, (13, 13, 10, 13))
+
+    What scoring needs is recorded as the hand goes: each trick's chop chain
+    (:attr:`chops`), who has played no card (:attr:`played_no_card`), the cards
+    left and the silent seats when the first player went out
+    (:attr:`cards_left_at_first_out`, :attr:`no_card_at_first_out`), and the
+    cards still unseen (:attr:`unseen`).
+
+    >>> h = Hand(Setup(("A", "B", "C"), leader=0, opening=False, hand_size=6))
+    >>> _ = h.play(0, "2h"); _ = h.play(1, "4s 4h 5s 5h 6s 6h")
+    >>> h.chops
+    [(Chop(by=1, on=0, twos=(Card.parse('2♥'),)),)]
+    >>> h.played_no_card
+    (2,)
     """
 
     def __init__(self, setup: Setup) -> None:
@@ -956,6 +1047,13 @@ class Hand:
         self.opening_pending = setup.opening
         self.instant_win: InstantWinAction | None = None
         self.over = False
+        # What scoring needs (referee.tienlen_scores), kept as the hand goes.
+        self.chops: list[tuple[Chop, ...]] = []
+        self._chain_open = False
+        self.played_by: list[list[Card]] = [[] for _ in range(n)]
+        self.cards_left_at_first_out: tuple[int, ...] | None = None
+        self.no_card_at_first_out: tuple[int, ...] | None = None
+        self.played_after_first_out: list[list[Card]] = [[] for _ in range(n)]
 
     # -- derived state ---------------------------------------------------------------
     @property
@@ -978,6 +1076,23 @@ class Hand:
         if self.instant_win is not None:
             return self.instant_win.seat
         return self.out[0] if self.out else None
+
+    @property
+    def played_no_card(self) -> tuple[int, ...]:
+        """Seats that have not played a single card yet."""
+        return tuple(s for s, cards in enumerate(self.played_by) if not cards)
+
+    @property
+    def unseen(self) -> frozenset[Card]:
+        """The cards nobody has played yet this hand (held, or not dealt)."""
+        return frozenset(_CARDS_IN_ORDER) - self.played
+
+    @property
+    def not_dealt(self) -> frozenset[Card]:
+        """Cards known not to be in any hand: those below the lowest card dealt (first hand only)."""
+        if not self.setup.opening:
+            return frozenset()
+        return frozenset(_CARDS_IN_ORDER[: card_power(self.setup.lowest_card)])
 
     @property
     def finishing_order(self) -> tuple[int, ...]:
@@ -1022,13 +1137,18 @@ class Hand:
         for card in sort_cards(found):
             if card in self.played:
                 raise CardAlreadyPlayedError(card, message("{card} has already been played", card=card))
+            if card in self.not_dealt:
+                raise CardNotDealtError(card, message(
+                    "{card} was not dealt: the lowest card dealt is {lowest}",
+                    card=card, lowest=self.setup.lowest_card))
         if len(found) > self._cards_left[seat]:
             left, player = self._cards_left[seat], self.players[seat]
             if left == 1:
                 raise ActionError(message("{player} has only 1 card left", player=player))
             raise ActionError(message("{player} has only {count} cards left", player=player, count=left))
         table = self.table.cards if self.table is not None else ()
-        verdict = check(found, table, self.rules, first_play=self.opening_pending)
+        verdict = check(found, table, self.rules, first_play=self.opening_pending,
+                        opening_card=self.setup.lowest_card)
         if not verdict.legal:
             raise IllegalPlayError(verdict)
         if seat in self.locked and not verdict.bomb:
@@ -1095,7 +1215,11 @@ class Hand:
         verdict = self.check_play(seat, cards)
         assert verdict.play is not None
         combo = verdict.play
+        self._record_chop(seat, combo, verdict)
         self.played.update(combo.cards)
+        if self.cards_left_at_first_out is not None:
+            self.played_after_first_out[seat].extend(combo.cards)
+        self.played_by[seat].extend(combo.cards)
         self._cards_left[seat] -= combo.length
         self.opening_pending = False
         # A player who passed and then bombed a 2 (bomb_after_pass) is back in the trick.
@@ -1104,6 +1228,9 @@ class Hand:
         went_out = self._cards_left[seat] == 0
         if went_out:
             self.out.append(seat)
+            if self.cards_left_at_first_out is None:
+                self.cards_left_at_first_out = tuple(self._cards_left)
+                self.no_card_at_first_out = self.played_no_card
         record = PlayAction(seat, combo.cards, verdict.bomb, went_out)
         self.log.append(record)
         if went_out and (not self.rules.play_on or len(self.in_hand) <= 1):
@@ -1112,6 +1239,22 @@ class Hand:
         self.waiting = {s for s in self.in_hand if self._eligible(s)}
         self._advance(seat)
         return record
+
+    def _record_chop(self, seat: int, combo: Combination, verdict: Verdict) -> None:
+        """A bomb on 2s starts a chop chain; a bomb on a bomb extends the trick's chain (or starts one)."""
+        table, on = self.table, self.table_seat
+        if table is None or on is None or not combo.is_bomb:
+            return
+        if table.is_twos and verdict.bomb:
+            self.chops.append((Chop(seat, on, table.cards),))
+            self._chain_open = True
+        elif table.is_bomb:
+            step = Chop(seat, on)
+            if self._chain_open and self.chops[-1][-1].by == on:
+                self.chops[-1] = (*self.chops[-1], step)
+            else:
+                self.chops.append((step,))
+                self._chain_open = True
 
     def pass_(self, seat: int) -> PassAction:
         """Pass; the player is locked out until the table is cleared."""
@@ -1154,6 +1297,7 @@ class Hand:
         # Everyone else has passed since the last play: clear the table.
         last = self.table_seat if self.table_seat is not None else actor
         self.table, self.table_seat = None, None
+        self._chain_open = False
         self.locked.clear()
         self.turn = last if last not in self.out else self._next_from(last, self.in_hand)
 
@@ -1161,6 +1305,9 @@ class Hand:
         self.over = True
         self.turn = None
         self.waiting = set()
+        if self.instant_win is not None:
+            self.cards_left_at_first_out = tuple(self._cards_left)
+            self.no_card_at_first_out = ()
         if self.instant_win is None and self.rules.play_on:
             self.out.extend(self.in_hand)
 
@@ -1258,7 +1405,9 @@ class Game:
         self.check_next_hand()
         winner = self.hand.winner
         assert winner is not None
-        self.hands.append(Hand(dataclasses.replace(self.setup, leader=winner, opening=False)))
+        # A new deal: nobody names its lowest card, and no opening rule applies.
+        self.hands.append(Hand(dataclasses.replace(self.setup, leader=winner, opening=False,
+                                                   lowest_card=THREE_OF_SPADES)))
         record = NextHandAction(winner)
         self.log.append(record)
         return record

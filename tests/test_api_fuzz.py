@@ -33,6 +33,17 @@ ENDPOINTS = {
                                                                          JSON_SCALARS, max_size=2) | JSON},
     ),
     "/api/cards/parse": st.fixed_dictionaries({"cards": CARDISH | JSON}),
+    "/api/tienlen/score": st.fixed_dictionaries(
+        {"players": st.integers(1, 5) | JSON_SCALARS, "winner": st.integers(-1, 4) | JSON_SCALARS,
+         "cards_left": st.lists(st.integers(-1, 14), max_size=5) | JSON},
+        optional={"order": st.permutations([0, 1, 2, 3]) | JSON, "leftover": st.lists(CARDISH | st.none(), max_size=4) | JSON,
+                  "frozen": st.lists(st.booleans(), max_size=4) | JSON, "instant_win": JSON_SCALARS,
+                  "chops": st.lists(st.lists(st.fixed_dictionaries(
+                      {"by": st.integers(-1, 4), "from": st.integers(-1, 4)}, optional={"twos": CARDISH}),
+                      max_size=3), max_size=2) | JSON,
+                  "rules": st.dictionaries(st.sampled_from(["score_by", "frozen", "chop_red", "play_on", "x"]),
+                                           JSON_SCALARS, max_size=3) | JSON},
+    ),
 }
 
 @pytest.mark.parametrize("path", sorted(ENDPOINTS))

@@ -73,6 +73,14 @@ GAMES = [
         typed="A♥ 2♥ 3♥",
         extra_pages=("/round/1", "/sheet.csv"),
     ),
+    Game(
+        "tienlen_scores", "/tienlen/scores",
+        new={"name0": "An", "name1": "Binh", "name2": "Chi"},
+        legal=("/add", {"out": "0", "left_1": "5", "left_2": "13"}),
+        refused=("/add", {"out": "0", "left_1": "5", "cards_1": "2h 7d", "left_2": "13"}),  # 5 cards, 2 entered
+        typed="2h 7d",
+        extra_pages=("/add", "/scores.csv"),
+    ),
 ]
 
 

@@ -12,7 +12,9 @@ VALUE = CARDISH | st.integers(-3, 40).map(str) | st.sampled_from(["", "on", "off
 FIELDS = ["version", "cards", "play", "table", "top", "must_follow", "first_play", "seat", "kind", "action",
           "name0", "name1", "name2", "name3", "names", "dealer", "leader", "hand_size", "turned", "out",
           "points_0", "points_1", "cards_0", "cards_1", "round", "players", "wild", "run_after_joker",
-          "faces", "decks", "aces", "jokers", "first_lead", "quad_beats_pair_of_twos", "twos_in_sequences"]
+          "faces", "decks", "aces", "jokers", "first_lead", "quad_beats_pair_of_twos", "twos_in_sequences",
+          "left_0", "left_1", "left_2", "place_0", "place_1", "chop_by_0", "chop_on_0", "chop_twos_0", "instant",
+          "lowest", "link", "score_by", "frozen", "chop_red", "play_on"]
 FORM = st.dictionaries(st.sampled_from(FIELDS), VALUE, max_size=8)
 
 
@@ -25,6 +27,7 @@ def tokens(shared_app):
         "trece": client.post("/trece/new", data={"name0": "Ana", "name1": "Ben", "dealer": "0", "turned": "7h",
                                                  "top": "7h"}),
         "three_thirteen": client.post("/three-thirteen/new", data={"names": ["Ann", "Bao", "Chi"], "dealer": "0"}),
+        "tienlen_scores": client.post("/tienlen/scores/new", data={"name0": "Ana", "name1": "Bao", "name2": "Chi"}),
     }
     tokens = {}
     for kind, response in made.items():
@@ -43,6 +46,10 @@ ROUTES = [
     ("POST", "/three-thirteen/g/{three_thirteen}/round/1"), ("GET", "/three-thirteen/g/{three_thirteen}/round/1"),
     ("GET", "/three-thirteen/g/{three_thirteen}/round/1/preview/0"), ("POST", "/three-thirteen/g/{three_thirteen}/undo"),
     ("GET", "/three-thirteen/g/{three_thirteen}"),
+    ("POST", "/tienlen/scores/new"), ("GET", "/tienlen/scores/g/{tienlen_scores}"),
+    ("POST", "/tienlen/scores/g/{tienlen_scores}/add"), ("POST", "/tienlen/scores/g/{tienlen_scores}/game/1"),
+    ("POST", "/tienlen/scores/g/{tienlen_scores}/tables"), ("POST", "/tienlen/scores/g/{tienlen_scores}/follow"),
+    ("POST", "/tienlen/scores/g/{tienlen_scores}/undo"), ("GET", "/tienlen/scores/g/{tienlen_scores}/add"),
 ]
 
 

@@ -66,7 +66,7 @@ FIRST_MIGRATION = "d20fe8d645eb"
 
 
 # The games' web modules, each with a page blueprint ``bp`` (and API routes on ``api.bp``).
-GAMES: tuple[str, ...] = ("tienlen", "tienlen_table", "trece", "three_thirteen")
+GAMES: tuple[str, ...] = ("tienlen", "tienlen_table", "tienlen_scores", "trece", "three_thirteen")
 
 
 def _game_modules() -> list:  # type: ignore[type-arg]

@@ -25,8 +25,9 @@ from typing import Any
 from flask import Blueprint, Response, redirect, request, url_for
 from flask_babel import gettext
 
-from referee.cards import NotationError, TooManyCopiesError, format_cards
+from referee.cards import Card, NotationError, TooManyCopiesError, format_cards
 from referee.tienlen import (
+    THREE_OF_SPADES,
     Action,
     ActionError,
     Game,
@@ -39,7 +40,9 @@ from referee.tienlen import (
     SwitchError,
     TienLenRules,
     action_from_dict,
+    card_power,
     replay_game,
+    sort_cards,
 )
 from referee.web import store
 from referee.web.store import Access
@@ -182,7 +185,7 @@ def new() -> Response:
     if request.method == "GET":
         names = [""] * MAX_PLAYERS
         values = _form_rules(remembered_rules(KIND)).to_dict()
-        return _new_form(names, values, leader="", hand_size="13", errors=errors)
+        return _new_form(names, values, leader="", hand_size="13", errors=errors, lowest=str(THREE_OF_SPADES))
 
     form = request.form
     rows = [" ".join(form.get(f"name{i}", "").split()) for i in range(MAX_PLAYERS)]
@@ -190,6 +193,7 @@ def new() -> Response:
     values = switches_from_form(form, SWITCH_IDS)
     leader_raw = form.get("leader", "")
     size_raw = form.get("hand_size", "13").strip() or "13"
+    lowest_raw = (form.get("lowest") or str(THREE_OF_SPADES)).strip()[:4]
 
     names = [rows[i] for i in named]
     try:
@@ -211,9 +215,11 @@ def new() -> Response:
     if not 1 <= hand_size <= top:
         errors["hand_size"] = gettext("Each player is dealt 1 to %(n)s cards.", n=top)
 
+    lowest = _lowest_card(lowest_raw, len(names), hand_size, errors)
     if errors:
-        return _new_form(rows, _form_rules(values).to_dict(), leader=leader_raw, hand_size=size_raw, errors=errors, status=422)
-    setup = Setup(tuple(names), rules, leader=leader, opening=True, hand_size=hand_size)
+        return _new_form(rows, _form_rules(values).to_dict(), leader=leader_raw, hand_size=size_raw, errors=errors,
+                         status=422, lowest=lowest_raw)
+    setup = Setup(tuple(names), rules, leader=leader, opening=True, hand_size=hand_size, lowest_card=lowest)
     game = store.create_game(KIND, names, rules=rules.to_dict(), setup=setup.to_dict())
     target = url_for("tienlen_table.table", token=game.keeper_token)
     if is_htmx():
@@ -222,6 +228,30 @@ def new() -> Response:
     else:
         response = redirect(target, 303)  # type: ignore[assignment]
     return remember_rules(response, KIND, rules.to_dict())
+
+
+#: The cards that can be the lowest dealt when 3 players get 13 cards each (13 are left undealt).
+LOWEST_CHOICES = [str(c) for c in sort_cards("3s 3c 3d 3h 4s 4c 4d 4h 5s 5c 5d 5h 6s 6c")]
+
+
+def _lowest_card(raw: str, players: int, hand_size: int, errors: dict[str, str]) -> Card:
+    """The lowest card dealt, as the form named it (the 3♠ unless 2–3 players say otherwise)."""
+    try:
+        card = Card.parse(raw)
+    except (NotationError, ValueError):
+        errors["lowest"] = gettext("Choose the lowest card dealt from the list.")
+        return THREE_OF_SPADES
+    if "names" in errors or "hand_size" in errors:
+        return card
+    dealt = players * hand_size
+    if card_power(card) > 52 - dealt:
+        if dealt == 52:
+            errors["lowest"] = gettext("With all 52 cards dealt, the 3♠ is the lowest card dealt, not %(card)s.",
+                                       card=str(card))
+        else:
+            errors["lowest"] = gettext("With %(dealt)s cards dealt, the lowest card dealt cannot be as high as %(card)s.",
+                                       dealt=dealt, card=str(card))
+    return card
 
 
 def _form_rules(values: dict[str, Any]) -> TienLenRules:
@@ -233,7 +263,7 @@ def _form_rules(values: dict[str, Any]) -> TienLenRules:
 
 
 def _new_form(names: list[str], values: dict[str, Any], *, leader: str, hand_size: str,
-              errors: dict[str, str], status: int = 200) -> Response:
+              errors: dict[str, str], status: int = 200, lowest: str = "3♠") -> Response:
     return render_page(
         "tienlen/new.html",
         "tienlen/new_form.html",
@@ -244,6 +274,8 @@ def _new_form(names: list[str], values: dict[str, Any], *, leader: str, hand_siz
         hand_size=hand_size,
         errors=errors,
         specs=switch_specs(),
+        lowest=lowest,
+        lowest_choices=LOWEST_CHOICES,
     )
 
 

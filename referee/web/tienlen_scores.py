@@ -1,0 +1,465 @@
+"""The Tiến lên score sheet on the web: an evening of games for points, shared like the other games.
+
+Pages live under ``/tienlen/scores``; an evening is reached through its share link
+``/tienlen/scores/g/<token>`` (keeper or watcher) and is one more followed game on the
+shared path of :mod:`referee.web.tables`.  Each game is added **from a followed
+table** (the table knows the cards left, who played nothing and every chop; the
+keeper may add the losers' leftover cards, checked against the plays) or **by hand**.
+The judging and the replay are in :mod:`referee.web.tienlen_sheet`.
+
+Also registers ``POST /api/tienlen/score`` (:mod:`referee.web.tienlen_scores_api`).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+from flask import Blueprint, Response, abort, make_response, redirect, request, url_for
+from flask_babel import gettext
+
+from referee.cards import Card, NotationError
+from referee.switches import SwitchError
+from referee.tienlen import THREE_OF_SPADES, Setup, TienLenRules
+from referee.tienlen_scores import ScoreRules
+from referee.web import (
+    store,
+    tienlen_scores_api,  # noqa: F401  (the API routes and their OpenAPI paths)
+)
+from referee.web.store import Access, find_by_token
+from referee.web.tables import (
+    BadForm,
+    Feedback,
+    FollowedGame,
+    Refused,
+    Render,
+    remember_rules,
+    remembered_rules,
+    require_keeper,
+    switches_from_form,
+)
+from referee.web.tienlen_sheet import (
+    CORRECT,
+    FOLLOW,
+    GAME,
+    KIND,
+    TABLE_KIND,
+    Entry,
+    Sheet,
+    build_sheet,
+    describe,
+    followed_table,
+    judge_by_hand,
+    judge_from_table,
+    last_move,
+    seat_map,
+    table_hands,
+    table_state,
+    typed_from,
+    typed_from_facts,
+)
+from referee.web.views import render_page, say
+
+bp = Blueprint("tienlen_scores", __name__, url_prefix="/tienlen/scores")
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 4
+SWITCH_IDS: list[str] = [f for f in ScoreRules.__dataclass_fields__]
+LOWEST_CHOICES = ["3♠", "3♣", "3♦", "3♥", "4♠", "4♣", "4♦", "4♥", "5♠", "5♣", "5♦", "5♥", "6♠", "6♣"]
+
+
+def switch_specs() -> list[dict[str, Any]]:
+    """Every score switch with a label and a one-line explanation (amounts are editable numbers)."""
+    return [
+        {"id": "score_by", "label": gettext("Score by"),
+         "help": gettext("Cards: each loser pays the winner a point per card left. Places: the order out pays."),
+         "choices": [("cards", gettext("cards left")), ("places", gettext("places (needs play on)"))]},
+        {"id": "play_on", "label": gettext("Play on"),
+         "help": gettext("After the first player goes out the others play on, so every place is known.")},
+        {"id": "instant_wins", "label": gettext("Instant wins"),
+         "help": gettext("Four 2s, a 3-to-ace dragon or six pairs dealt win the game at once.")},
+        {"id": "first_stake", "amount": True, "label": gettext("First's stake"),
+         "help": gettext("Places: the first out wins this from the last.")},
+        {"id": "second_stake", "amount": True, "label": gettext("Second's stake"),
+         "help": gettext("Places, four players: the second wins this from the third.")},
+        {"id": "frozen", "amount": True, "min": 1, "max": 10, "label": gettext("Frozen (×)"),
+         "help": gettext("Someone who played no card pays this many times over (1: no extra).")},
+        {"id": "two_left_black", "amount": True, "label": gettext("Black 2 left"),
+         "help": gettext("Caught holding a 2♠ or 2♣ at the end: paid to the winner.")},
+        {"id": "two_left_red", "amount": True, "label": gettext("Red 2 left"),
+         "help": gettext("Caught holding a 2♦ or 2♥ at the end: paid to the winner.")},
+        {"id": "bomb_left", "amount": True, "label": gettext("Bomb left"),
+         "help": gettext("Per bomb the leftover cards make (four of a kind, three pairs in a row).")},
+        {"id": "chop_black", "amount": True, "label": gettext("Chop a black 2"),
+         "help": gettext("A bomb beats a black 2: its player pays the bomber at once.")},
+        {"id": "chop_red", "amount": True, "label": gettext("Chop a red 2"),
+         "help": gettext("A bomb beats a red 2: its player pays the bomber at once.")},
+        {"id": "chop_bomb", "amount": True, "label": gettext("Bomb on a bomb"),
+         "help": gettext("A bomb beaten by a bomb pays this, plus all it had won in the trick.")},
+        {"id": "instant_stake", "amount": True, "label": gettext("Instant win"),
+         "help": gettext("Every other player pays the one who declared an instant win.")},
+    ]
+
+
+def _safe_rules(values: dict[str, Any]) -> ScoreRules:
+    try:
+        return ScoreRules.from_dict(values)
+    except (SwitchError, ValueError, TypeError):
+        return ScoreRules()
+
+
+# ---------------------------------------------------------------------------
+# Starting an evening
+
+
+@bp.get("/")
+def index() -> Response:
+    rules = _safe_rules(remembered_rules(KIND))
+    return _start_form([""] * MAX_PLAYERS, rules.to_dict(), {})
+
+
+@bp.post("/new")
+def new() -> Response:
+    form = request.form
+    rows = [" ".join(str(form.get(f"name{i}", "")).split())[:80] for i in range(MAX_PLAYERS)]
+    errors: dict[str, str] = {}
+    names: list[str] = []
+    try:
+        names = store.clean_names(rows, least=MIN_PLAYERS, most=MAX_PLAYERS)
+    except store.PlayerNamesError as exc:
+        errors["names"] = say(exc)
+    values = switches_from_form(form, SWITCH_IDS)
+    rules = ScoreRules()
+    try:
+        rules = ScoreRules.from_dict(values)
+    except SwitchError as exc:
+        errors["rules"] = say(exc)
+    if errors:
+        shown = {**ScoreRules().to_dict(), **{k: v for k, v in values.items()}}
+        return _start_form(rows, shown, errors, status=422)
+    game = store.create_game(KIND, names, rules=rules.to_dict(), setup={})
+    response = redirect(url_for(".sheet", token=game.keeper_token), 303)
+    return remember_rules(response, KIND, rules.to_dict())  # type: ignore[arg-type]
+
+
+def _start_form(names: list[str], values: dict[str, Any], errors: dict[str, str], status: int = 200) -> Response:
+    return render_page("tienlen_scores/index.html", "tienlen_scores/index.html", status=status,
+                       names=names, values=values, errors=errors, specs=switch_specs())
+
+
+# ---------------------------------------------------------------------------
+# The sheet (a followed game)
+
+
+def _context(access: Access, sheet: Sheet) -> dict[str, Any]:
+    return {**SHEET.context(access), "sheet": sheet, "chart": running_chart(sheet),
+            "describe": describe, "undo_label": last_move(sheet, access.game)}
+
+
+def render_sheet(access: Access, feedback: Feedback, status: int = 200) -> Response:
+    sheet = build_sheet(access.game)
+    added = request.args.get("added", "")
+    return render_page(
+        "tienlen_scores/sheet.html", "tienlen_scores/_sheet.html", status=status, feedback=feedback,
+        table_hands=table_hands(sheet) if sheet.tables else [], lowest_choices=LOWEST_CHOICES,
+        added=int(added) if added.isascii() and added.isdigit() and len(added) <= 4 else None,
+        **_context(access, sheet),
+    )
+
+
+def _undo_label(access: Access) -> str | None:
+    return last_move(build_sheet(access.game), access.game)
+
+
+SHEET = FollowedGame(bp, kind=KIND, endpoint="tienlen_scores.sheet", render=render_sheet, last_move=_undo_label)
+
+
+@bp.get("/g/<token>")
+def sheet(token: str) -> Response:
+    return SHEET.page(token)
+
+
+@bp.post("/g/<token>/undo")
+def undo(token: str) -> Response:
+    return SHEET.undo(token)
+
+
+# --- a game by hand, or a correction ------------------------------------------------------
+
+
+def _entry_page(number: int | None) -> Render:
+    """The by-hand form answers its own refusals and stale writes, with what was typed."""
+
+    def render(access: Access, feedback: Feedback, status: int) -> Response:
+        sheet = build_sheet(access.game)
+        entry = feedback.detail if isinstance(feedback.detail, Entry) else Entry(dict(feedback.typed))
+        return _render_entry(access, sheet, number, entry, status=status, feedback=feedback)
+
+    return render
+
+
+def _render_entry(access: Access, sheet: Sheet, number: int | None, entry: Entry, *, status: int = 200,
+                  feedback: Feedback | None = None) -> Response:
+    return render_page(
+        "tienlen_scores/entry.html", "tienlen_scores/entry.html", status=status, entry=entry, number=number,
+        saved=sheet.saved(number) if number else None, feedback=feedback or Feedback(),
+        chop_rows=range(4), **_context(access, sheet),
+    )
+
+
+@bp.get("/g/<token>/add")
+def add_page(token: str) -> Response:
+    access = SHEET.open(token)
+    sheet = build_sheet(access.game)
+    return SHEET.show(access, Feedback(), render=lambda a, f, s: _render_entry(a, sheet, None, Entry({})))
+
+
+@bp.get("/g/<token>/game/<int:number>")
+def game_page(token: str, number: int) -> Response:
+    access = SHEET.open(token)
+    sheet = build_sheet(access.game)
+    saved = sheet.saved(number)
+    if saved is None:
+        abort(404, gettext("This sheet has no game %(n)s yet.", n=number))
+    entry = Entry(typed_from_facts(saved.facts))
+    return SHEET.show(access, Feedback(), render=lambda a, f, s: _render_entry(a, sheet, number, entry))
+
+
+def _save_by_hand(token: str, number: int | None) -> Response:
+    access = SHEET.open(token)
+    require_keeper(access)
+    sheet = build_sheet(access.game)
+    if number is not None and sheet.saved(number) is None:
+        abort(404, gettext("This sheet has no game %(n)s yet.", n=number))
+    typed = typed_from(request.form, sheet.players)
+    entry = judge_by_hand(sheet.names, sheet.rules, typed)
+
+    def decide(access: Access) -> tuple[str, dict[str, Any]]:
+        if not entry.ok:
+            raise Refused(entry.problem or gettext("Nothing was saved: fix what is marked below."), detail=entry)
+        payload = dict(entry.payload or {})
+        if number is None:
+            return GAME, payload
+        old = build_sheet(access.game).saved(number)
+        if old is not None and old.table is not None:  # still counts as that table hand
+            payload["table"], payload["hand"] = old.table
+        return CORRECT, {**payload, "number": number}
+
+    after = {"added": number or len(sheet.games) + 1}
+    return SHEET.write(token, decide, typed=typed, detail=entry, render=_entry_page(number), after=after)
+
+
+@bp.post("/g/<token>/add")
+def add_by_hand(token: str) -> Response:
+    return _save_by_hand(token, None)
+
+
+@bp.post("/g/<token>/game/<int:number>")
+def correct(token: str, number: int) -> Response:
+    return _save_by_hand(token, number)
+
+
+# --- a game from a followed table ------------------------------------------------------------
+
+
+def _table_or_404(sheet: Sheet, table_id: int) -> Any:
+    table = followed_table(table_id) if table_id in sheet.tables else None
+    if table is None:
+        abort(404, gettext("This sheet does not follow that table."))
+    return table
+
+
+def _table_page(table_id: int, hand: int) -> Render:
+    def render(access: Access, feedback: Feedback, status: int) -> Response:
+        sheet = build_sheet(access.game)
+        entry = feedback.detail if isinstance(feedback.detail, Entry) else Entry(dict(feedback.typed))
+        return _render_table_entry(access, sheet, table_id, hand, entry, status=status, feedback=feedback)
+
+    return render
+
+
+def _render_table_entry(access: Access, sheet: Sheet, table_id: int, hand_index: int, entry: Entry, *,
+                        status: int = 200, feedback: Feedback | None = None) -> Response:
+    table = _table_or_404(sheet, table_id)
+    state = table_state(table)
+    if not 0 <= hand_index < len(state.hands) or not state.hands[hand_index].over:
+        abort(404, gettext("That hand of the table is not over yet."))
+    hand = state.hands[hand_index]
+    mapping = seat_map(sheet.names, hand.players) or list(range(len(hand.players)))
+    preview = entry if entry.payload is not None or entry.errors or entry.problem else judge_from_table(
+        sheet.names, sheet.rules, table, hand_index, entry.typed)
+    left = hand.cards_left_at_first_out or hand.cards_left
+    seats: list[dict[str, Any]] = [{"seat": mapping[s], "name": hand.players[s], "left": left[s], "winner": s == hand.winner,
+              "frozen": s in (hand.no_card_at_first_out or ())} for s in range(len(hand.players))]
+    seats.sort(key=lambda row: row["seat"])
+    return render_page(
+        "tienlen_scores/from_table.html", "tienlen_scores/from_table.html", status=status, entry=preview,
+        table=table, hand_number=hand_index + 1, hand_index=hand_index, seats=seats,
+        already=(table_id, hand_index) in sheet.added, feedback=feedback or Feedback(), **_context(access, sheet),
+    )
+
+
+@bp.get("/g/<token>/table/<int:table_id>/<int:hand>")
+def from_table_page(token: str, table_id: int, hand: int) -> Response:
+    access = SHEET.open(token)
+    sheet = build_sheet(access.game)
+    return SHEET.show(access, Feedback(),
+                      render=lambda a, f, s: _render_table_entry(a, sheet, table_id, hand, Entry({})))
+
+
+@bp.post("/g/<token>/table/<int:table_id>/<int:hand>")
+def add_from_table(token: str, table_id: int, hand: int) -> Response:
+    access = SHEET.open(token)
+    require_keeper(access)
+    sheet = build_sheet(access.game)
+    table = _table_or_404(sheet, table_id)
+    typed = {f"cards_{s}": str(request.form.get(f"cards_{s}", ""))[:200].strip() for s in range(sheet.players)}
+    entry = judge_from_table(sheet.names, sheet.rules, table, hand, typed)
+
+    def decide(access: Access) -> tuple[str, dict[str, Any]]:
+        if (table_id, hand) in build_sheet(access.game).added:
+            raise Refused(gettext("This hand of the table is already on the sheet."), detail=entry)
+        if not entry.ok:
+            raise Refused(entry.problem or gettext("Nothing was saved: fix what is marked below."), detail=entry)
+        return GAME, dict(entry.payload or {})
+
+    return SHEET.write(token, decide, typed=typed, detail=entry, render=_table_page(table_id, hand),
+                       after={"added": len(sheet.games) + 1})
+
+
+# --- following a table ------------------------------------------------------------------------
+
+
+@bp.post("/g/<token>/tables")
+def start_table(token: str) -> Response:
+    """Start a followed Tiến lên table with the sheet's players, and follow it."""
+    access = SHEET.open(token)
+    require_keeper(access)
+    sheet = build_sheet(access.game)
+    form = request.form
+    typed = {"leader": str(form.get("leader", ""))[:2], "lowest": str(form.get("lowest", "3♠"))[:4]}
+    created: list[str] = []
+
+    def decide(access: Access) -> tuple[str, dict[str, Any]]:
+        raw = typed["leader"]
+        if not (raw.isascii() and raw.isdigit() and int(raw) < sheet.players):
+            raise Refused(gettext("Tap the player who holds the lowest card dealt: they lead the first hand."),
+                          at="leader")
+        try:
+            lowest = Card.parse(typed["lowest"] or str(THREE_OF_SPADES))
+        except (NotationError, ValueError):
+            raise BadForm(gettext("Choose the lowest card dealt from the list."), at="lowest") from None
+        game_rules = _table_rules(sheet.rules)
+        try:
+            setup = Setup(tuple(sheet.names), game_rules, leader=int(raw), lowest_card=lowest)
+        except ValueError:
+            raise Refused(gettext("With all 52 cards dealt, the 3♠ is the lowest card dealt, not %(card)s.",
+                                  card=str(lowest)) if sheet.players == 4 else
+                          gettext("With %(dealt)s cards dealt, the lowest card dealt cannot be as high as %(card)s.",
+                                  dealt=13 * sheet.players, card=str(lowest)), at="lowest") from None
+        table = store.create_game(TABLE_KIND, sheet.names, rules=game_rules.to_dict(),
+                                  setup={**setup.to_dict(), "sheet": access.game.keeper_token,
+                                         "sheet_watch": access.game.watch_token})
+        created.append(table.keeper_token)
+        return FOLLOW, {"table": table.id}
+
+    response = SHEET.write(token, decide, typed=typed)
+    if created and response.status_code in (200, 303):
+        return redirect(url_for("tienlen_table.table", token=created[0]), 303)  # type: ignore[return-value]
+    return response
+
+
+def _table_rules(rules: ScoreRules) -> TienLenRules:
+    """The table's house rules: those this phone last used, with the sheet's play_on and instant_wins."""
+    remembered = remembered_rules(TABLE_KIND)
+    try:
+        base = TienLenRules.from_dict(remembered)
+    except (SwitchError, ValueError, TypeError):
+        base = TienLenRules()
+    values = {**base.to_dict(), "play_on": rules.play_on, "instant_wins": rules.instant_wins}
+    return TienLenRules.from_dict(values)
+
+
+@bp.post("/g/<token>/follow")
+def follow(token: str) -> Response:
+    """Follow a table by its link (keeper or watch link), if it has this sheet's players."""
+    typed = {"link": str(request.form.get("link", ""))[:300].strip()}
+
+    def decide(access: Access) -> tuple[str, dict[str, Any]]:
+        sheet = build_sheet(access.game)
+        link = typed["link"].rstrip("/")
+        found = find_by_token(link.rsplit("/", 1)[-1], TABLE_KIND) if link else None
+        if found is None:
+            raise Refused(gettext("That is not the link of a Tiến lên table: copy it from the table's share box."),
+                          at="link")
+        if seat_map(sheet.names, found.game.player_names) is None:
+            raise Refused(gettext("That table's players (%(them)s) are not this sheet's (%(us)s).",
+                                  them=", ".join(found.game.player_names), us=", ".join(sheet.names)), at="link")
+        if found.game.id in sheet.tables:
+            raise Refused(gettext("This sheet already follows that table."), at="link")
+        return FOLLOW, {"table": found.game.id}
+
+    return SHEET.write(token, decide, typed=typed, at="link")
+
+
+# --- rematch, CSV -------------------------------------------------------------------------------
+
+
+@bp.post("/g/<token>/again")
+def again(token: str) -> Response:
+    access = SHEET.open(token)
+    require_keeper(access)
+    old = access.game
+    game = store.create_game(KIND, old.player_names, rules=dict(old.rules), setup=dict(old.setup))
+    return redirect(url_for(".sheet", token=game.keeper_token), code=303)  # type: ignore[return-value]
+
+
+@bp.get("/g/<token>/scores.csv")
+def export_csv(token: str) -> Response:
+    access = SHEET.open(token)
+    sheet = build_sheet(access.game)
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\r\n")
+    writer.writerow(["game", "from", *(_cell(n) for n in sheet.names), "payments"])
+    for g in sheet.games:
+        words = "; ".join(describe(p, sheet.names) for p in g.payments)
+        writer.writerow([g.number, g.source, *g.points, _cell(words)])
+    writer.writerow(["total", "", *sheet.totals, ""])
+    response = make_response(buf.getvalue())
+    response.headers["Content-Type"] = "text/csv; charset=utf-8"
+    response.headers["Content-Disposition"] = f'attachment; filename="tienlen-scores-{access.game.id}.csv"'
+    return response
+
+
+def _cell(text: str) -> str:
+    """A name or sentence as a spreadsheet cell: never a formula."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@") else text
+
+
+# ---------------------------------------------------------------------------
+# The running-total chart (inline SVG; totals go below zero too)
+
+COLOURS = ["#0b5ed7", "#c1121f", "#198754", "#b35c00"]
+DASHES = ["", "6 3", "2 3", "8 3 2 3"]
+
+
+def running_chart(sheet: Sheet) -> dict[str, Any] | None:
+    if not sheet.games:
+        return None
+    width, height, pad = 320, 160, 24
+    games = len(sheet.games)
+    top = max(1, max(abs(t) for g in sheet.games for t in g.totals))
+    middle = height / 2
+
+    def y(total: int) -> float:
+        return round(middle - (middle - pad) * total / top, 1)
+
+    lines = []
+    for seat, name in enumerate(sheet.names):
+        points: list[tuple[float, float]] = [(pad, middle)]
+        for g in sheet.games:
+            points.append((round(pad + (width - 2 * pad) * g.number / games, 1), y(g.totals[seat])))
+        lines.append({"name": name, "colour": COLOURS[seat], "dash": DASHES[seat], "total": sheet.totals[seat],
+                      "points": " ".join(f"{px},{py}" for px, py in points)})
+    return {"width": width, "height": height, "pad": pad, "top": top, "middle": middle, "lines": lines,
+            "games": games}

@@ -1,0 +1,327 @@
+"""The Tiến lên score sheet through the web layer: an evening of games, from a followed table or by hand."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+
+from referee.web.store import find_by_token
+
+NAMES = ("An", "Binh", "Chi", "Dung")
+
+
+def text(response) -> str:  # type: ignore[no-untyped-def]
+    return html.unescape(response.get_data(as_text=True))
+
+
+def version(app, token) -> int:  # type: ignore[no-untyped-def]
+    with app.app_context():
+        return find_by_token(token).game.version
+
+
+def watch_token(app, token) -> str:  # type: ignore[no-untyped-def]
+    with app.app_context():
+        return find_by_token(token).game.watch_token
+
+
+def start_sheet(client, names=NAMES, **switches) -> str:  # type: ignore[no-untyped-def]
+    form = {f"name{i}": n for i, n in enumerate(names)}
+    for key, value in switches.items():
+        form[f"{key}__present"] = "1"
+        if value is not False:
+            form[key] = "on" if value is True else str(value)
+    response = client.post("/tienlen/scores/new", data=form)
+    assert response.status_code == 303, text(response)
+    return response.headers["Location"].rsplit("/", 1)[1]
+
+
+def totals(body: str) -> list[int]:
+    return [int(t) for t in re.findall(r'data-total="\d">([+-]?\d+)<', body)]
+
+
+class Evening:
+    """A keeper phone on the sheet (and on the table it follows)."""
+
+    def __init__(self, app, client, token):  # type: ignore[no-untyped-def]
+        self.app, self.client, self.token = app, client, token
+
+    def post(self, path: str, seen: int | None = None, **form):  # type: ignore[no-untyped-def]
+        form["version"] = str(version(self.app, self.token) if seen is None else seen)
+        return self.client.post(f"/tienlen/scores/g/{self.token}{path}", data=form)
+
+    def page(self, path: str = "", **query) -> str:  # type: ignore[no-untyped-def]
+        response = self.client.get(f"/tienlen/scores/g/{self.token}{path}", query_string=query)
+        assert response.status_code == 200, text(response)
+        return text(response)
+
+    def start_table(self, leader: int, lowest: str = "3♠") -> str:
+        response = self.post("/tables", leader=str(leader), lowest=lowest)
+        assert response.status_code == 303, text(response)
+        return response.headers["Location"].rsplit("/", 1)[1]
+
+    def table_id(self, table_token: str) -> int:
+        with self.app.app_context():
+            return find_by_token(table_token).game.id
+
+    def play(self, table: str, seat: int, cards: str) -> None:
+        response = self.client.post(f"/tienlen/g/{table}/play",
+                                    data={"seat": str(seat), "cards": cards, "version": str(version(self.app, table))})
+        assert response.status_code == 303, text(response)
+
+    def pass_(self, table: str, *seats: int) -> None:
+        for seat in seats:
+            response = self.client.post(f"/tienlen/g/{table}/pass",
+                                        data={"seat": str(seat), "version": str(version(self.app, table))})
+            assert response.status_code == 303, text(response)
+
+
+@pytest.fixture
+def evening(app, client):  # type: ignore[no-untyped-def]
+    return Evening(app, client, start_sheet(client))
+
+
+def play_the_chop_chain_hand(e: Evening, table: str) -> None:
+    """Binh leads 3♠; later Binh's 2♥ is bombed by Dung, Dung's bomb by An; An goes out; Chi never plays."""
+    e.play(table, 1, "3s")
+    e.pass_(table, 2, 3, 0)
+    e.play(table, 1, "2h")
+    e.pass_(table, 2)
+    e.play(table, 3, "4s 4c 5s 5c 6s 6c")
+    e.play(table, 0, "7s 7c 8s 8c 9s 9c")
+    e.pass_(table, 1, 3)
+    e.play(table, 0, "3c 4d 5d 6d 7d")
+    e.pass_(table, 1, 2, 3)
+    e.play(table, 0, "10s")
+    e.pass_(table, 1, 2, 3)
+    e.play(table, 0, "Js")
+
+
+# --- starting ------------------------------------------------------------------------------------
+
+
+def test_the_start_form_explains_every_score_switch_in_one_line(client) -> None:  # type: ignore[no-untyped-def]
+    body = text(client.get("/tienlen/scores/"))
+    for switch in ("score_by", "play_on", "instant_wins", "first_stake", "second_stake", "frozen", "two_left_black",
+                   "two_left_red", "bomb_left", "chop_black", "chop_red", "chop_bomb", "instant_stake"):
+        assert f'name="{switch}"' in body
+    assert 'type="number" id="sw-chop_red" name="chop_red"' in body
+
+
+def test_an_evening_needs_two_to_four_names(client) -> None:  # type: ignore[no-untyped-def]
+    response = client.post("/tienlen/scores/new", data={"name0": "An"})
+    assert response.status_code == 422
+    assert "needs 2 to 4 players, not 1" in text(response)
+
+
+def test_a_bad_amount_is_refused_with_the_reason_and_the_names_kept(client) -> None:  # type: ignore[no-untyped-def]
+    response = client.post("/tienlen/scores/new", data={"name0": "An", "name1": "Binh", "chop_red": "-3"})
+    assert response.status_code == 422
+    body = text(response)
+    assert "chop_red" in body and 'value="Binh"' in body
+
+
+def test_amounts_are_editable_and_kept(app, client) -> None:  # type: ignore[no-untyped-def]
+    token = start_sheet(client, ("An", "Binh"), chop_red=5, frozen=3)
+    with app.app_context():
+        rules = find_by_token(token).game.rules
+    assert rules["chop_red"] == 5 and rules["frozen"] == 3
+
+
+# --- a followed table ----------------------------------------------------------------------------
+
+
+def test_a_followed_four_player_game_with_a_chop_chain_is_scored_end_to_end(evening) -> None:  # type: ignore[no-untyped-def]
+    e = evening
+    table = e.start_table(leader=1)
+    play_the_chop_chain_hand(e, table)
+    body = e.page()
+    table_id = e.table_id(table)
+    link = f"/tienlen/scores/g/{e.token}/table/{table_id}/0"
+    assert link in body and "An went out" in body
+    form = e.page(f"/table/{table_id}/0")
+    assert "11 cards left" in form and "played no card" in form
+    assert "Dung chopped Binh's 2♥: Binh pays Dung 2" in form  # the preview, before anything is saved
+    response = e.post(f"/table/{table_id}/0", cards_1="2s 3h 8h 9h 10h Jh Qh Kh Ah Qs Ks")
+    assert response.status_code == 303
+    body = e.page()
+    assert totals(body) == [48 + 1, -13 - 1, -26, -9]
+    for line in ("Binh had 11 cards left: Binh pays An 11", "Chi played no card: Chi pays An 2 × 13 = 26",
+                 "Binh was caught holding 2♠: Binh pays An 1", "Dung chopped Binh's 2♥: Binh pays Dung 2",
+                 "An bombed Dung's bomb: Dung pays An 2 + 2 = 4"):
+        assert line in body
+    assert "Every finished hand of the followed table is on the sheet." in body
+    again = e.post(f"/table/{table_id}/0")
+    assert again.status_code == 422 and "already on the sheet" in text(again)
+
+
+def test_a_keepers_leftover_with_a_played_card_is_refused_and_kept(evening) -> None:  # type: ignore[no-untyped-def]
+    e = evening
+    table = e.start_table(leader=1)
+    play_the_chop_chain_hand(e, table)
+    table_id = e.table_id(table)
+    before = version(e.app, e.token)
+    typed = "2s 3h 8h 9h 10h Jh Qh Kh Ah Qs Js"
+    response = e.post(f"/table/{table_id}/0", cards_1=typed)
+    assert response.status_code == 422
+    body = text(response)
+    assert "J♠ has already been played: it cannot be among Binh's leftover cards" in body
+    assert f'value="{typed}"' in body
+    response = e.post(f"/table/{table_id}/0", cards_3="8h 9h")
+    assert response.status_code == 422
+    assert "Dung has 7 cards left, but 2 leftover cards are entered" in text(response)
+    assert version(e.app, e.token) == before
+
+
+def test_a_three_player_table_from_the_sheet_opens_with_the_lowest_card(app, client) -> None:  # type: ignore[no-untyped-def]
+    e = Evening(app, client, start_sheet(client, ("An", "Binh", "Chi")))
+    table = e.start_table(leader=2, lowest="3♦")
+    body = text(client.get(f"/tienlen/g/{table}"))
+    assert "the first play must contain 3♦" in body
+    e.play(table, 2, "3d 4d 5d 6d 7d 8d 9d 10d Jd Qd Kd Ad")
+    e.pass_(table, 0, 1)
+    e.play(table, 2, "2h")
+    table_id = e.table_id(table)
+    response = e.post(f"/table/{table_id}/0", cards_0="3c 4c 5c 6c 7c 8c 9c 10c Jc Qc Kc Ac 2c")
+    assert response.status_code == 422
+    assert "3♣ was not dealt (the lowest card dealt is 3♦)" in text(response)
+    e.post(f"/table/{table_id}/0", cards_0="3h 4c 5c 6c 7c 8c 9c 10c Jc Qc Kc Ac 2c")
+    assert totals(e.page()) == [-27, -26, 53]
+
+
+def test_a_table_is_followed_by_its_link_only_with_the_same_players(app, client, evening) -> None:  # type: ignore[no-untyped-def]
+    e = evening
+    other = client.post("/tienlen/new", data={"name0": "Dung", "name1": "Chi", "name2": "Binh", "name3": "An",
+                                              "leader": "0"})
+    token = other.headers["Location"].rsplit("/", 1)[1]
+    response = e.post("/follow", link=f"http://phone/tienlen/g/{watch_token(app, token)}")
+    assert response.status_code == 303
+    strangers = client.post("/tienlen/new", data={"name0": "X", "name1": "Y", "leader": "0"})
+    token2 = strangers.headers["Location"].rsplit("/", 1)[1]
+    response = e.post("/follow", link=f"/tienlen/g/{token2}")
+    assert response.status_code == 422
+    assert "are not this sheet's" in text(response)
+    response = e.post("/follow", link="nonsense")
+    assert response.status_code == 422 and "not the link of a Tiến lên table" in text(response)
+
+
+# --- by hand ---------------------------------------------------------------------------------------
+
+
+def test_a_game_entered_by_hand_scores_the_worked_example(evening) -> None:  # type: ignore[no-untyped-def]
+    e = evening
+    response = e.post("/add", out="0", cards_1="2d 7d 8d 9c 9s", left_2="13",
+                      cards_2="2s 3c 4d 5h 6s 7c 8h 9h 10s Jc Qd Kh Ah", left_3="2",
+                      chop_by_0="3", chop_on_0="1", chop_twos_0="2h", chop_by_1="0", chop_on_1="3")
+    assert response.status_code == 303, text(response)
+    body = e.page()
+    assert totals(body) == [40, -9, -27, -4]
+    assert "Dung chopped Binh's 2♥: Binh pays Dung 2" in body
+
+
+def test_a_game_by_hand_with_mistakes_is_refused_field_by_field(evening) -> None:  # type: ignore[no-untyped-def]
+    e = evening
+    response = e.post("/add", out="0", left_1="5", cards_1="2d 7d", left_2="x", left_3="2")
+    assert response.status_code == 422
+    body = text(response)
+    assert "Cards left is a whole number from 0 to 13." in body
+    assert 'value="2d 7d"' in body
+    response = e.post("/add", out="0", left_1="5", cards_1="2d 7d", left_2="4", left_3="2")
+    assert response.status_code == 422
+    assert "Binh has 5 cards left, but 2 leftover cards are entered" in text(response)
+    response = e.post("/add", out="0", left_1="5", left_2="4", left_3="2", chop_by_0="1", chop_on_0="2",
+                      chop_twos_0="Kh")
+    assert response.status_code == 422 and "K♥ is not a 2: only 2s are chopped" in text(response)
+    assert version(e.app, e.token) == 0
+
+
+def test_places_need_every_place(app, client) -> None:  # type: ignore[no-untyped-def]
+    e = Evening(app, client, start_sheet(client, score_by="places", play_on=True))
+    response = e.post("/add", out="2", left_0="3", left_1="5", left_3="1", place_2="1", place_0="2")
+    assert response.status_code == 422 and "different place" in text(response)
+    response = e.post("/add", out="2", left_0="3", left_1="5", left_3="1",
+                      place_2="1", place_3="2", place_0="3", place_1="4")
+    assert response.status_code == 303
+    assert totals(e.page()) == [-1, -2, 2, 1]
+
+
+def test_a_game_is_corrected_and_undone(evening) -> None:  # type: ignore[no-untyped-def]
+    e = evening
+    e.post("/add", out="0", left_1="5", left_2="4", left_3="2")
+    e.post("/add", out="1", left_0="1", left_2="1", left_3="1")
+    assert totals(e.page()) == [10, -2, -5, -3]
+    form = e.page("/game/1")
+    assert 'name="left_1" min="0" max="13" inputmode="numeric" value="5"' in form
+    response = e.post("/game/1", out="0", left_1="6", left_2="4", left_3="2")
+    assert response.status_code == 303
+    body = e.page()
+    assert totals(body) == [11, -3, -5, -3] and "corrected" in body
+    assert "Undo: Game 1 corrected" in body
+    e.post("/undo")
+    assert totals(e.page()) == [10, -2, -5, -3]
+
+
+def test_a_stale_write_is_a_409_that_keeps_what_was_typed(evening) -> None:  # type: ignore[no-untyped-def]
+    e = evening
+    e.post("/add", out="0", left_1="5", left_2="4", left_3="2")
+    response = e.post("/add", seen=0, out="1", left_0="7", left_2="4", left_3="2")
+    assert response.status_code == 409
+    body = text(response)
+    assert "changed on another phone" in body and 'value="7"' in body
+    assert totals(e.page()) == [11, -5, -4, -2]
+
+
+# --- sharing, CSV, rematch ---------------------------------------------------------------------------
+
+
+def test_a_watcher_sees_the_totals_and_cannot_write(app, client, evening) -> None:  # type: ignore[no-untyped-def]
+    e = evening
+    e.post("/add", out="0", left_1="5", left_2="4", left_3="2")
+    watch = watch_token(app, e.token)
+    body = text(client.get(f"/tienlen/scores/g/{watch}"))
+    assert totals(body) == [11, -5, -4, -2]
+    assert "<form" not in body.split('id="ts-sheet"')[1].split("</section>")[0]
+    response = client.post(f"/tienlen/scores/g/{watch}/add", data={"version": "1", "out": "0"})
+    assert response.status_code == 403
+
+
+def test_the_sheet_polls_and_keeper_pages_are_not_stored(app, client, evening) -> None:  # type: ignore[no-untyped-def]
+    e = evening
+    response = client.get(f"/tienlen/scores/g/{e.token}", query_string={"since": "0"})
+    assert response.status_code == 204
+    for path in ("", "/add"):
+        response = client.get(f"/tienlen/scores/g/{e.token}{path}")
+        assert response.headers["Cache-Control"] == "no-store"
+    body = e.page()
+    assert "since=0" in body and "<svg" in body  # the poll, and the share QR codes
+
+
+def test_csv_export_has_a_row_per_game_and_the_totals(evening) -> None:  # type: ignore[no-untyped-def]
+    e = evening
+    e.post("/add", out="0", left_1="5", left_2="4", left_3="2")
+    response = e.client.get(f"/tienlen/scores/g/{e.token}/scores.csv")
+    rows = response.get_data(as_text=True).splitlines()
+    assert rows[0].startswith("game,from,An,Binh,Chi,Dung")
+    assert rows[1].startswith("1,hand,11,-5,-4,-2,")
+    assert rows[-1].startswith("total,,11,-5,-4,-2")
+
+
+def test_rematch_starts_a_new_sheet_with_the_same_players_and_switches(app, client) -> None:  # type: ignore[no-untyped-def]
+    token = start_sheet(client, chop_red=4)
+    response = client.post(f"/tienlen/scores/g/{token}/again")
+    assert response.status_code == 303
+    new = response.headers["Location"].rsplit("/", 1)[1]
+    with app.app_context():
+        game = find_by_token(new).game
+        assert game.player_names == list(NAMES) and game.rules["chop_red"] == 4 and game.version == 0
+
+
+def test_a_table_started_from_the_sheet_links_back_to_it(app, client, evening) -> None:  # type: ignore[no-untyped-def]
+    e = evening
+    table = e.start_table(leader=0)
+    keeper_page = text(client.get(f"/tienlen/g/{table}"))
+    assert f'href="/tienlen/scores/g/{e.token}"' in keeper_page
+    watcher_page = text(client.get(f"/tienlen/g/{watch_token(app, table)}"))
+    assert f'href="/tienlen/scores/g/{watch_token(app, e.token)}"' in watcher_page
+    assert e.token not in watcher_page
