@@ -82,15 +82,18 @@ def _games(server) -> dict[str, str]:  # type: ignore[no-untyped-def]
                                             "turned_rank": "Q", "turned_suit": "♥"})
     sheet = client.post("/three-thirteen/new", data={"names": ["Ana", "Bao", "Chi", "Dung"] + [""] * 4,
                                                      "dealer": "0"})
-    for response in (tienlen, trece, sheet):
+    scores = client.post("/tienlen/scores/new", data={"name0": "Nguyễn Thị Phương", "name1": "Bao", "name2": "Chi",
+                                                      "name3": "Dung"})
+    made = {"tienlen": tienlen, "trece": trece, "sheet": sheet, "scores": scores}
+    for response in made.values():
         assert response.status_code == 303, response.get_data(as_text=True)
-    path = {name: r.headers["Location"] for name, r in (("tienlen", tienlen), ("trece", trece), ("sheet", sheet))}
-    return {**path, "round": path["sheet"] + "/round/1"}
+    path = {name: r.headers["Location"] for name, r in made.items()}
+    return {**path, "round": path["sheet"] + "/round/1", "score entry": path["scores"] + "/add"}
 
 
 SCREENS = ["/", "/tienlen/", "/tienlen/check", "/tienlen/rules", "/tienlen/new", "/three-thirteen/",
            "/three-thirteen/rules", "/three-thirteen/score", "/trece/", "/trece/check", "/trece/rules",
-           "/no/such/page",
+           "/tienlen/scores/", "/no/such/page",
            # verdicts, the longest sentences a screen shows
            "/tienlen/check?table=2h+2d&play=9s+9h+9c+9d", "/tienlen/check?table=3s+3c+4d+4h+5s+5c&play=9s+9h+9c+9d",
            "/tienlen/check?table=&play=3s+zz", "/trece/check?top=K%E2%99%A5&play=RJ",

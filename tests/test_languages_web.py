@@ -153,6 +153,7 @@ SCREENS = {
     "/trece/": "Start the table",
     "/trece/check": "Check a Trece play",
     "/trece/rules": "Trece in a minute",
+    "/tienlen/scores/": "How the table scores",
 }
 
 
@@ -198,12 +199,18 @@ def _sheet(client) -> str:  # type: ignore[no-untyped-def]
     return response.headers["Location"]
 
 
+def _score_sheet(client) -> str:  # type: ignore[no-untyped-def]
+    response = client.post("/tienlen/scores/new", data={"name0": "Ana", "name1": "Bao", "name2": "Chi"})
+    assert response.status_code == 303, response.get_data(as_text=True)
+    return response.headers["Location"]
+
+
 def _watch_link(page: str) -> str:
     return re.search(r'id="watch-link"[^>]*value="https?://[^/"]+([^"]+)"', page).group(1)
 
 
 GAMES = {"tienlen": (_tienlen_table, "Players in seat order"), "trece": (_trece_table, "Top of the pile"),
-         "three_thirteen": (_sheet, "Score sheet")}
+         "three_thirteen": (_sheet, "Score sheet"), "tienlen_scores": (_score_sheet, "Enter a game by hand")}
 
 
 @pytest.mark.parametrize("code", LANGUAGES)
@@ -220,6 +227,14 @@ def test_a_shared_game_opens_in_each_watchers_own_language(client, app, english,
         seen = watcher.get(watch, headers={"Accept-Language": ACCEPT[other]}).get_data(as_text=True)
         assert f'<html lang="{HTML_LANG[other]}"' in seen
         assert untranslated(seen, other, english) == []
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_a_tienlen_score_sheet_entry_screen_speaks_the_readers_language(client, english, code):
+    keeper = _score_sheet(client)
+    page = client.get(keeper + "/add", headers={"Accept-Language": ACCEPT[code]}).get_data(as_text=True)
+    assert say(code, "Who went out first?") in page and say(code, "Save the game") in page
+    assert untranslated(page, code, english) == []
 
 
 @pytest.mark.parametrize("code", LANGUAGES)
@@ -362,7 +377,7 @@ def test_a_tienlen_refusal_at_the_table_is_said_in_the_readers_language(client, 
     assert say(code, "it is {turn}'s turn, not {player}'s", turn="Bao", player="Chi") in page
     assert untranslated(page, code, english) == []
     opening = client.post(keeper + "/play", data={"version": "0", "seat": "1", "cards": "4s"}, headers=headers)
-    assert say(code, "the first play of the game must contain the 3♠") in opening.get_data(as_text=True)
+    assert say(code, "the first play of the game must contain the {card}", card="3♠") in opening.get_data(as_text=True)
 
 
 @pytest.mark.parametrize("code", LANGUAGES)

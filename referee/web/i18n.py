@@ -19,7 +19,7 @@ from flask import Flask, Response, current_app, request
 from flask_babel import Domain, get_locale, gettext
 
 from referee.cards import Rank
-from referee.text import Message, message
+from referee.text import Message
 
 # The languages the app speaks, each named in itself (how its readers look for it).
 NATIVE_NAMES: dict[str, str] = {"en": "English", "es": "Español", "pt": "Português", "vi": "Tiếng Việt"}
@@ -134,7 +134,7 @@ def _param(value: object) -> object:
         return message_json(value)
     if isinstance(value, int):  # numbers stay numbers (and True/False stay booleans)
         return value
-    return str(message("{v}", v=value))  # cards and lists of cards in notation, as the sentence prints them
+    return str(Message("{v}", {"v": value}))  # cards and lists of cards in notation, as sentences print them
 
 
 def reason_fields(msg: Message | str, key: str = "reason") -> dict[str, Any]:
