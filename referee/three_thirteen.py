@@ -423,10 +423,10 @@ class HandSizeError(RefereeError):
         self.expected = expected
         self.round_number = round_number
         if expected is None:
-            reason = message("a hand holds at most {most} cards, not {count}", most=MAX_HAND, count=len(self.hand))
+            reason = message("A hand holds at most {most} cards; this one has {count}.", most=MAX_HAND, count=len(self.hand))
         else:
             reason = message(
-                "round {round} deals {dealt} cards, but the hand has {count}",
+                "Round {round} deals {dealt} cards; this hand has {count}.",
                 round=round_number, dealt=expected, count=len(self.hand),
             )
         super().__init__(reason)
@@ -792,7 +792,7 @@ def split_hand(
     >>> split_hand("9s 9h 9c 4h 5h", 4, players=2)
     Traceback (most recent call last):
     ...
-    referee.three_thirteen.HandSizeError: round 4 deals 6 cards, but the hand has 5
+    referee.three_thirteen.HandSizeError: Round 4 deals 6 cards; this hand has 5.
     >>> split_hand("9s 9h 9s", 1, players=2)
     Traceback (most recent call last):
     ...

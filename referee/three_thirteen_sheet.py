@@ -50,6 +50,7 @@ from referee.records import Records
 from referee.text import Message, message
 from referee.three_thirteen import (
     FALSE_OUT_PENALTY,
+    HandSizeError,
     ImpossibleHandError,
     RoundNumberError,
     Schedule,
@@ -339,10 +340,7 @@ def judge_round(
                 problems[seat] = read
                 continue
             if len(read) != dealt:
-                problems[seat] = message(
-                    "Round {round} deals {dealt} cards; this hand has {count}.",
-                    round=round_number, dealt=dealt, count=len(read),
-                )
+                problems[seat] = HandSizeError(read, dealt, round_number).reason
             hands[seat] = read
     # Cards the decks cannot hold that many times across the whole table.
     table = Counter(c for seat, held in hands.items() if seat not in problems for c in held)

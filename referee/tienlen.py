@@ -79,6 +79,7 @@ __all__ = [
     "Combination",
     "parse_combination",
     "NotACombinationError",
+    "table_combination",
     "classify",
     "TienLenRules",
     "DEFAULT_RULES",
@@ -326,23 +327,34 @@ TienLenRules(twos_in_sequences=True)).is_twos
         return f"Combination.parse({str(self)!r})"
 
 
-class NotACombinationError(ValueError):
-    """Cards that make no combination, with the cards and the reason as a :class:`Message`.
+class NotACombinationError(RefereeError):
+    """Cards that make no combination.  ``reason`` is the whole sentence a player reads
+    (it names the cards), ``why`` the rule they break, both as a :class:`Message`.
 
     >>> try:
     ...     classify("4s 6h 5c 7d 9s")
     ... except NotACombinationError as err:
+    ...     print(err.why)
     ...     print(err.reason)
     ranks 7 and 9 are not consecutive
+    4♠ 5♣ 6♥ 7♦ 9♠ is not a combination: ranks 7 and 9 are not consecutive
+    >>> print(table_combination("4s 5h").reason)
+    Traceback (most recent call last):
+    ...
+    referee.tienlen.NotACombinationError: the table 4♠ 5♥ is not a combination: a sequence needs at least three cards
     """
 
-    def __init__(self, cards: Sequence[Card], reason: Message, *, where: str = "") -> None:
+    def __init__(self, cards: Sequence[Card], why: Message, *, where: str = "") -> None:
         self.cards = tuple(cards)
-        self.reason = reason
+        self.why = why
         self.where = where
-        what = format_cards(self.cards) or "no cards"
-        prefix = f"the {where} " if where else ""
-        super().__init__(f"{prefix}{what} is not a combination: {reason}")
+        if where == "table":
+            reason = message("the table {cards} is not a combination: {why}", cards=self.cards, why=why)
+        elif self.cards:
+            reason = message("{cards} is not a combination: {why}", cards=self.cards, why=why)
+        else:
+            reason = why
+        super().__init__(reason)
 
 
 def _reject(cards: Sequence[Card], reason: Message) -> NotACombinationError:
@@ -432,6 +444,18 @@ def _make(kind: Kind, cards: tuple[Card, ...]) -> Combination:
     object.__setattr__(combo, "kind", kind)
     object.__setattr__(combo, "cards", cards)
     return combo
+
+
+def table_combination(cards: CardsLike, rules: TienLenRules | None = None) -> Combination:
+    """The combination on the table; its mistake says it is the table's.
+
+    >>> table_combination("9h 9d").name
+    'pair of 9s'
+    """
+    try:
+        return classify(cards, rules)
+    except NotACombinationError as err:
+        raise NotACombinationError(err.cards, err.why, where="table") from None
 
 
 def parse_combination(text: str, rules: TienLenRules | None = None) -> Combination:
@@ -702,16 +726,13 @@ def check(
         raise TooManyCopiesError(card, 2, 1, message("{card} is both on the table and in the play", card=card))
     table: Combination | None = None
     if on_table:
-        try:
-            table = classify(on_table, rules)
-        except NotACombinationError as err:
-            raise NotACombinationError(err.cards, err.reason, where="table") from None
+        table = table_combination(on_table, rules)
     if first_play and table is not None:
         raise RefereeError(message("the first play of the game is made on an empty table"))
     try:
         play = classify(played, rules)
     except NotACombinationError as err:
-        return Verdict(False, None, table, False, err.reason)
+        return Verdict(False, None, table, False, err.why)
     if table is None:
         card = opening_card
         if first_play and rules.first_lead == "contains_3s":

@@ -1,6 +1,6 @@
 """What every followed game does the same way on the web (``referee/web/tables.py``), checked
-once over the three games: a stale write, a refused action, undo with nothing to undo, a write
-through a watch link, the poll, and the cache headers.
+once over the followed games: a stale write, a refused action, cards that cannot be read, undo
+with nothing to undo, a write through a watch link, the poll, and the cache headers.
 
 Each game is described by a :class:`Game` row: how to start one, a write the rules accept, and
 a write they refuse with what the phone typed.  A fourth game adds a row here.
@@ -35,6 +35,8 @@ class Game:
     """A write the rules refuse on the new game, with a typed field."""
     typed: str
     """What the refused (or stale) write typed, as it must come back in its field."""
+    unreadable: tuple[str, dict[str, Any]]
+    """A write whose cards the referee cannot read (the third piece is ``1x``)."""
     extra_pages: tuple[str, ...] = ()
     """Other pages under the token (the round page, the CSV)."""
 
@@ -57,6 +59,7 @@ GAMES = [
         legal=("/play", {"seat": "0", "cards": "3s"}),
         refused=("/play", {"seat": "0", "cards": "4s 4h"}),  # the opening must contain 3♠
         typed="4s 4h",
+        unreadable=("/play", {"seat": "0", "cards": "3s 4s 1x"}),
     ),
     Game(
         "trece", "/trece",
@@ -64,6 +67,7 @@ GAMES = [
         legal=("/act", {"action": "draw"}),
         refused=("/act", {"action": "play", "cards": "9♦ 10♦"}),  # 9♦ is not one rank from Q♥
         typed="9♦ 10♦",
+        unreadable=("/act", {"action": "play", "cards": "Q♦ K♦ 1x"}),
     ),
     Game(
         "three_thirteen", "/three-thirteen",
@@ -71,6 +75,7 @@ GAMES = [
         legal=("/round/1", {"out": ["0"], "cards_0": "A♥ 2♥ 3♥", "points_1": "17"}),
         refused=("/round/1", {"cards_0": "A♥ 2♥ 3♥", "points_1": "17"}),  # nobody marked as out
         typed="A♥ 2♥ 3♥",
+        unreadable=("/round/1", {"out": ["0"], "cards_0": "A♥ 2♥ 1x", "points_1": "17"}),
         extra_pages=("/round/1", "/sheet.csv"),
     ),
     Game(
@@ -79,6 +84,7 @@ GAMES = [
         legal=("/add", {"out": "0", "left_1": "5", "left_2": "13"}),
         refused=("/add", {"out": "0", "left_1": "5", "cards_1": "2h 7d", "left_2": "13"}),  # 5 cards, 2 entered
         typed="2h 7d",
+        unreadable=("/add", {"out": "0", "left_1": "5", "cards_1": "2h 7d 1x", "left_2": "13"}),
         extra_pages=("/add", "/scores.csv"),
     ),
 ]
@@ -120,6 +126,17 @@ def test_an_action_the_rules_refuse_is_422_changes_nothing_and_keeps_what_was_ty
     assert response.status_code == 422
     assert f'value="{game.typed}"' in text(response)
     assert 'role="alert"' in text(response)
+    assert events(app) == 0
+
+
+@pytest.mark.parametrize("headers", [{}, HTMX], ids=["page", "htmx"])
+def test_cards_the_referee_cannot_read_are_the_same_refusal_with_the_notation_sentence(app, client, game, headers):
+    keeper, _ = game.start(client)
+    response = game.post(client, keeper, game.unreadable, 0, headers=headers)
+    assert response.status_code == 422
+    body = text(response)
+    assert "'1x' at position 3 is not a card" in body
+    assert 'value="' + next(v for k, v in game.unreadable[1].items() if "cards" in k) + '"' in body
     assert events(app) == 0
 
 

@@ -252,7 +252,7 @@ def test_a_lone_wild_card_with_no_meld_counts():
 
 
 def test_hand_size_must_match_the_round():
-    with pytest.raises(HandSizeError, match="round 4 deals 6 cards, but the hand has 5"):
+    with pytest.raises(HandSizeError, match="Round 4 deals 6 cards; this hand has 5."):
         split_hand("9s 9h 9c 4h 5h", 4, players=2)
 
 

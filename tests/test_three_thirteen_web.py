@@ -357,6 +357,15 @@ def test_score_screen_draws_the_best_split(client):
     assert "Round 4 deals 6 cards; this hand has 2" in short
 
 
+def test_score_screen_shows_the_hand_size_mistake_as_the_library_says_it(client):
+    from referee.three_thirteen import MAX_HAND, HandSizeError
+
+    hand = "As 2s 3s 4s 5s 6s 7s 8s 9s 10s Js Qs Ks Ah 2h 3h"
+    page = client.get("/three-thirteen/score", query_string={"wild": "Q", "hand": hand}).get_data(as_text=True)
+    sentence = str(HandSizeError(hand.split(), None).reason)
+    assert sentence == f"A hand holds at most {MAX_HAND} cards; this one has 16." and sentence in page
+
+
 # --- JSON API -------------------------------------------------------------------------------
 
 
@@ -384,7 +393,7 @@ def test_api_counts_deadwood_and_doubles(client):
 @pytest.mark.parametrize(
     ("body", "needle"),
     [
-        ({"hand": "9s 9h 9c 4h 5h", "round": 4}, "round 4 deals 6 cards, but the hand has 5"),
+        ({"hand": "9s 9h 9c 4h 5h", "round": 4}, "Round 4 deals 6 cards; this hand has 5."),
         ({"hand": "9s 9s 9s", "round": 1}, "9♠ appears 3 times"),
         ({"hand": "9s 9s 9h", "round": 1, "players": 2}, "one deck holds it only once"),
         ({"hand": "JK 9s 9h", "round": 1}, "JK is not in this game's deck"),

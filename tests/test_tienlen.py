@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 
 from referee.cards import Card, NotationError, TooManyCopiesError, parse_cards
+from referee.errors import RefereeError
 from referee.switches import SwitchError, rules_from_mapping
+from referee.text import message
 from referee.tienlen import (
     Combination,
     Kind,
@@ -32,7 +34,7 @@ def reason(play: str, table: str = "", rules: TienLenRules | None = None, **kw: 
 def why_not(cards: str, rules: TienLenRules | None = None) -> str:
     with pytest.raises(NotACombinationError) as info:
         classify(cards, rules)
-    return str(info.value.reason)
+    return str(info.value.why)
 
 
 # -- card order ------------------------------------------------------------------------------
@@ -205,7 +207,11 @@ def test_not_a_combination_error_carries_the_cards_and_reason():
         classify("6h 4s")
     assert info.value.cards == parse_cards("4s 6h")
     assert str(info.value) == "4♠ 6♥ is not a combination: two cards of different ranks are not a pair"
-    assert isinstance(info.value, ValueError)
+    assert isinstance(info.value, RefereeError)
+    assert info.value.reason == message(
+        "{cards} is not a combination: {why}", cards=parse_cards("4s 6h"),
+        why=message("two cards of different ranks are not a pair"),
+    )
 
 
 # -- the ordinary beating rule -----------------------------------------------------------------
@@ -283,6 +289,7 @@ def test_a_table_that_is_not_a_combination_is_an_error():
     with pytest.raises(NotACombinationError, match="the table 4♠ 6♥ is not a combination") as info:
         check("3s", "4s 6h")
     assert info.value.where == "table"
+    assert info.value.reason.template == "the table {cards} is not a combination: {why}"
 
 
 def test_a_card_on_the_table_and_in_the_play_is_an_error_naming_it():

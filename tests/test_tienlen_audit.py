@@ -41,7 +41,7 @@ def reason(play: str, table: str = "", rules: TienLenRules | None = None, **kw: 
 def why_not(cards: str, rules: TienLenRules | None = None) -> str:
     with pytest.raises(NotACombinationError) as info:
         classify(cards, rules)
-    return str(info.value.reason)
+    return str(info.value.why)
 
 
 def hand(players: int = 4, **kw: object) -> Hand:

@@ -39,10 +39,12 @@ What a game provides (one :class:`FollowedGame` in its web module):
 ``last_move(access)``
     the latest move still in force, in the players' words (the undo button and the
     "Undone: …" notice), or ``None``.
-``refusals``
-    the library's exception classes that mean "the rules refuse this action"; each carries
-    its sentence as a ``reason`` :class:`~referee.text.Message` (once the library has one
-    base class for a refused action, this is that class).
+``refusals`` (optional)
+    the library's exception classes answered as a refusal (422 with the sentence).  The
+    default, :class:`~referee.errors.RefereeError`, is every mistake the library explains: a
+    :class:`~referee.errors.RefusedAction` (the rules say no) and a mistake in what was typed
+    (bad notation, too many copies); each carries its sentence as its ``reason``
+    :class:`~referee.text.Message`.
 
 and, for each action, a *decide* function that reads the form and asks the rules library
 for the record to store: ``decide(access) -> (event kind, payload)``.  It raises one of
@@ -67,6 +69,7 @@ from typing import Any
 from flask import Blueprint, Response, abort, redirect, request, url_for
 from flask_babel import gettext
 
+from referee.errors import RefereeError
 from referee.text import Message
 from referee.web import store
 from referee.web.sharing import qr_svg, share_links
@@ -138,7 +141,7 @@ class FollowedGame:
     endpoint: str
     render: Render
     last_move: Callable[[Access], str | None]
-    refusals: tuple[type[Exception], ...] = ()
+    refusals: tuple[type[Exception], ...] = (RefereeError,)
 
     def __post_init__(self) -> None:
         self.blueprint.after_request(_no_store)

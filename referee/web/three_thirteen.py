@@ -19,7 +19,6 @@ from flask_babel import gettext
 from referee.cards import AnyCard, NotationError, Rank, TooManyCopiesError, parse_cards
 from referee.switches import SwitchError
 from referee.three_thirteen import (
-    MAX_HAND,
     HandSizeError,
     Schedule,
     Split,
@@ -211,18 +210,13 @@ def score() -> Response:
         try:
             cards = parse_cards(hand_text)
             if wild_text:
-                if len(cards) > MAX_HAND:
-                    raise HandSizeError(cards, None)
                 split = best_split(cards, wild, rules, decks=decks)
             else:
                 split = split_hand(cards, round_number, rules, decks=decks)
             factor = 2 if not wild_text and schedule.is_doubled(round_number) else 1
             ctx["result"] = split_view(split, factor)
         except HandSizeError as exc:
-            ctx["error"] = gettext(
-                "Round %(round)s deals %(dealt)s cards; this hand has %(count)s.",
-                round=round_number, dealt=schedule.cards_dealt(round_number), count=len(exc.hand),
-            ) if exc.expected else gettext("A hand holds at most %(most)s cards.", most=MAX_HAND)
+            ctx["error"] = say(exc)
             ctx["count"] = len(exc.hand)
         except (NotationError, TooManyCopiesError) as exc:
             ctx["error"] = say(exc)

@@ -201,10 +201,6 @@ class Sheet:
     def winner_names(self) -> list[str]:
         return [self.names[s] for s in self.winners]
 
-    @property
-    def can_undo(self) -> bool:
-        return any(e["kind"] != "undo" and not e["undone"] for e in self.history)
-
     def round_info(self, number: int) -> dict[str, Any]:
         s = self.schedule
         dealer = self.state.dealer(number)

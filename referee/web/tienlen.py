@@ -26,7 +26,7 @@ from referee.tienlen import (
     TienLenRules,
     Verdict,
     check,
-    classify,
+    table_combination,
 )
 from referee.web import api, openapi
 from referee.web.i18n import rank_plural, reason_fields
@@ -174,9 +174,9 @@ def check_page() -> Response:
     play_cards = read_cards("play", play_text, errors)
     if table_cards and "table" not in errors:
         try:
-            classify(table_cards, rules)
+            table_combination(table_cards, rules)
         except NotACombinationError as exc:
-            errors["table"] = gettext("The table is not a combination: %(why)s", why=say(exc.reason))
+            errors["table"] = say(exc)
     if first_play and table_cards and "table" not in errors:
         errors["first_play"] = gettext(
             "The first play of the game is made on an empty table: clear the table or untick this box."

@@ -25,11 +25,10 @@ from typing import Any
 from flask import Blueprint, Response, redirect, request, url_for
 from flask_babel import gettext
 
-from referee.cards import Card, NotationError, TooManyCopiesError, format_cards
+from referee.cards import Card, NotationError, format_cards
 from referee.tienlen import (
     THREE_OF_SPADES,
     Action,
-    ActionError,
     Game,
     InstantWinAction,
     InstantWinKind,
@@ -149,10 +148,7 @@ def render_table(access: Access, feedback: Feedback, status: int = 200) -> Respo
     )
 
 
-GAME = FollowedGame(
-    bp, kind=KIND, endpoint="tienlen_table.table", render=render_table, last_move=last_move,
-    refusals=(ActionError, NotationError, TooManyCopiesError),
-)
+GAME = FollowedGame(bp, kind=KIND, endpoint="tienlen_table.table", render=render_table, last_move=last_move)
 
 
 def _table_bomb(hand: Any) -> bool:

@@ -30,7 +30,6 @@ from referee.trece import (
     DemandError,
     Draw,
     EmptyPlayError,
-    IllegalActionError,
     IllegalPlayError,
     LastCard,
     Play,
@@ -386,8 +385,7 @@ def render_table(access: store.Access, feedback: Feedback, status: int = 200) ->
     )
 
 
-GAME = FollowedGame(bp, kind=KIND, endpoint="trece.table", render=render_table, last_move=last_move,
-                    refusals=(IllegalActionError,))
+GAME = FollowedGame(bp, kind=KIND, endpoint="trece.table", render=render_table, last_move=last_move)
 
 
 @bp.get("/g/<token>")
