@@ -21,7 +21,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     """The application factory.
 
     Configuration comes from defaults, then ``instance/config.py`` if present,
-    then the environment (``DATABASE_URL``, ``SECRET_KEY``, ``AUTO_MIGRATE=0``), then
+    then the environment (``DATABASE_URL``, ``SECRET_KEY``, ``PUBLIC_URL``, ``AUTO_MIGRATE=0``), then
     ``config``.  On start the database is migrated to the latest schema unless
     ``AUTO_MIGRATE`` is off.
     """
@@ -44,6 +44,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         app.config.from_pyfile("config.py", silent=True)
         if os.environ.get("DATABASE_URL"):
             app.config["SQLALCHEMY_DATABASE_URI"] = _normalise_db_url(os.environ["DATABASE_URL"])
+        if os.environ.get("PUBLIC_URL"):  # the address phones use, e.g. https://thirteen.example.org
+            app.config["PUBLIC_URL"] = os.environ["PUBLIC_URL"]
         if os.environ.get("SECRET_KEY"):
             app.config["SECRET_KEY"] = os.environ["SECRET_KEY"]
         if os.environ.get("AUTO_MIGRATE") == "0":  # run ``flask --app app db upgrade`` yourself

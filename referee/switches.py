@@ -100,7 +100,7 @@ def _coerce(key: str, raw: Any, default: Any, options: tuple[Any, ...] | None) -
     if options is not None:
         value = raw
         if isinstance(raw, str) and all(isinstance(o, int) for o in options if o is not None):
-            value = int(raw) if raw.strip().isdigit() else raw
+            value = int(raw) if _is_ascii_number(raw) else raw
         if value not in options:
             raise bad_choice(key, options, raw)
         return value
@@ -115,7 +115,7 @@ def _coerce(key: str, raw: Any, default: Any, options: tuple[Any, ...] | None) -
             raise not_a_number(key, raw)
         if isinstance(raw, int):
             return raw
-        if isinstance(raw, str) and raw.strip().isdigit():
+        if isinstance(raw, str) and _is_ascii_number(raw):
             return int(raw)
         raise not_a_number(key, raw)
     return raw
@@ -125,3 +125,13 @@ def not_a_number(switch: str, value: object) -> SwitchError:
     return SwitchError(switch, message(
         "house rule {switch} takes a whole number, not {value}", switch=repr(switch), value=repr(value)
     ))
+
+
+def _is_ascii_number(raw: str) -> bool:
+    """ASCII digits only, at most nine ("²" passes ``isdigit`` but is no number).
+
+    >>> _is_ascii_number(" 2 "), _is_ascii_number("²"), _is_ascii_number("9" * 5000)
+    (True, False, False)
+    """
+    text = raw.strip()
+    return text.isascii() and text.isdigit() and len(text) <= 9

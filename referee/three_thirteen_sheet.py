@@ -84,7 +84,7 @@ __all__ = [
 
 MAX_TYPED = 999
 """The most points a seat may type for a round."""
-_DIGITS = re.compile(r"^\d{1,3}$")
+_DIGITS = re.compile(r"^[0-9]{1,3}$")  # ASCII digits only: "²" and "٣" are not points
 
 
 def jokers_for(rules: ThreeThirteenRules, decks: int) -> dict[Joker, int] | None:

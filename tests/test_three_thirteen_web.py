@@ -316,7 +316,8 @@ def test_names_are_escaped_and_bounded(client):
         response = client.post("/three-thirteen/new", data={"names": names, "dealer": "0"})
         assert response.status_code == 422 and needle in response.get_data(as_text=True)
     too_many = client.post("/three-thirteen/new", data={"names": [f"P{i}" for i in range(12)], "dealer": "0"})
-    assert too_many.status_code == 303  # only eight name fields are read
+    assert too_many.status_code == 422  # every name sent counts: none is dropped silently
+    assert "2 to 8 players, not 12" in too_many.get_data(as_text=True)
 
 
 def test_the_first_dealer_skips_blank_rows_and_decks_follow_the_table(client):

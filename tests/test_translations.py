@@ -271,3 +271,11 @@ def _errors_built_from_english(path: Path) -> list[str]:
 def test_rule_modules_build_their_refusals_from_messages_not_english_strings():
     found = [c for path in sorted((ROOT / "referee").glob("*.py")) for c in _errors_built_from_english(path)]
     assert not found, found
+
+
+def test_the_container_image_compiles_the_translations_too():
+    dockerfile = (ROOT / "Dockerfile").read_text(encoding="utf-8")
+    copy = re.search(r"^COPY translations \./translations$", dockerfile, re.M)
+    compile_step = re.search(r"^RUN pybabel compile -d translations$", dockerfile, re.M)
+    assert copy and compile_step and copy.start() < compile_step.start()
+    assert compile_step.start() < re.search(r"^USER ", dockerfile, re.M).start()  # written while still root

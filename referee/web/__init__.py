@@ -6,20 +6,21 @@ API, and installs the error pages.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from flask import Flask, current_app, jsonify, request
 from flask_babel import get_locale, gettext
 from werkzeug.exceptions import HTTPException
 
-from referee.web import i18n
+from referee.web import guard, i18n
+from referee.web.database import MIGRATIONS, configure_engine, upgrade_database
 from referee.web.extensions import babel, db, htmx, migrate
-
-MIGRATIONS = str(Path(__file__).resolve().parent / "migrations")
 
 
 def init_app(app: Flask) -> None:
+    app.config.setdefault("PUBLIC_URL", None)
+    app.config.setdefault("LAN_SHARING", False)  # the LAN server turns it on (referee.web.sharing)
     db.init_app(app)
+    with app.app_context():
+        configure_engine(db.engine)
     migrate.init_app(app, db, directory=MIGRATIONS)
     babel.init_app(app, locale_selector=i18n.select_locale)
     i18n.init_app(app)
@@ -36,33 +37,15 @@ def init_app(app: Flask) -> None:
         app.register_blueprint(module.bp)
     app.register_blueprint(api.bp)
 
+    guard.init_app(app)
     app.after_request(_security_headers)
     app.register_error_handler(HTTPException, _http_error)
     app.register_error_handler(Exception, _server_error)
 
     if app.config.get("AUTO_MIGRATE", True):
-        # Bring the database (SQLite or PostgreSQL) up to the latest migration on start.
-        from flask_migrate import upgrade
-
-        from referee.web import models  # noqa: F401  (tables known to the metadata)
-
-        with app.app_context():
-            _adopt_unversioned_database()
-            upgrade(directory=MIGRATIONS)
-
-
-def _adopt_unversioned_database() -> None:
-    """A database made before migrations existed (tables, no ``alembic_version``) is marked
-    as being at the first migration, so ``upgrade`` carries it on instead of failing."""
-    from flask_migrate import stamp
-    from sqlalchemy import inspect
-
-    tables = set(inspect(db.engine).get_table_names())
-    if "games" in tables and "alembic_version" not in tables:
-        stamp(directory=MIGRATIONS, revision=FIRST_MIGRATION)
-
-
-FIRST_MIGRATION = "d20fe8d645eb"
+        # Bring the database (SQLite or PostgreSQL) up to the latest migration on start, under
+        # a lock so that processes starting at once never race (see referee.web.database).
+        upgrade_database(app)
 
 
 # The games' web modules, each with a page blueprint ``bp`` (and API routes on ``api.bp``).
@@ -130,13 +113,22 @@ def _title(exc: HTTPException) -> str:
 
 def _http_error(exc: HTTPException):  # type: ignore[no-untyped-def]
     if _wants_json():
-        return jsonify(error=exc.description or exc.name), exc.code
+        return with_error_headers(jsonify(error=exc.description or exc.name), exc), exc.code
     from referee.web.views import render_page
 
-    return render_page(
+    response = render_page(
         "errors/error.html", "partials/error.html", status=exc.code or 500,
         code=exc.code, title=_title(exc), detail=_plain_words(exc),
     )
+    return with_error_headers(response, exc)
+
+
+def with_error_headers(response, exc: HTTPException):  # type: ignore[no-untyped-def]
+    """The headers an HTTP error carries besides its body (``Allow`` on a 405, ``Retry-After``…)."""
+    for name, value in exc.get_headers():
+        if name.lower() != "content-type":
+            response.headers[name] = value
+    return response
 
 
 def _server_error(exc: Exception):  # type: ignore[no-untyped-def]

@@ -83,7 +83,9 @@ def bad_input(exc: ValueError):  # type: ignore[no-untyped-def]
 
 @bp.errorhandler(HTTPException)
 def http_error(exc: HTTPException):  # type: ignore[no-untyped-def]
-    return jsonify(error=exc.description or exc.name), exc.code
+    from referee.web import with_error_headers
+
+    return with_error_headers(jsonify(error=exc.description or exc.name), exc), exc.code
 
 
 @bp.route("/openapi.json")

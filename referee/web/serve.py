@@ -1,46 +1,167 @@
-"""Serve Thirteen on the local network and print its address as a QR code.
+"""Serve Thirteen to a room: every phone on the same Wi-Fi scans the QR code printed here.
 
-``python -m referee.web.serve [--port 8000] [--host 0.0.0.0]``
+``python -m referee.web.serve [--host 0.0.0.0] [--port 8000] [--threads 8] [--quiet]``
+
+The server is waitress (pure Python, any OS).  Its settings are chosen for a room of phones
+that follow games by polling every 3 s, measured with ``tests/bench_room.py`` (README, "Load"):
+
+* ``connection_limit`` :data:`CONNECTION_LIMIT`: every watching phone keeps a connection open
+  between polls.  Waitress's default of 100 made a room of 200 phones queue behind it (poll p99
+  4.96 s); with room for every phone the same room answers in milliseconds.  An idle
+  connection costs a few KB, so the limit is set well above a big room (1,000 phones).
+* ``asyncore_use_poll``: ``select()`` cannot watch more than 1,024 sockets; ``poll()`` can.
+* ``threads`` :data:`THREADS`: requests are short and mostly Python (the GIL runs one at a
+  time), so more threads only add switching; a few more than the cores cover the moments a
+  thread waits for the disk when a round is saved.
+* ``max_request_body_size`` :data:`MAX_BODY`: waitress refuses a larger body from its
+  ``Content-Length`` before reading it (the app's own limit is 64 KB; waitress's default would
+  read a gigabyte into memory first).
+* ``channel_timeout`` :data:`IDLE_SECONDS`: a phone that went to sleep has its connection closed
+  after this long; the next poll opens a new one.
 """
 
 from __future__ import annotations
 
 import argparse
+import errno
 import io
-import socket
+import logging
+import re
+import sys
+import time
+from collections.abc import Callable, Iterable
+from typing import Any
 
 import qrcode
-from waitress import serve
+
+from referee.web.sharing import is_loopback, lan_address
+
+CONNECTION_LIMIT = 2000
+THREADS = 8
+BACKLOG = 2048
+MAX_BODY = 1024 * 1024
+IDLE_SECONDS = 120
+
+log = logging.getLogger("thirteen.requests")
+
+_TOKEN_IN_PATH = re.compile(r"(/g/)([A-Za-z0-9_-]{4})[A-Za-z0-9_-]+")
 
 
-def lan_address() -> str:
-    """This machine's address on the local network (no packet is sent)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+def shown_path(path: str) -> str:
+    """A request path fit for a log: a share-link token is cut to its first 4 characters.
+
+    >>> shown_path("/trece/g/AbCdEfGhIjKlMnOpQrStUvWxYz012345/act")
+    '/trece/g/AbCd…/act'
+    """
+    return _TOKEN_IN_PATH.sub(r"\1\2…", path)
+
+
+class RequestLog:
+    """WSGI middleware: one line per request (method, path, status, milliseconds)."""
+
+    def __init__(self, app: Callable[..., Iterable[bytes]]) -> None:
+        self.app = app
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        started = time.perf_counter()
+        status: list[str] = []
+
+        def recording_start_response(code: str, headers: Any, exc_info: Any = None) -> Any:
+            status.append(code.split(" ", 1)[0])
+            return start_response(code, headers, exc_info)
+
+        body = self.app(environ, recording_start_response)
         try:
-            s.connect(("192.0.2.1", 9))  # TEST-NET: UDP connect sends nothing
-            return s.getsockname()[0]
-        except OSError:
-            return "127.0.0.1"
+            yield from body
+        finally:
+            if hasattr(body, "close"):  # WSGI: the server closes what the app returned
+                body.close()
+            if log.isEnabledFor(logging.INFO):
+                self._log(environ, status, started)
+
+    @staticmethod
+    def _log(environ: dict[str, Any], status: list[str], started: float) -> None:
+        query = environ.get("QUERY_STRING", "")
+        path = shown_path(environ.get("PATH_INFO", "")) + (f"?{query[:40]}" if query else "")
+        log.info("%s %s %s %s %.1f ms", environ.get("REMOTE_ADDR", "-"), environ.get("REQUEST_METHOD"),
+                 path, status[0] if status else "-", (time.perf_counter() - started) * 1000)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--host", default="0.0.0.0")
-    parser.add_argument("--port", type=int, default=8000)
-    args = parser.parse_args()
+def shown_url(host: str, port: int) -> str:
+    """The address to print and to put in the QR code for a server listening on ``host``."""
+    if host in ("0.0.0.0", "::", ""):
+        host = lan_address()
+    if ":" in host:
+        host = f"[{host}]"
+    return f"http://{host}:{port}/"
 
-    from app import create_app
 
-    app = create_app()
-    url = f"http://{lan_address()}:{args.port}/"
+def qr_text(url: str) -> str:
     qr = qrcode.QRCode(border=1)
     qr.add_data(url)
     out = io.StringIO()
     qr.print_ascii(out=out, invert=True)
-    print(out.getvalue())
-    print(f"Thirteen is at {url}  (scan the code above with a phone on the same Wi-Fi)")
-    serve(app, host=args.host, port=args.port, threads=8)
+    return out.getvalue()
+
+
+def _log_requests(*, quiet: bool) -> None:
+    handler = logging.StreamHandler(sys.stdout)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(message)s", datefmt="%H:%M:%S"))
+    log.handlers[:] = [handler]
+    log.propagate = False
+    log.disabled = False
+    log.setLevel(logging.WARNING if quiet else logging.INFO)
+    # Waitress says "task queue depth is N" whenever a request waits for a thread: under a burst
+    # that is normal, and the request log shows the waits.
+    logging.getLogger("waitress.queue").setLevel(logging.ERROR)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Serve Thirteen on the local network.")
+    parser.add_argument("--host", default="0.0.0.0", help="address to listen on (default: every network)")
+    parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--threads", type=int, default=THREADS, help=f"worker threads (default {THREADS})")
+    parser.add_argument("--connection-limit", type=int, default=CONNECTION_LIMIT,
+                        help=f"open connections at most (default {CONNECTION_LIMIT})")
+    parser.add_argument("--quiet", action="store_true", help="no request log")
+    args = parser.parse_args(argv)
+    from waitress.server import create_server
+
+    from app import create_app
+
+    app = create_app()  # migrations first: alembic's logging setup replaces what was there
+    _log_requests(quiet=args.quiet)
+    # A keeper who opens http://127.0.0.1 gets share links with the LAN address, when phones can reach it.
+    app.config["LAN_SHARING"] = not is_loopback(args.host)
+    try:
+        server = create_server(
+            RequestLog(app), host=args.host, port=args.port, threads=args.threads,
+            connection_limit=args.connection_limit, backlog=BACKLOG, asyncore_use_poll=True,
+            max_request_body_size=MAX_BODY, channel_timeout=IDLE_SECONDS, ident="Thirteen",
+            clear_untrusted_proxy_headers=True,
+        )
+    except OSError as exc:
+        if exc.errno == errno.EADDRINUSE:
+            print(f"Port {args.port} is already in use on {args.host}: another server (perhaps Thirteen "
+                  f"itself) is running there. Stop it, or choose another port with --port.", file=sys.stderr)
+        else:
+            print(f"Cannot listen on {args.host}:{args.port}: {exc.strerror or exc}.", file=sys.stderr)
+        return 2
+    url = shown_url(args.host, server.effective_port)  # type: ignore[union-attr]
+    if not is_loopback(args.host):
+        print(qr_text(url))
+        print("Phones on the same Wi-Fi: scan the code above, or open the address below.")
+    else:
+        print("Listening on this computer only (--host 0.0.0.0 lets phones on the Wi-Fi in).")
+    print(f"Serving Thirteen at {url} — Ctrl-C to stop", flush=True)
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        print("Stopped.")
+    finally:
+        server.close()
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -1,12 +1,29 @@
-"""Share links and their QR codes (SVG drawn by the server, no outside service)."""
+"""Share links and their QR codes (SVG drawn by the server, no outside service).
+
+A link is only useful if the phones that scan it can reach it, so the address it holds is
+chosen, in this order:
+
+1. ``PUBLIC_URL`` when it is configured (a hosted server: ``https://thirteen.example.org``);
+2. this computer's address on the local network when the keeper opened the app on a loopback
+   address (``http://127.0.0.1:8000`` is this computer for the keeper, nobody else's phone) and
+   the server listens on the network (``LAN_SHARING``: the LAN server turns it on unless it was
+   started with ``--host 127.0.0.1``; off for any other server, which only the host knows);
+3. otherwise the address the keeper's own page was opened at.
+
+The game page says which address the codes hold and why (:attr:`ShareLinks.source`).
+"""
 
 from __future__ import annotations
 
 import io
+import ipaddress
+import socket
+from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 import qrcode
 import qrcode.image.svg
-from flask import url_for
+from flask import current_app, request, url_for
 from markupsafe import Markup
 
 from referee.web.store import Access
@@ -22,9 +39,67 @@ def qr_svg(data: str) -> Markup:
     return Markup(svg.replace("<svg ", '<svg class="qr" role="img" aria-label="QR code" ', 1))
 
 
-def share_links(access: Access, endpoint: str) -> dict[str, str]:
+def lan_address() -> str:
+    """This machine's address on the local network (no packet is sent); 127.0.0.1 if it has none."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        try:
+            s.connect(("192.0.2.1", 9))  # TEST-NET: a UDP connect only picks the route
+            return str(s.getsockname()[0])
+        except OSError:
+            return "127.0.0.1"
+
+
+def is_loopback(host: str | None) -> bool:
+    """Whether ``host`` (a name or an address) is this computer only.
+
+    >>> is_loopback("127.0.0.1"), is_loopback("localhost"), is_loopback("::1"), is_loopback("192.168.1.20")
+    (True, True, True, False)
+    """
+    if not host:
+        return False
+    if host.lower() == "localhost" or host.lower().endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+@dataclass(frozen=True)
+class ShareLinks:
+    """A game's absolute links; ``base`` is the address they hold and ``source`` why:
+    ``"configured"`` (``PUBLIC_URL``), ``"lan"`` (this computer on the local network)
+    or ``"request"`` (the address the page was opened at), ``"loopback"`` when that address
+    reaches this computer only."""
+
+    watch: str
+    keeper: str | None
+    base: str
+    source: str
+
+
+def public_base() -> tuple[str, str]:
+    """The address share links start with, and where it comes from (see the module's notes)."""
+    configured = current_app.config.get("PUBLIC_URL")
+    if configured:
+        return str(configured).rstrip("/"), "configured"
+    here = urlsplit(request.host_url)
+    if is_loopback(here.hostname) and current_app.config.get("LAN_SHARING"):
+        lan = lan_address()
+        if not is_loopback(lan):
+            port = f":{here.port}" if here.port else ""
+            return f"{here.scheme}://{lan}{port}{request.script_root}", "lan"
+    source = "loopback" if is_loopback(here.hostname) else "request"
+    return request.host_url.rstrip("/") + request.script_root, source
+
+
+def share_links(access: Access, endpoint: str) -> ShareLinks:
     """The absolute watch and keeper links of a game (keeper only for a keeper)."""
-    links = {"watch": url_for(endpoint, token=access.game.watch_token, _external=True)}
-    if access.can_write:
-        links["keeper"] = url_for(endpoint, token=access.game.keeper_token, _external=True)
-    return links
+    base, source = public_base()
+
+    def link(token: str) -> str:
+        path = url_for(endpoint, token=token)
+        return base + path[len(request.script_root):]
+
+    keeper = link(access.game.keeper_token) if access.can_write else None
+    return ShareLinks(link(access.game.watch_token), keeper, base, source)

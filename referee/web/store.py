@@ -9,11 +9,12 @@ on SQLite and PostgreSQL.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from sqlalchemy import select, update
+from sqlalchemy import bindparam, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from referee.text import Message, message
@@ -24,6 +25,9 @@ T = TypeVar("T")
 
 UNDO = "undo"
 MAX_PLAYERS = 8
+_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")
+# C0 controls and DEL: nobody types them, and PostgreSQL cannot store NUL in text.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
 class StaleGame(Exception):
@@ -61,6 +65,12 @@ class PlayerNamesError(ValueError):
 
 def clean_names(names: Iterable[str], *, least: int, most: int = MAX_PLAYERS) -> list[str]:
     """Player names, trimmed and checked: a count in range, none empty, none too long, no repeats."""
+    names = list(names)
+    for n in names:
+        if _CONTROL.search(n):
+            raise PlayerNamesError(message(
+                "the name {name} holds a control character (such as NUL) that nobody can type",
+                name=repr(_CONTROL.sub("", n)[:NAME_MAX])))
     cleaned = [" ".join(n.split()) for n in names]
     cleaned = [n for n in cleaned if n]
     if least == most and len(cleaned) != least:
@@ -88,9 +98,20 @@ def create_game(kind: str, names: Sequence[str], *, rules: dict[str, Any], setup
     return game
 
 
+def is_token(token: str) -> bool:
+    """Whether ``token`` could be a share-link token (URL-safe base64, at most 64 characters).
+
+    Anything else (a NUL byte, a space, a slash) is no game's link and never reaches the database.
+
+    >>> is_token("Ql1JEuxAn-XGUUsQh38kcDtGgEQgfFm2"), is_token("abc\\x00"), is_token(""), is_token("x" * 65)
+    (True, False, False, False)
+    """
+    return _TOKEN.fullmatch(token) is not None
+
+
 def find_by_token(token: str, kind: str | None = None) -> Access | None:
     """The game a share link opens, with the link's role; ``None`` for an unknown link."""
-    if not token or len(token) > 64:
+    if not is_token(token):
         return None
     game = db.session.scalar(
         select(Game).where((Game.keeper_token == token) | (Game.watch_token == token))
@@ -98,6 +119,23 @@ def find_by_token(token: str, kind: str | None = None) -> Access | None:
     if game is None or (kind is not None and game.kind != kind):
         return None
     return Access(game, "keeper" if game.keeper_token == token else "watcher")
+
+
+_games = Game.__table__.c
+# Built once (and compiled once, by SQLAlchemy's statement cache): a poll only binds the token.
+_VERSION_BY_TOKEN = select(_games.version).where(
+    or_(_games.keeper_token == bindparam("token"), _games.watch_token == bindparam("token")),
+    _games.kind == bindparam("kind"),
+)
+
+
+def game_version(token: str, kind: str) -> int | None:
+    """The version of the game behind a share link: one indexed lookup of one column, on a
+    pooled connection (no ORM session, no game object)."""
+    if not is_token(token):
+        return None
+    with db.engine.connect() as connection:
+        return connection.execute(_VERSION_BY_TOKEN, {"token": token, "kind": kind}).scalar()
 
 
 def append_event(game: Game, seen: int, kind: str, payload: dict[str, Any]) -> Event:

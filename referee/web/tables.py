@@ -71,9 +71,10 @@ from flask_babel import gettext
 
 from referee.errors import RefereeError
 from referee.text import Message
-from referee.web import store
+from referee.web import news, store
+from referee.web.guard import whole_number
 from referee.web.sharing import qr_svg, share_links
-from referee.web.store import Access, StaleGame, UndoNothing, find_by_token
+from referee.web.store import Access, StaleGame, UndoNothing, find_by_token, game_version
 from referee.web.views import is_htmx, say
 
 REMEMBER_SECONDS = 3600 * 24 * 365
@@ -85,8 +86,6 @@ REFUSED = 422
 
 BAD_FORM = 400
 """The status of a form that cannot be read (a missing version, a seat that does not exist)."""
-
-MAX_SINCE_DIGITS = 12
 
 
 @dataclass
@@ -154,10 +153,12 @@ class FollowedGame:
 
     def page(self, token: str) -> Response:
         """The table page: a 204 for a poll that finds nothing new, else the state."""
-        access = self.open(token)
-        unchanged = unchanged_since(access)
+        unchanged = poll_unchanged(token, self.kind)  # most polls end here: one indexed lookup
         if unchanged is not None:
             return unchanged
+        access = self.open(token)
+        if "since" in request.args:  # a poll with news: one render per version for the whole table
+            return news.shared_answer(access, lambda: self.show(access, Feedback()))
         return self.show(access, Feedback())
 
     def show(self, access: Access, feedback: Feedback, status: int = 200, render: Render | None = None) -> Response:
@@ -278,26 +279,33 @@ def require_keeper(access: Access) -> None:
 
 
 def seen_version(form: Mapping[str, Any] | None = None) -> int:
-    """The game version the phone saw when it sent the form (400 if missing)."""
+    """The game version the phone saw when it sent the form (400 if missing or not a version)."""
     raw = (form if form is not None else request.form).get("version", "")
-    try:
-        return int(raw)
-    except (TypeError, ValueError):
+    version = whole_number(raw)
+    if version is None:
         abort(400, gettext("The form is missing the game version; reload the page and try again."))
+    return version
+
+
+def poll_unchanged(token: str, kind: str) -> Response | None:
+    """For a poll (``?since=N``): an empty 204 when the game is still at version N.
+
+    Most of a room's traffic is this answer, so it costs one indexed lookup of one column:
+    no game object, no players, no events, no template.  Anything else (no ``since``, a
+    changed game, an unknown link) is left to the page, which answers it in full.
+    """
+    since = whole_number(request.args.get("since"))
+    if since is None or since != game_version(token, kind):
+        return None
+    response = Response(status=204)
+    response.headers["Cache-Control"] = "no-store"
+    response.vary.add("HX-Request")
+    return response
 
 
 def unchanged_since(access: Access) -> Response | None:
-    """For a poll (``?since=N``): an empty 204 when the game is still at version N.
-
-    Only plain ASCII digits count (``"²"`` is not a version).
-    """
-    since = request.args.get("since")
-    if (since is not None and since.isascii() and since.isdigit() and len(since) <= MAX_SINCE_DIGITS
-            and int(since) == access.game.version):
-        response = Response(status=204)
-        response.vary.add("HX-Request")
-        return response
-    return None
+    """:func:`poll_unchanged` for a game already loaded."""
+    return poll_unchanged(access.game.watch_token, access.game.kind)
 
 
 # ---------------------------------------------------------------------------------------

@@ -28,6 +28,7 @@ from referee.three_thirteen import (
     split_hand,
 )
 from referee.web import api, openapi
+from referee.web.guard import whole_number
 from referee.web.i18n import rank_plural
 from referee.web.store import MAX_PLAYERS, Access, clean_names, create_game, live_events
 from referee.web.tables import (
@@ -38,6 +39,7 @@ from referee.web.tables import (
     remember_rules,
     remembered_rules,
     require_keeper,
+    seen_version,
     switches_from_form,
 )
 from referee.web.three_thirteen_sheet import (
@@ -136,21 +138,19 @@ def index() -> Response:
 
 @bp.post("/new")
 def new_game() -> Response:
-    raw = [str(n) for n in request.form.getlist("names")][:MAX_PLAYERS]
-    raw += [""] * (MAX_PLAYERS - len(raw))
+    sent = [str(n) for n in request.form.getlist("names")]
+    raw = sent[:MAX_PLAYERS] + [""] * (MAX_PLAYERS - len(sent))
     errors: dict[str, str] = {}
     rules = ThreeThirteenRules()
     try:
         rules = rules_from_form(request.form)
     except (SwitchError, ValueError) as exc:
         errors["rules"] = say(exc)
-    try:
-        dealer_row = int(request.form.get("dealer", "0"))
-    except ValueError:
-        dealer_row = 0
+    dealer_row = whole_number(request.form.get("dealer", "0"), high=MAX_PLAYERS - 1) or 0
     names: list[str] = []
     try:
-        names = clean_names(raw, least=2, most=MAX_PLAYERS)
+        # Every name sent is counted: a form with more rows than seats is refused, not cut short.
+        names = clean_names(sent, least=2, most=MAX_PLAYERS)
     except ValueError as exc:
         errors["names"] = say(exc)
     if not 0 <= dealer_row < MAX_PLAYERS or not " ".join(raw[dealer_row].split()):
@@ -224,11 +224,8 @@ def score() -> Response:
 
 
 def _int(raw: str | None, default: int, low: int, high: int) -> int:
-    try:
-        value = int(raw or default)
-    except ValueError:
-        return default
-    return min(max(value, low), high)
+    value = whole_number(raw or str(default))
+    return default if value is None else min(max(value, low), high)
 
 
 # ---------------------------------------------------------------------------
@@ -253,7 +250,7 @@ def last_move(access: Access) -> str | None:
 def render_sheet(access: Access, feedback: Feedback, status: int = 200) -> Response:
     sheet = build_sheet(access.game)
     saved = request.args.get("saved", "")
-    saved_round = int(saved) if saved.isascii() and saved.isdigit() and len(saved) <= 3 else None
+    saved_round = whole_number(saved, low=1, high=999)
     return render_page(
         "three_thirteen/game.html", "three_thirteen/_sheet.html", status=status,
         feedback=feedback, saved_round=saved_round, undo_label=last_move(access), **_sheet_context(access, sheet),
@@ -338,10 +335,13 @@ def save_round(token: str, number: int) -> Response:
     access = GAME.open(token)
     require_keeper(access)
     sheet = build_sheet(access.game)
-    _check_round(sheet, number)
+    if not (seen_version() != access.game.version and 1 <= number <= sheet.schedule.rounds):
+        # A stale phone's round may have been undone on another phone: it gets the 409 below,
+        # with its typing kept, rather than a 404.
+        _check_round(sheet, number)
     form = request.form
     n = sheet.players
-    out = {int(raw) for raw in form.getlist("out") if raw.isascii() and raw.isdigit() and int(raw) < n}
+    out = {seat for seat in (whole_number(raw, high=n - 1) for raw in form.getlist("out")) if seat is not None}
     cards = [form.get(f"cards_{i}", "")[:400] for i in range(n)]
     points = [form.get(f"points_{i}", "")[:10] for i in range(n)]
     entry = judge_round(sheet.rules, n, number, cards, points, out)

@@ -44,6 +44,7 @@ from referee.tienlen import (
     sort_cards,
 )
 from referee.web import store
+from referee.web.guard import whole_number
 from referee.web.store import Access
 from referee.web.tables import (
     BadForm,
@@ -160,11 +161,9 @@ def _table_bomb(hand: Any) -> bool:
 
 
 def _seat(form: Any, state: Game) -> int:
-    raw = form.get("seat", "")
-    try:
-        seat = int(raw)
-    except (TypeError, ValueError):
-        raise BadForm(gettext("The form does not say which player acts; reload the page and try again.")) from None
+    seat = whole_number(form.get("seat", ""))
+    if seat is None:
+        raise BadForm(gettext("The form does not say which player acts; reload the page and try again."))
     if not 0 <= seat < len(state.setup.players):
         raise BadForm(gettext("There is no such seat at this table."))
     return seat
@@ -197,8 +196,9 @@ def new() -> Response:
     except store.PlayerNamesError as exc:
         errors["names"] = say(exc)
     leader = -1
-    if leader_raw.isdigit() and int(leader_raw) in named:
-        leader = named.index(int(leader_raw))
+    leader_row = whole_number(leader_raw)
+    if leader_row in named:
+        leader = named.index(leader_row)
     else:
         errors["leader"] = gettext("Tap the player who holds 3♠: they lead the first hand.")
     try:
@@ -206,7 +206,7 @@ def new() -> Response:
     except SwitchError as exc:
         errors["rules"] = say(exc)
         rules = TienLenRules()
-    hand_size = int(size_raw) if size_raw.isdigit() else 0
+    hand_size = whole_number(size_raw) or 0
     top = 52 // max(len(names), MIN_PLAYERS)
     if not 1 <= hand_size <= top:
         errors["hand_size"] = gettext("Each player is dealt 1 to %(n)s cards.", n=top)

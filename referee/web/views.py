@@ -12,6 +12,7 @@ from werkzeug.exceptions import HTTPException
 
 from referee.cards import AnyCard, NotationError, TooManyCopiesError, check_copies, format_cards, parse_cards
 from referee.text import Message
+from referee.web.guard import same_site_target
 
 bp = Blueprint("core", __name__)
 
@@ -72,8 +73,13 @@ def htmx_js() -> Response:
 
 
 @bp.route("/healthz")
-def health() -> dict[str, str]:
-    return {"status": "ok"}
+def health() -> tuple[dict[str, str], int]:
+    """For a load balancer or container healthcheck: 200 when the database answers, else 503."""
+    from referee.web.database import database_ok
+
+    if database_ok():
+        return {"status": "ok", "database": "ok"}, 200
+    return {"status": "unavailable", "database": "not answering"}, 503
 
 
 @bp.route("/lang/<code>")
@@ -85,7 +91,7 @@ def set_language(code: str) -> Response:
     if code not in current_app.config["LANGUAGES"]:
         abort(404)
     response = make_response("", 303)
-    response.headers["Location"] = _same_site(request.args.get("next", ""))
+    response.headers["Location"] = _openable(same_site_target(request.args.get("next") or request.referrer))
     response.set_cookie(LANG_COOKIE, code, max_age=3600 * 24 * 365, samesite="Lax", httponly=True)
     return response
 
@@ -93,13 +99,9 @@ def set_language(code: str) -> Response:
 LANG_COOKIE = "lang"
 
 
-def _same_site(target: str) -> str:
-    """``target`` if it is a page of this site that can be opened (GET), else the home page:
-    never another host, never a form's POST-only address."""
-    if not target.startswith("/") or target.startswith("//") or "\\" in target or any(
-        ord(ch) < 32 for ch in target
-    ):
-        return "/"
+def _openable(target: str) -> str:
+    """``target`` (a path of this site) if it is a page that can be opened (GET), else the home
+    page: never a form's POST-only address."""
     try:
         current_app.url_map.bind("localhost").match(target.split("?", 1)[0], method="GET")
     except HTTPException:

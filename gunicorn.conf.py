@@ -1,0 +1,74 @@
+"""gunicorn settings for a hosted Thirteen: ``gunicorn --config gunicorn.conf.py``.
+
+Several worker processes share one PostgreSQL; no worker keeps any state of its own (a game
+lives in the database and every request reads it), so any worker can answer any phone.
+Every setting can be changed through the environment, as hosts expect:
+
+* ``WEB_CONCURRENCY`` workers (default: 2 per core + 1, gunicorn's advice).  The app is
+  Python-bound, so workers, not threads, are what use more cores.
+* ``GUNICORN_THREADS`` threads per worker (default 4), worker class ``gthread``: a thread
+  waiting for the database or a slow phone does not hold up the others, and connections are
+  kept alive between polls (``keepalive`` 5 s > the 3 s a phone waits between polls), so a
+  room does not open a new connection every 3 s per phone.
+* ``worker_connections`` 1000 per worker: open keep-alive connections a worker holds at most.
+* ``timeout`` 30 s: a worker stuck that long is restarted; no request of the app needs 1 s.
+* ``PORT`` (default 8000), access log on stdout (tokens of share links cut short).
+
+Migrations run once, in the master before any worker starts (``on_starting``), under the
+database's migration lock (see ``referee/web/database.py``), so several containers started at
+once are safe too; the workers start with ``AUTO_MIGRATE=0``.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+
+from gunicorn.glogging import Logger
+
+
+class TokenCuttingLogger(Logger):
+    """The access log with share-link tokens cut to 4 characters, as the LAN server logs them."""
+
+    def atoms(self, resp, req, environ, request_time):  # type: ignore[no-untyped-def]
+        from referee.web.serve import shown_path
+
+        atoms = super().atoms(resp, req, environ, request_time)
+        atoms["U"] = shown_path(atoms.get("U") or "")
+        atoms["r"] = shown_path(atoms.get("r") or "")
+        return atoms
+
+
+wsgi_app = "app:create_app()"
+bind = [f"0.0.0.0:{os.environ.get('PORT', '8000')}"]
+workers = int(os.environ.get("WEB_CONCURRENCY", multiprocessing.cpu_count() * 2 + 1))
+worker_class = "gthread"
+threads = int(os.environ.get("GUNICORN_THREADS", "4"))
+worker_connections = 1000
+keepalive = 5
+timeout = 30
+graceful_timeout = 20
+backlog = 2048
+# Request line and headers: the app's URLs are short; a bigger request is refused (400).
+limit_request_line = 4094
+limit_request_fields = 100
+accesslog = os.environ.get("GUNICORN_ACCESS_LOG", "-")
+access_log_format = '%(h)s "%(m)s %(U)s" %(s)s %(M)sms'
+logger_class = TokenCuttingLogger
+errorlog = "-"
+# Behind a reverse proxy on the same host; PUBLIC_URL sets the address share links hold.
+forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
+# gunicorn 27 opens a control socket in $HOME by default; the container needs none.
+control_socket_disable = True
+
+
+def on_starting(server):  # type: ignore[no-untyped-def]
+    """Migrate once, in the master, before the workers fork; they then skip it."""
+    if os.environ.get("AUTO_MIGRATE") != "0":
+        from app import create_app
+        from referee.web.extensions import db
+
+        app = create_app()
+        with app.app_context():
+            db.engine.dispose()  # no connection of the master's is inherited by a worker
+    os.environ["AUTO_MIGRATE"] = "0"

@@ -1,0 +1,159 @@
+"""What every request passes before a view sees it: the input a player never types, refused
+with a reason (4xx), never a 500.
+
+* :func:`whole_number` is the one way the web layer reads a number from a form or a URL:
+  ASCII digits only (``"²"`` and ``"٣"`` are not numbers here), bounded in length and value.
+* Bodies larger than ``MAX_CONTENT_LENGTH`` are refused from their ``Content-Length``, before
+  a byte of them is read (413).
+* Control characters (NUL, ESC, …) in a query or form field are refused (400, naming the
+  field): no database stores them and no player types them.
+* A write from another site is refused (403): browsers say where a request comes from in
+  ``Sec-Fetch-Site`` and ``Origin``; a request with neither (a script, ``curl``) passes.
+* JSON nested deeper than :data:`MAX_JSON_DEPTH` is refused before it is parsed (400).
+"""
+
+from __future__ import annotations
+
+import re
+from itertools import accumulate
+from urllib.parse import urlsplit
+
+from flask import Flask, abort, current_app, request
+from flask_babel import gettext
+
+#: The largest number a form or URL may carry: a version, a seat, a count (PostgreSQL INTEGER).
+MAX_NUMBER = 2**31 - 1
+#: JSON objects and arrays nested deeper than this are refused; the API's bodies nest 2 deep.
+MAX_JSON_DEPTH = 32
+
+_ASCII_NUMBER = re.compile(r"[0-9]{1,10}")
+# C0 controls and DEL, except tab, line feed and carriage return (a textarea may send those).
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
+def whole_number(raw: object, *, low: int = 0, high: int = MAX_NUMBER) -> int | None:
+    """``raw`` read as a whole number from ``low`` to ``high``, or ``None`` if it is not one.
+
+    Only ASCII digits count, at most ten of them, and nothing else (not even a space).
+
+    >>> whole_number("42"), whole_number("7 "), whole_number("²"), whole_number("٣")
+    (42, None, None, None)
+    >>> whole_number("9" * 5000), whole_number("2147483648"), whole_number("-1"), whole_number(None)
+    (None, None, None, None)
+    >>> whole_number("9", high=8), whole_number("0", low=1)
+    (None, None)
+    """
+    if not isinstance(raw, str):
+        return None
+    if not _ASCII_NUMBER.fullmatch(raw):
+        return None
+    value = int(raw)
+    return value if low <= value <= high else None
+
+
+def has_control_character(text: str) -> bool:
+    """Whether ``text`` holds a control character other than tab and line breaks.
+
+    >>> has_control_character("Anh\\x00"), has_control_character("two\\nlines"), has_control_character("Bảo")
+    (True, False, False)
+    """
+    return _CONTROL.search(text) is not None
+
+
+def json_depth(body: bytes | str) -> int:
+    """How deeply the arrays and objects of a JSON text nest (brackets inside strings do not count).
+
+    >>> json_depth('{"a": [1, {"b": "[[["}]}'), json_depth("[]"), json_depth("3")
+    (3, 1, 0)
+    """
+    text = body.decode("utf-8", "replace") if isinstance(body, bytes) else body
+    text = re.sub(r'"(?:[^"\\]|\\.)*"', "", text)
+    steps = (1 if c in "[{" else -1 for c in text if c in "[]{}")
+    return max(accumulate(steps, initial=0))
+
+
+def same_site_target(target: str | None, fallback: str = "/") -> str:
+    """``target`` if it is a path on this site, else ``fallback`` (no open redirect).
+
+    >>> same_site_target("/trece/"), same_site_target("//evil.example/"), same_site_target("https://evil.example/x")
+    ('/trece/', '/', '/')
+    """
+    if not target:
+        return fallback
+    parts = urlsplit(target)
+    if parts.scheme or parts.netloc:
+        if parts.scheme not in ("http", "https") or not _is_this_host(parts.netloc):
+            return fallback
+    path = parts.path or "/"
+    if not path.startswith("/") or path.startswith("//") or "\\" in path or has_control_character(path):
+        return fallback
+    return path + (f"?{parts.query}" if parts.query else "")
+
+
+def _is_this_host(netloc: str) -> bool:
+    """Whether ``netloc`` names this site: the host the request came to, or ``PUBLIC_URL``'s."""
+    try:
+        hosts = {request.host.lower(), urlsplit(current_app.config.get("PUBLIC_URL") or "").netloc.lower()}
+    except RuntimeError:  # outside a request nothing is this host
+        return False
+    return bool(netloc) and netloc.lower() in hosts
+
+
+# --------------------------------------------------------------------------- the hooks
+
+
+def refuse_large_body() -> None:
+    """413 from the ``Content-Length`` header alone: nothing of the body is read."""
+    limit = current_app.config.get("MAX_CONTENT_LENGTH")
+    length = request.content_length
+    if limit is not None and length is not None and length > limit:
+        abort(413, gettext("That was too much to send at once (at most %(kb)s KB).", kb=limit // 1024))
+
+
+def refuse_cross_site_write() -> None:
+    """403 for a write a browser says came from another site; same-origin and scripts pass."""
+    if request.method not in _WRITES:
+        return
+    fetch_site = request.headers.get("Sec-Fetch-Site")
+    if fetch_site is not None:
+        if fetch_site in ("same-origin", "none"):
+            return
+        abort(403, gettext("This came from another website, so the referee did not accept it. "
+                           "Open the game's own page and send it from there."))
+    origin = request.headers.get("Origin")
+    if origin is None:
+        return
+    parts = urlsplit(origin)
+    if origin == "null" or not _is_this_host(parts.netloc):
+        abort(403, gettext("This came from another website, so the referee did not accept it. "
+                           "Open the game's own page and send it from there."))
+
+
+def refuse_control_characters() -> None:
+    """400 naming the first query or form field that holds a control character (NUL, …)."""
+    fields = [request.args]
+    if request.method in _WRITES and request.mimetype in ("application/x-www-form-urlencoded",
+                                                           "multipart/form-data"):
+        fields.append(request.form)
+    for multi in fields:
+        for key, value in multi.items(multi=True):
+            if has_control_character(key) or has_control_character(value):
+                abort(400, gettext("The field “%(field)s” holds a control character (such as NUL) that "
+                                   "nobody can type; remove it and send again.", field=_shown(key)))
+
+
+def refuse_deep_json() -> None:
+    """400 for a JSON body nested deeper than any endpoint reads (a parser would recurse)."""
+    if request.method in _WRITES and request.is_json:
+        if json_depth(request.get_data(cache=True)) > MAX_JSON_DEPTH:
+            abort(400, f"the JSON body nests deeper than {MAX_JSON_DEPTH} levels; no endpoint takes that")
+
+
+def _shown(key: str) -> str:
+    return _CONTROL.sub("?", key)[:40]
+
+
+def init_app(app: Flask) -> None:
+    for hook in (refuse_large_body, refuse_cross_site_write, refuse_control_characters, refuse_deep_json):
+        app.before_request(hook)
