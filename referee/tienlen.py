@@ -560,6 +560,19 @@ _MUST_MATCH = {
 }
 
 
+# The house rules' names as the switches show them on screen, for the sentences that name them.
+SWITCH_NAMES: dict[str, Message] = {
+    "twos_in_sequences": message("2s in sequences"),
+    "first_lead": message("Opening play"),
+    "quad_beats_pair_of_twos": message("Four of a kind on a pair of 2s"),
+    "quad_beats_three_pairs": message("Four of a kind on three pairs"),
+    "four_pairs_beat_quad": message("Four pairs on four of a kind"),
+    "bomb_after_pass": message("Bomb after passing"),
+    "play_on": message("Play on"),
+    "instant_wins": message("Instant wins"),
+}
+
+
 def _judge(play: Combination, table: Combination, rules: TienLenRules) -> tuple[bool, bool, Message]:
     """(legal, bomb, reason) for ``play`` on a non-empty ``table``."""
     pk, tk = play.kind, table.kind
@@ -581,10 +594,14 @@ def _judge(play: Combination, table: Combination, rules: TienLenRules) -> tuple[
             if pk is dseq and play.pairs >= 4:
                 return True, True, message("a double sequence of {pairs} pairs beats a pair of 2s", pairs=play.pairs)
             if pk is quad and rules.quad_beats_pair_of_twos:
-                return True, True, message("four of a kind beats a pair of 2s (house rule quad_beats_pair_of_twos)")
+                return True, True, message(
+                    "four of a kind beats a pair of 2s (house rule “{switch}”)",
+                    switch=SWITCH_NAMES["quad_beats_pair_of_twos"],
+                )
             if pk is quad:
                 return False, False, message(
-                    "four of a kind bombs only a single 2 (a pair of 2s needs house rule quad_beats_pair_of_twos)"
+                    "four of a kind bombs only a single 2 (a pair of 2s needs house rule “{switch}”)",
+                    switch=SWITCH_NAMES["quad_beats_pair_of_twos"],
                 )
             if pk is dseq:
                 return False, False, message(
@@ -594,7 +611,7 @@ def _judge(play: Combination, table: Combination, rules: TienLenRules) -> tuple[
             if rules.quad_beats_pair_of_twos:
                 return False, False, message(
                     "a pair of 2s is beaten only by a higher pair of 2s, four of a kind "
-                    "(house rule quad_beats_pair_of_twos) or a double sequence of 4 or more pairs"
+                    "or a double sequence of 4 or more pairs"
                 )
             return False, False, message(
                 "a pair of 2s is beaten only by a higher pair of 2s or a double sequence of 4 or more pairs"
@@ -608,38 +625,45 @@ def _judge(play: Combination, table: Combination, rules: TienLenRules) -> tuple[
             )
         return False, False, message("three 2s are beaten only by a double sequence of 5 or more pairs")
     if pk is quad and tk is dseq:
+        switch = SWITCH_NAMES["quad_beats_three_pairs"]
+        if table.pairs != 3:
+            # No switch makes this legal: name none.
+            return False, False, message(
+                "four of a kind does not beat a double sequence of {pairs} pairs", pairs=table.pairs
+            )
         if not rules.quad_beats_three_pairs:
             return False, False, message(
-                "four of a kind does not beat a double sequence (house rule quad_beats_three_pairs is off)"
+                "four of a kind beats a double sequence of 3 pairs only with house rule “{switch}”", switch=switch
             )
-        if table.pairs == 3:
-            return True, True, message(
-                "four of a kind beats a double sequence of 3 pairs (house rule quad_beats_three_pairs)"
-            )
-        return False, False, message(
-            "four of a kind beats a double sequence of 3 pairs only, not one of {pairs}", pairs=table.pairs
+        return True, True, message(
+            "four of a kind beats a double sequence of 3 pairs (house rule “{switch}”)", switch=switch
         )
     if pk is dseq and tk is quad:
+        switch = SWITCH_NAMES["four_pairs_beat_quad"]
+        if play.pairs < 4:
+            # No switch makes this legal: name none.
+            return False, False, message("only a double sequence of 4 or more pairs beats four of a kind")
         if not rules.four_pairs_beat_quad:
             return False, False, message(
-                "a double sequence does not beat four of a kind (house rule four_pairs_beat_quad is off)"
-            )
-        if play.pairs >= 4:
-            return True, True, message(
-                "a double sequence of {pairs} pairs beats four of a kind (house rule four_pairs_beat_quad)",
+                "a double sequence of {pairs} pairs beats four of a kind only with house rule “{switch}”",
                 pairs=play.pairs,
+                switch=switch,
             )
-        return False, False, message("only a double sequence of 4 or more pairs beats four of a kind")
+        return True, True, message(
+            "a double sequence of {pairs} pairs beats four of a kind (house rule “{switch}”)",
+            pairs=play.pairs,
+            switch=switch,
+        )
     if pk is not tk:
         if tk is quad and rules.four_pairs_beat_quad:
             return False, False, message(
                 "four of a kind is beaten only by a higher four of a kind or a double sequence "
-                "of 4 or more pairs (house rule four_pairs_beat_quad)"
+                "of 4 or more pairs"
             )
         if tk is dseq and table.pairs == 3 and rules.quad_beats_three_pairs:
             return False, False, message(
                 "a double sequence of 3 pairs is beaten only by a higher double sequence of 3 pairs "
-                "or four of a kind (house rule quad_beats_three_pairs)"
+                "or four of a kind"
             )
         return False, False, _MUST_MATCH[tk]
     if play.length != table.length:
@@ -1213,7 +1237,7 @@ class Hand:
         if not 0 <= seat < len(self.players):
             raise SeatError(seat, len(self.players))
         if not self.rules.instant_wins:
-            raise ActionError(message("instant wins are off (house rule instant_wins)"))
+            raise ActionError(message("instant wins are off (house rule “{switch}”)", switch=SWITCH_NAMES["instant_wins"]))
         if self.log:
             raise ActionError(message("an instant win must be declared before the first play"))
         if found:

@@ -9,9 +9,10 @@ pytestmark = pytest.mark.browser
 
 def test_a_lost_connection_is_said_and_the_cards_stay(phone):
     page = phone.open("/tienlen/check")
-    table = page.locator("[data-picker]").nth(0)
-    play = page.locator("[data-picker]").nth(1)
-    table.locator("[data-card='2h']").tap()
+    grid = page.locator("#picker-check")  # one grid: the table first, then the play
+    grid.locator("[data-card='2h']").tap()
+    page.locator("#picker-play [data-target]").tap()
+    play = grid
     expect(page.locator("#connection")).to_have_count(0)
 
     phone.context.set_offline(True)
@@ -20,7 +21,7 @@ def test_a_lost_connection_is_said_and_the_cards_stay(phone):
     banner = page.locator("#connection")
     expect(banner).to_be_visible()
     expect(banner).to_contain_text("No connection to the referee")
-    expect(play.locator(".picker-text")).to_have_value("3♠ 3♣ 4♦ 4♥ 5♠ 5♣")
+    expect(page.locator("#picker-play-text")).to_have_value("3♠ 3♣ 4♦ 4♥ 5♠ 5♣")
     assert phone.no_sideways_scroll()
 
     phone.context.set_offline(False)

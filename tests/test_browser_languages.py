@@ -109,7 +109,7 @@ CLIPPED = """() => {
   return [...document.querySelectorAll(
       'button, a, summary, label, select, input[type=submit], .badge, .tag, h1, h2, th, td')]
     .filter(e => { const r = e.getBoundingClientRect(); const s = getComputedStyle(e);
-      if (r.width === 0 || r.height === 0 || s.visibility === 'hidden' || e.closest('.visually-hidden')) return false;
+      if (r.width <= 1 || r.height <= 1 || s.visibility === 'hidden' || e.closest('.visually-hidden')) return false;
       const spills = e.scrollWidth > e.clientWidth + 1 && s.overflowX !== 'auto' && s.overflowX !== 'scroll';
       const outside = (r.right > window.innerWidth + 1 || r.left < -1) && !scrolls(e);
       return spills || outside; })

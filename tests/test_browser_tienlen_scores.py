@@ -24,6 +24,13 @@ def start_sheet(phone, names=NAMES):  # type: ignore[no-untyped-def]
     return page
 
 
+def ready_pickers(page) -> None:  # type: ignore[no-untyped-def]
+    """Wait until picker.js has set up every card grid on the page (taps before that are lost)."""
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('[data-picker]')].every(p => p.dataset.ready)"
+    )
+
+
 def answered(phone, status: int) -> None:  # type: ignore[no-untyped-def]
     """A refusal answers 422 on purpose; Chromium logs that as a failed load. Only those go."""
     expected = [e for e in phone.errors if f"status of {status}" in e]
@@ -66,6 +73,7 @@ def test_a_game_from_a_followed_table_is_added_by_touch(phone) -> None:  # type:
     page.wait_for_url(sheet_url)
     page.locator('[data-action="from-table"]').tap()
     page.wait_for_url("**/table/**")
+    ready_pickers(page)
     assert phone.no_sideways_scroll()
     assert phone.small_targets() == []
     expect(page.locator(".ts-preview")).to_contain_text("Dung chopped Binh's 2♥: Binh pays Dung 2")
@@ -80,6 +88,7 @@ def test_a_game_from_a_followed_table_is_added_by_touch(phone) -> None:  # type:
     expect(page.locator("#ts-left-1-error")).to_have_text("J♠ has already been played: it cannot be among Binh's leftover cards")
     expect(page.locator("#ts-left-1-text")).to_have_value(re.compile("J♠"))
     answered(phone, 422)
+    ready_pickers(page)  # the refusal is a whole page: tap only once its pickers are set up
     page.locator("#ts-left-1 [data-card='Js']").tap()  # take the J♠ back out, put the K♠ in
     page.locator("#ts-left-1 [data-card='Ks']").tap()
     page.locator('[data-action="add-table-game"]').tap()

@@ -15,8 +15,21 @@ def choose(page, field: str, value: str) -> None:
 
 
 def tap_cards(page, picker: str, codes) -> None:
+    if picker == "play":  # the check screen: one grid, the play is its second target
+        target = page.locator("#picker-play [data-target]")
+        if target.get_attribute("aria-pressed") != "true":
+            target.tap()
+        picker = "check"
     for code in codes:
         page.locator(f"#picker-{picker} [data-card='{code}']").tap()
+
+
+def top_card(page, code: str) -> None:
+    """The check screen's top card: tapped in the grid (the grid then moves on to the play)."""
+    target = page.locator("#picker-top [data-target]")
+    if target.get_attribute("aria-pressed") != "true":
+        target.tap()
+    page.locator(f"#picker-check [data-card='{code}']").tap()
 
 
 def answered(phone, status: int) -> None:
@@ -36,8 +49,7 @@ def test_tapping_the_king_exception_run_shows_legal(phone):
     page = phone.open("/trece/check")
     fits(phone)
     expect(page.locator("#verdict [data-verdict=waiting]")).to_be_visible()
-    choose(page, "top", "J")
-    choose(page, "top", "d")
+    top_card(page, "Jd")
     tap_cards(page, "play", KING_RUN)
     assert page.locator("#picker-play .picker-text").input_value() == "Q♥ K♥ A♠ K♠ Q♣ J♣ 10♣"
     verdict = page.locator("#verdict .verdict")
@@ -51,8 +63,7 @@ def test_tapping_the_king_exception_run_shows_legal(phone):
 def test_the_verdict_follows_each_tap_without_replacing_the_pickers(phone):
     page = phone.open("/trece/check")
     page.evaluate("document.querySelector('#picker-play').dataset.mark = 'kept'")
-    choose(page, "top", "J")
-    choose(page, "top", "d")
+    top_card(page, "Jd")
     tap_cards(page, "play", ["7c"])
     expect(page.locator("#verdict .verdict")).to_have_attribute("data-verdict", "illegal")
     expect(page.locator("#verdict")).to_contain_text("7♣ is not one rank from J♦")
@@ -64,8 +75,7 @@ def test_the_verdict_follows_each_tap_without_replacing_the_pickers(phone):
 def test_a_joker_ending_a_run_shows_the_demand(phone):
     page = phone.open("/trece/check")
     expect(page.locator("#must_follow-field")).to_be_hidden()
-    choose(page, "top", "Q")
-    choose(page, "top", "h")
+    top_card(page, "Qh")
     tap_cards(page, "play", ["Kh", "RJ"])
     assert page.locator("#picker-play .picker-text").input_value() == "K♥ RJ"
     verdict = page.locator("#verdict .verdict")
@@ -76,7 +86,7 @@ def test_a_joker_ending_a_run_shows_the_demand(phone):
 
 def test_a_joker_on_top_asks_for_its_demand_in_its_own_colour(phone):
     page = phone.open("/trece/check")
-    choose(page, "top", "RJ")
+    top_card(page, "RJ")
     demand = page.locator("#must_follow-field")
     expect(demand).to_be_visible()
     expect(demand.locator("label:has(input[value='h'])")).to_be_visible()
@@ -93,8 +103,7 @@ def test_a_joker_on_top_asks_for_its_demand_in_its_own_colour(phone):
 
 def test_a_typing_mistake_is_named_beside_the_field(phone):
     page = phone.open("/trece/check")
-    choose(page, "top", "J")
-    choose(page, "top", "d")
+    top_card(page, "Jd")
     page.locator("#picker-play-text").fill("Q♥ 1x")
     error = page.locator("#picker-play-error")
     expect(error).to_be_visible()

@@ -384,7 +384,9 @@ def test_double_sequence_of_three_pairs_does_not_beat_a_pair_of_twos():
 def test_four_of_a_kind_does_not_beat_a_pair_of_twos_by_default():
     verdict = check(QUAD, "2s 2h")
     assert not verdict.legal
-    assert "quad_beats_pair_of_twos" in str(verdict.reason)
+    assert str(verdict.reason) == (
+        "four of a kind bombs only a single 2 (a pair of 2s needs house rule “Four of a kind on a pair of 2s”)"
+    )
 
 
 def test_switch_quad_beats_pair_of_twos():
@@ -434,7 +436,9 @@ def test_a_bomb_double_sequence_is_beaten_by_one_of_the_same_pairs_with_a_higher
 
 
 def test_a_double_sequence_does_not_beat_four_of_a_kind_by_default():
-    assert "four_pairs_beat_quad is off" in reason(DSEQ4, "Js Jc Jd Jh")
+    assert reason(DSEQ4, "Js Jc Jd Jh") == (
+        "a double sequence of 4 pairs beats four of a kind only with house rule “Four pairs on four of a kind”"
+    )
 
 
 def test_switch_four_pairs_beat_quad():
@@ -446,7 +450,9 @@ def test_switch_four_pairs_beat_quad():
 
 
 def test_four_of_a_kind_does_not_beat_a_double_sequence_by_default():
-    assert "quad_beats_three_pairs is off" in reason(QUAD, DSEQ3)
+    assert reason(QUAD, DSEQ3) == (
+        "four of a kind beats a double sequence of 3 pairs only with house rule “Four of a kind on three pairs”"
+    )
 
 
 def test_switch_quad_beats_three_pairs():
@@ -454,9 +460,7 @@ def test_switch_quad_beats_three_pairs():
     verdict = check(QUAD, DSEQ3, rules)
     assert verdict.legal and verdict.bomb
     assert check("3c 3d 3s 3h", "4s 4h 5s 5h 6s 6h", rules).legal  # any four of a kind
-    assert reason(QUAD, "3s 3h 4s 4h 5s 5h 6s 6h", rules) == (
-        "four of a kind beats a double sequence of 3 pairs only, not one of 4"
-    )
+    assert reason(QUAD, "3s 3h 4s 4h 5s 5h 6s 6h", rules) == "four of a kind does not beat a double sequence of 4 pairs"
 
 
 def test_bombs_only_beat_twos_not_other_high_singles():

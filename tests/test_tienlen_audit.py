@@ -6,6 +6,7 @@ found (the wrong answer is quoted in the comment).
 
 from __future__ import annotations
 
+import dataclasses
 import subprocess
 import sys
 from pathlib import Path
@@ -161,7 +162,7 @@ def test_the_pair_of_twos_refusal_names_the_quad_when_quad_beats_pair_of_twos_is
     rules = TienLenRules(quad_beats_pair_of_twos=True)
     assert reason("As Ah Ad", "2s 2h", rules) == (
         "a pair of 2s is beaten only by a higher pair of 2s, four of a kind "
-        "(house rule quad_beats_pair_of_twos) or a double sequence of 4 or more pairs"
+        "or a double sequence of 4 or more pairs"
     )
 
 
@@ -219,7 +220,7 @@ def test_a_refusal_on_a_quad_names_the_double_sequence_when_four_pairs_beat_quad
     rules = TienLenRules(four_pairs_beat_quad=True)
     assert reason("As", QUAD, rules) == (
         "four of a kind is beaten only by a higher four of a kind or a double sequence "
-        "of 4 or more pairs (house rule four_pairs_beat_quad)"
+        "of 4 or more pairs"
     )
     assert reason("As", QUAD) == "four of a kind must be beaten by a higher four of a kind"
 
@@ -229,7 +230,7 @@ def test_a_refusal_on_three_pairs_names_the_quad_when_quad_beats_three_pairs_is_
     rules = TienLenRules(quad_beats_three_pairs=True)
     assert reason("As", DSEQ3, rules) == (
         "a double sequence of 3 pairs is beaten only by a higher double sequence of 3 pairs "
-        "or four of a kind (house rule quad_beats_three_pairs)"
+        "or four of a kind"
     )
     assert reason("As", DSEQ4, rules) == "a double sequence must be beaten by a double sequence"
 
@@ -431,3 +432,59 @@ def test_every_referee_sentence_is_in_the_translation_catalogue(tmp_path):
     for play, table in probes:
         template = check(play, table).reason.template
         assert f'msgid "{template}"' in catalogue, template
+
+
+# -- a refusal names a switch only when turning it on would make the play legal -----------------
+
+SWITCH_IDS = ("quad_beats_pair_of_twos", "quad_beats_three_pairs", "four_pairs_beat_quad", "instant_wins")
+
+
+@pytest.mark.parametrize(
+    ("play", "table"),
+    [
+        (QUAD, "3s 3h 4s 4h 5s 5h 6s 6h"),  # 9999 on 33 44 55 66: the switch is for 3 pairs only
+        (DSEQ3, QUAD),  # 33 44 55 on 9999: the switch is for 4 or more pairs
+        (QUAD, "2s 2c 2h"),
+        (DSEQ4, "2s 2c 2h"),
+        ("As Ah Ad", "2s 2h"),
+        ("As", QUAD),
+        ("As", DSEQ3),
+    ],
+)
+def test_a_refusal_that_no_switch_can_lift_names_no_switch(play, table):
+    for rules in (None, ALL_BOMB_SWITCHES):
+        verdict = check(play, table, rules)
+        assert not verdict.legal
+        text = str(verdict.reason)
+        assert "house rule" not in text, text
+        assert not any(sid in text for sid in SWITCH_IDS), text
+
+
+@pytest.mark.parametrize(
+    ("play", "table", "switch", "name"),
+    [
+        (QUAD, "2s 2h", "quad_beats_pair_of_twos", "Four of a kind on a pair of 2s"),
+        (QUAD, DSEQ3, "quad_beats_three_pairs", "Four of a kind on three pairs"),
+        (DSEQ4, "Js Jc Jd Jh", "four_pairs_beat_quad", "Four pairs on four of a kind"),
+    ],
+)
+def test_a_refusal_that_a_switch_would_lift_names_it_as_on_screen_and_the_switch_does_lift_it(
+    play, table, switch, name
+):
+    refused = check(play, table)
+    assert not refused.legal
+    assert f"house rule “{name}”" in str(refused.reason)
+    assert switch not in str(refused.reason)
+    allowed = check(play, table, TienLenRules(**{switch: True}))
+    assert allowed.legal and allowed.bomb
+    assert f"house rule “{name}”" in str(allowed.reason)
+
+
+def test_switch_names_in_sentences_are_the_names_on_screen(app):
+    from referee.tienlen import SWITCH_NAMES
+    from referee.web.tienlen import switch_specs
+
+    with app.test_request_context():
+        labels = {spec["id"]: spec["label"] for spec in switch_specs()}
+    assert labels == {sid: str(name) for sid, name in SWITCH_NAMES.items()}
+    assert set(SWITCH_NAMES) == {f.name for f in dataclasses.fields(TienLenRules)}

@@ -310,7 +310,7 @@ def test_play_on_skips_players_who_went_out_when_the_table_clears():
 
 def test_instant_wins_are_off_by_default():
     hand = new_hand()
-    with pytest.raises(ActionError, match="instant_wins"):
+    with pytest.raises(ActionError, match="house rule “Instant wins”"):
         hand.declare_instant_win(2, "four_twos")
 
 

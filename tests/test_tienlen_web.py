@@ -50,13 +50,15 @@ def test_rules_page_has_the_bomb_table_and_every_switch(client):
 # --- the check screen ---------------------------------------------------------------------
 
 
-def test_check_page_opens_with_two_pickers_a_neutral_prompt_and_the_switches(client):
+def test_check_page_opens_with_one_grid_for_table_and_play_a_neutral_prompt_and_the_switches(client):
     response = client.get("/tienlen/check")
     assert response.status_code == 200
     page = body(response)
     assert "<html" in page
     assert 'name="table"' in page and 'name="play"' in page and 'name="first_play"' in page
-    assert 'data-state="empty"' in page and "Tap the play" in page
+    assert 'data-state="empty"' in page and "Tap the cards" in page
+    assert page.count("data-card=") == 52  # one deck on the screen: a target button says where taps go
+    assert page.count("data-target") == 2
     assert 'hx-post="/tienlen/check"' in page and 'hx-target="#verdict"' in page
     assert "<details" in page
     for switch in TienLenRules.__dataclass_fields__:
@@ -169,7 +171,8 @@ def test_a_switch_in_the_form_changes_the_verdict(client, switch, word):
     data = {"table": "2s 2h", "play": "6s 6h 6c 6d", **switches_form(quad_beats_pair_of_twos=switch)}
     page = body(client.post("/tienlen/check", data=data, headers=HTMX))
     assert f">{word}" in page
-    assert ("quad_beats_pair_of_twos" in page) is True  # the reason names the house rule
+    assert "“Four of a kind on a pair of 2s”" in page  # the reason names the switch as on screen
+    assert "quad_beats_pair_of_twos" not in page.split('class="why"')[1].split("</p>")[0]
 
 
 def test_switches_are_remembered_on_the_phone_and_applied_on_reload(client):
@@ -296,7 +299,7 @@ def test_api_first_lead_switch(client):
 def test_api_switch_quad_beats_pair_of_twos(client, switch, legal, bomb):
     data = api(client, play="6s 6h 6c 6d", table="2s 2h", rules={"quad_beats_pair_of_twos": switch}).get_json()
     assert (data["legal"], data["bomb"]) == (legal, bomb)
-    assert "quad_beats_pair_of_twos" in data["reason"]
+    assert "house rule “Four of a kind on a pair of 2s”" in data["reason"]
 
 
 def test_api_switch_twos_in_sequences(client):
@@ -354,3 +357,15 @@ def test_openapi_document_describes_the_check(client):
     assert schemas["TienLenRules"]["properties"]["first_lead"]["enum"] == list(TienLenRules.CHOICES["first_lead"])
     assert "double_sequence" in schemas["TienLenCombination"]["properties"]["kind"]["enum"]
     assert operation["requestBody"]["content"]["application/json"]["example"]["play"] == "3♠3♣4♦4♥5♠5♣"
+
+
+def test_the_card_grid_runs_in_the_games_suit_order_spades_clubs_diamonds_hearts(client):
+    import re as _re
+
+    cards = _re.findall(r'data-card="([^"]+)"', body(client.get("/tienlen/check")))
+    # the check screen lays the deck out as suit rows of 7 ranks, then 6: ♠ ♣ ♦ ♥ from the top
+    assert [c[-1] for c in cards[0:28:7]] == ["s", "c", "d", "h"]
+    assert cards[:7] == ["3s", "4s", "5s", "6s", "7s", "8s", "9s"]
+    assert cards[28:34] == ["10s", "Js", "Qs", "Ks", "As", "2s"]
+    home = _re.findall(r'data-card="([^"]+)"', body(client.get("/")))  # a 4 × 13 grid: suit columns
+    assert home[:4] == ["3s", "3c", "3d", "3h"]

@@ -497,3 +497,19 @@ def test_the_game_is_the_same_on_sqlite_and_postgresql(any_db_app):
     t.undo()
     assert t.shows() == ((26, 11), 14, "RJ", "♥")
     assert t.version == 4
+
+
+@pytest.mark.parametrize("king, joker", [("♠", "BJ"), ("♣", "BJ"), ("♥", "RJ"), ("♦", "RJ")])
+def test_every_joker_on_its_king_shows_its_demand_line_on_the_check_screen(client, king, joker):
+    # ♠ is the first suit (0): it was read as "no demand" and its line was missing.
+    html = client.post("/trece/check", data=check_form(f"Q{king}", f"K{king} {joker}"), headers=HX).get_data(as_text=True)
+    assert f'data-demand="{king}"' in html
+    assert f"joker: the other player must play a {king}" in html
+
+
+@pytest.mark.parametrize("king, joker", [("♠", "BJ"), ("♣", "BJ"), ("♥", "RJ"), ("♦", "RJ")])
+def test_every_joker_on_its_king_shows_the_demand_banner_at_the_table(client, king, joker):
+    t = Table(client, turned=("Q", king))
+    t.play(f"K{king} {joker}")
+    assert t.demand == king
+    assert f"Ana must play a {king} or pick up 13" in t.html

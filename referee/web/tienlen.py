@@ -20,6 +20,7 @@ from flask_babel import gettext
 from referee.cards import NotationError, TooManyCopiesError, check_copies, parse_cards
 from referee.switches import SwitchError
 from referee.tienlen import (
+    SWITCH_NAMES,
     Combination,
     Kind,
     NotACombinationError,
@@ -49,12 +50,12 @@ def switch_specs() -> list[dict[str, Any]]:
     return [
         {
             "id": "twos_in_sequences",
-            "label": gettext("2s in sequences"),
+            "label": say(SWITCH_NAMES["twos_in_sequences"]),
             "help": gettext("A 2 may be the top card of a sequence, as in Q K A 2; it never wraps round to 3."),
         },
         {
             "id": "first_lead",
-            "label": gettext("Opening play"),
+            "label": say(SWITCH_NAMES["first_lead"]),
             "help": gettext("What the very first play of the game has to be."),
             "choices": [
                 ("contains_3s", gettext("must include the 3♠")),
@@ -64,32 +65,32 @@ def switch_specs() -> list[dict[str, Any]]:
         },
         {
             "id": "quad_beats_pair_of_twos",
-            "label": gettext("Four of a kind on a pair of 2s"),
+            "label": say(SWITCH_NAMES["quad_beats_pair_of_twos"]),
             "help": gettext("Four of a kind may bomb a pair of 2s, not just a single 2."),
         },
         {
             "id": "quad_beats_three_pairs",
-            "label": gettext("Four of a kind on three pairs"),
+            "label": say(SWITCH_NAMES["quad_beats_three_pairs"]),
             "help": gettext("Four of a kind may beat a double sequence of exactly three pairs."),
         },
         {
             "id": "four_pairs_beat_quad",
-            "label": gettext("Four pairs on four of a kind"),
+            "label": say(SWITCH_NAMES["four_pairs_beat_quad"]),
             "help": gettext("A double sequence of four or more pairs may beat four of a kind (never four 2s)."),
         },
         {
             "id": "bomb_after_pass",
-            "label": gettext("Bomb after passing"),
+            "label": say(SWITCH_NAMES["bomb_after_pass"]),
             "help": gettext("Someone who passed can still come back in to bomb a 2 before the table clears."),
         },
         {
             "id": "play_on",
-            "label": gettext("Play on"),
+            "label": say(SWITCH_NAMES["play_on"]),
             "help": gettext("When the first player runs out, the rest keep going until everyone is placed."),
         },
         {
             "id": "instant_wins",
-            "label": gettext("Instant wins"),
+            "label": say(SWITCH_NAMES["instant_wins"]),
             "help": gettext("Four 2s, a 3-to-ace dragon or six pairs in the dealt hand win on the spot."),
         },
     ]

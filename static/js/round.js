@@ -1,0 +1,136 @@
+/* Three Thirteen's round entry: one hand at a time, the count of cards live, and a draft
+   of the whole round (cards, "went out" ticks, typed points) kept on the phone.
+
+   The draft lives in localStorage under thirteen-round:<game>:<round>:<version>, so it
+   outlives a reload and a closed tab.  It is dropped once the sheet shows the round saved
+   (the sheet page names it in data-clear-drafts), and drafts made against an older
+   version of the sheet are dropped when the round opens again. */
+(function () {
+  "use strict";
+  function storage() { try { return window.localStorage; } catch (e) { return null; } }
+  function dropDrafts(prefix, keep) {
+    var ls = storage();
+    if (!ls) return;
+    var gone = [];
+    for (var i = 0; i < ls.length; i += 1) {
+      var k = ls.key(i);
+      if (k && k.indexOf(prefix) === 0 && k !== keep) gone.push(k);
+    }
+    gone.forEach(function (k) { ls.removeItem(k); });
+  }
+  function parse(text) { return window.Thirteen ? window.Thirteen.parseCards(text || "") : (text || "").split(/\s+/).filter(Boolean); }
+
+  function setup(form) {
+    var key = form.dataset.draftKey;
+    var steps = form.querySelector(".tt-steps");
+    var hands = Array.prototype.slice.call(form.querySelectorAll("fieldset.tt-player"));
+    var current = 0;
+
+    function field(seat, name) { return form.querySelector("[name='" + name + "_" + seat + "']"); }
+    function outBox(seat) { return form.querySelector("#out-" + seat); }
+    function snapshot() {
+      return {
+        seat: current,
+        hands: hands.map(function (h, seat) {
+          return { cards: field(seat, "cards").value, points: field(seat, "points").value, out: outBox(seat).checked };
+        })
+      };
+    }
+    var timer = null;
+    function save() {
+      clearTimeout(timer);
+      timer = setTimeout(function () {
+        var ls = storage();
+        if (!ls) return;
+        var data = snapshot();
+        var empty = data.hands.every(function (h) { return !h.cards && !h.points && !h.out; });
+        try {
+          if (empty) ls.removeItem(key); else ls.setItem(key, JSON.stringify(data));
+        } catch (e) { /* storage full or off: the form still holds it */ }
+      }, 120);
+    }
+    function restore() {
+      var ls = storage(), raw = null;
+      try { raw = ls && ls.getItem(key); } catch (e) { raw = null; }
+      if (!raw) return null;
+      var data;
+      try { data = JSON.parse(raw); } catch (e) { return null; }
+      (data.hands || []).forEach(function (h, seat) {
+        if (!hands[seat]) return;
+        var cards = field(seat, "cards"), points = field(seat, "points"), out = outBox(seat);
+        if (typeof h.cards === "string" && cards.value !== h.cards) {
+          cards.value = h.cards;
+          cards.dispatchEvent(new Event("input", { bubbles: true }));
+          cards.dispatchEvent(new Event("change", { bubbles: true }));
+        }
+        if (typeof h.points === "string") points.value = h.points;
+        if (out.checked !== !!h.out) {
+          out.checked = !!h.out;
+          out.dispatchEvent(new Event("change", { bubbles: true }));
+        }
+      });
+      return data;
+    }
+    function counts() {
+      hands.forEach(function (h, seat) {
+        var n = parse(field(seat, "cards").value).length;
+        var pts = field(seat, "points").value;
+        var live = h.querySelector("[data-live-count]");
+        if (live) live.textContent = pts && !n ? form.dataset.pointsTemplate.replace("{n}", pts) : form.dataset.countTemplate.replace("{n}", n);
+        var step = steps && steps.querySelector("[data-step='" + seat + "'] [data-step-count]");
+        if (step) {
+          var bad = step.parentNode.classList.contains("has-error");
+          step.textContent = (bad ? "! " : "") + (outBox(seat).checked ? "✓ " : "") + (pts && !n ? pts : n + "/" + form.dataset.dealt);
+        }
+      });
+    }
+    function show(seat, keepPlace) {
+      var legend = hands[current].querySelector("legend");
+      var before = legend.getBoundingClientRect().top;
+      current = seat;
+      hands.forEach(function (h, i) {
+        h.hidden = i !== seat;
+        h.classList.toggle("is-current", i === seat);
+      });
+      if (steps) steps.querySelectorAll("[data-step]").forEach(function (b) {
+        b.setAttribute("aria-pressed", String(+b.dataset.step === seat));
+      });
+      if (!keepPlace) return;
+      var after = hands[seat].querySelector("legend").getBoundingClientRect().top;
+      if (before >= 0 && before < window.innerHeight) window.scrollBy(0, after - before);
+      else (steps || hands[seat]).scrollIntoView({ block: "start" });
+    }
+
+    if (!form.hasAttribute("data-posted")) {
+      var data = restore();
+      if (data && typeof data.seat === "number" && hands[data.seat]) current = data.seat;
+    } else {
+      save();
+    }
+    dropDrafts(form.dataset.draftPrefix, key);
+    if (form.dataset.firstError) current = +form.dataset.firstError;
+    if (steps && hands.length > 1) {
+      steps.hidden = false;
+      form.classList.add("one-hand");
+      steps.addEventListener("click", function (e) {
+        var b = e.target.closest("[data-step]");
+        if (b) { show(+b.dataset.step, true); save(); }
+      });
+      form.querySelectorAll("[data-next]").forEach(function (b) {
+        b.hidden = false;
+        b.addEventListener("click", function () { show(+b.dataset.next, true); save(); });
+      });
+      show(current, false);
+    }
+    counts();
+    form.addEventListener("input", function () { counts(); save(); });
+    form.addEventListener("change", function () { counts(); save(); });
+    var first = form.dataset.firstError !== undefined && (document.getElementById("error-" + form.dataset.firstError));
+    if (first) first.scrollIntoView({ block: "center" });
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    document.querySelectorAll("[data-clear-drafts]").forEach(function (el) { dropDrafts(el.dataset.clearDrafts, null); });
+    document.querySelectorAll("form[data-round-form]").forEach(setup);
+  });
+})();
