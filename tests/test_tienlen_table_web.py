@@ -359,7 +359,7 @@ def test_a_refusal_in_htmx_returns_the_fragment_with_the_reason(table):
     body = text(response)
     assert "<html" not in body and body.lstrip().startswith("<section")
     assert "3♠ has already been played" in body
-    assert "HX-Request" in response.headers["Vary"]
+    assert "HX-Request" in response.vary
 
 
 def test_an_htmx_write_answers_with_the_fresh_table(table):
@@ -487,7 +487,8 @@ def test_a_restarted_server_loses_nothing(tmp_path, make_app):
 
     second = make_app(uri)
     after = page(second.test_client(), token)
-    assert after == before
+    rendered = re.compile(r'data-rendered="[^"]*"')  # when each page was made (for its offline copy)
+    assert rendered.sub("", after) == rendered.sub("", before)
     assert turn(after) == "Dung" and passed(after) == ["Chi"]
     assert "Undo: Chi passed" in after
     with second.app_context():

@@ -1,5 +1,7 @@
 """The app shell: home, htmx fragments, errors, the vendored htmx, the shared API parts."""
 
+import re
+
 import pytest
 
 
@@ -14,13 +16,16 @@ def test_pages_vary_on_hx_request(client):
 
 
 def test_htmx_is_served_by_the_app_itself(client):
-    response = client.get("/vendor/htmx.min.js")
+    page = client.get("/").get_data(as_text=True)
+    src = re.search(r'src="(/static/vendor/htmx\.min\.[0-9a-f]{12}\.js)"', page)
+    assert src, "the page links htmx under a versioned name"
+    response = client.get(src.group(1))
     assert response.status_code == 200
     assert "htmx" in response.get_data(as_text=True)[:2000]
     response.close()
-    page = client.get("/").get_data(as_text=True)
-    assert "/vendor/htmx.min.js" in page
     assert "unpkg" not in page and "jsdelivr" not in page
+    old = client.get("/vendor/htmx.min.js")  # the old address leads there
+    assert old.status_code == 308 and old.headers["Location"].endswith(src.group(1))
 
 
 @pytest.mark.parametrize("htmx", [False, True])

@@ -12,7 +12,7 @@ from werkzeug.exceptions import HTTPException
 
 from referee.web import guard, i18n
 from referee.web.database import MIGRATIONS, configure_engine, upgrade_database
-from referee.web.extensions import babel, db, htmx, migrate
+from referee.web.extensions import babel, compress, db, htmx, migrate
 
 
 def init_app(app: Flask) -> None:
@@ -27,11 +27,26 @@ def init_app(app: Flask) -> None:
     htmx.init_app(app)
     app.jinja_env.globals["get_locale"] = get_locale
 
-    from referee.web import api, tables, views
+    from referee.web import api, assets, offline, sharing, tables, views
 
     app.jinja_env.globals["POLL_SECONDS"] = tables.POLL_SECONDS
 
+    # Pages, fragments and JSON compressed (brotli, else gzip); static files are served
+    # precompressed under versioned names by WhiteNoise (see referee.web.assets).
+    app.config.setdefault("COMPRESS_ALGORITHM", ["br", "gzip"])
+    app.config.setdefault("COMPRESS_BR_LEVEL", 5)
+    app.config.setdefault("COMPRESS_MIN_SIZE", 300)
+    app.config.setdefault("COMPRESS_MIMETYPES", [
+        "text/html", "text/css", "text/plain", "text/javascript", "application/javascript",
+        "application/json", "application/manifest+json", "image/svg+xml", "text/csv",
+    ])
+    compress.init_app(app)
+    assets.init_app(app)
+    app.context_processor(_page_time)
+
     app.register_blueprint(views.bp)
+    app.register_blueprint(offline.bp)
+    app.register_blueprint(sharing.bp)
     # Each game's web module registers its page blueprint and its API routes.
     for module in _game_modules():
         app.register_blueprint(module.bp)
@@ -66,10 +81,19 @@ CONTENT_SECURITY_POLICY = "; ".join([
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data:",
     "connect-src 'self'",
+    "worker-src 'self'",
+    "manifest-src 'self'",
     "base-uri 'self'",
     "form-action 'self'",
     "frame-ancestors 'none'",
 ])
+
+
+def _page_time() -> dict[str, str]:
+    """When the page was made (UTC): a copy kept for offline use says how old it is."""
+    from datetime import UTC, datetime
+
+    return {"rendered_at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")}
 
 
 def _security_headers(response):  # type: ignore[no-untyped-def]

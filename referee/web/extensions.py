@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask_babel import Babel
+from flask_compress import Compress
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from htmx_flask import Htmx
@@ -16,5 +17,6 @@ class Base(DeclarativeBase):
 db = SQLAlchemy(model_class=Base)
 babel = Babel()
 htmx = Htmx()
+compress = Compress()
 # Batch mode lets later migrations alter tables on SQLite too.
 migrate = Migrate(render_as_batch=True)

@@ -23,20 +23,43 @@ from urllib.parse import urlsplit
 
 import qrcode
 import qrcode.image.svg
-from flask import current_app, request, url_for
+from flask import Blueprint, Response, abort, current_app, request, url_for
 from markupsafe import Markup
 
 from referee.web.store import Access
 
+bp = Blueprint("sharing", __name__)
 
-def qr_svg(data: str) -> Markup:
-    """An inline SVG QR code for ``data``; it scales to its box."""
+QR_MAX = 300
+
+
+def draw_qr(data: str) -> str:
+    """An SVG QR code for ``data``; it scales to its box."""
     image = qrcode.make(data, image_factory=qrcode.image.svg.SvgPathImage, border=2, box_size=10)
     buf = io.BytesIO()
     image.save(buf)
     svg = buf.getvalue().decode("utf-8")
-    svg = svg[svg.index("<svg") :]
-    return Markup(svg.replace("<svg ", '<svg class="qr" role="img" aria-label="QR code" ', 1))
+    return svg[svg.index("<svg") :]
+
+
+def qr_svg(data: str) -> Markup:
+    """The QR code of a share link, as an image drawn by :func:`qr_image` when the share box is
+    opened (``loading="lazy"``): a game page stays light on a slow network."""
+    src = url_for("sharing.qr_image", link=data)
+    return Markup('<img class="qr" alt="QR code" loading="lazy" width="240" height="240" src="{}">').format(src)
+
+
+@bp.route("/qr.svg")
+def qr_image() -> Response:
+    """The QR code of a link to this server, at the address it is opened at or the one its share
+    links hold (only those: this is no QR service for others)."""
+    link = request.args.get("link", "")
+    ours = (request.host_url, public_base()[0] + "/")  # the share links this server hands out
+    if not link or len(link) > QR_MAX or not link.startswith(ours):
+        abort(404)
+    response = Response(draw_qr(link), mimetype="image/svg+xml")
+    response.headers["Cache-Control"] = "public, max-age=31536000, immutable"  # the same link, the same code
+    return response
 
 
 def lan_address() -> str:

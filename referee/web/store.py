@@ -121,6 +121,14 @@ def find_by_token(token: str, kind: str | None = None) -> Access | None:
     return Access(game, "keeper" if game.keeper_token == token else "watcher")
 
 
+def has_write(game: Game, seen: int, write_id: str) -> bool:
+    """Whether a write carrying ``write_id`` (a phone's own id for one entry, stored in the
+    event's payload as ``_write``) was stored after version ``seen``: a phone sending again an
+    entry whose answer it never got (the Wi-Fi dropped on the way back)."""
+    payloads = db.session.scalars(select(Event.payload).where(Event.game_id == game.id, Event.seq > seen))
+    return any(isinstance(p, dict) and p.get("_write") == write_id for p in payloads)
+
+
 _games = Game.__table__.c
 # Built once (and compiled once, by SQLAlchemy's statement cache): a poll only binds the token.
 _VERSION_BY_TOKEN = select(_games.version).where(

@@ -62,6 +62,7 @@ templates; its tests (and a row in ``tests/test_followed_games.py``); and one li
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -197,7 +198,10 @@ class FollowedGame:
         """
         access, seen = self.keeper(token)
         feedback = Feedback(typed=dict(typed or {}), detail=detail)
+        mine = write_id()
         if seen != access.game.version:
+            if mine and store.has_write(access.game, seen, mine):
+                return self.done(access, after=after)  # this phone's own entry, sent again
             return self.stale(access, feedback, render)
         try:
             kind, payload = decide(access)
@@ -209,9 +213,13 @@ class FollowedGame:
             return self.refuse(access, feedback, exc.sentence, exc.at or at, render)
         except self.refusals as exc:
             return self.refuse(access, feedback, say(exc), at, render)
+        if mine:
+            payload = {**payload, "_write": mine}
         try:
             store.append_event(access.game, seen, kind, payload)
         except StaleGame:
+            if mine and store.has_write(access.game, seen, mine):
+                return self.done(access, after=after)
             return self.stale(access, feedback, render)
         return self.done(access, after=after)
 
@@ -233,8 +241,9 @@ class FollowedGame:
     # --- answers ------------------------------------------------------------------------
 
     def done(self, access: Access, *, notice: str | None = None, after: Mapping[str, Any] | None = None) -> Response:
-        """A write that stood: the fresh fragment for htmx, a 303 to the table otherwise."""
-        if is_htmx():
+        """A write that stood: the fresh fragment for htmx, a 303 to the table otherwise (a
+        boosted form, sent by htmx in a plain form's place, follows it as a plain form would)."""
+        if is_htmx() and not request.htmx.boosted:
             return self.show(access, Feedback(notice=notice))
         token = access.game.keeper_token
         return redirect(url_for(self.endpoint, token=token, **dict(after or {})), 303)  # type: ignore[return-value]
@@ -250,6 +259,16 @@ class FollowedGame:
         feedback.error, feedback.at = sentence, at
         return self.show(access, feedback, status, render)
 
+
+
+WRITE_ID = re.compile(r"[0-9a-z]{6,40}")
+
+
+def write_id() -> str:
+    """The id a phone gives each write it sends (``X-Thirteen-Write``, set by app.js and kept
+    with the entry when it must be sent again): the same entry is never stored twice."""
+    raw = request.headers.get("X-Thirteen-Write", "")
+    return raw if WRITE_ID.fullmatch(raw) else ""
 
 
 def _no_store(response: Response) -> Response:

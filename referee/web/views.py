@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
-import js_lib_htmx
-from flask import Blueprint, Response, abort, current_app, make_response, render_template, request, send_file
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from flask_babel import gettext
 from werkzeug.exceptions import HTTPException
 
@@ -15,9 +23,6 @@ from referee.text import Message
 from referee.web.guard import same_site_target
 
 bp = Blueprint("core", __name__)
-
-HTMX_FILE = Path(js_lib_htmx.__file__).resolve().parent / "static" / "htmx" / "htmx.min.js"
-
 
 def is_htmx() -> bool:
     return bool(getattr(request, "htmx", False))
@@ -67,9 +72,9 @@ def home() -> Response:
 
 @bp.route("/vendor/htmx.min.js")
 def htmx_js() -> Response:
-    """htmx, served from the pinned package installed by pip (never a CDN)."""
-    response = send_file(HTMX_FILE, mimetype="text/javascript", max_age=86400)
-    return response
+    """htmx, from the pinned pip package (never a CDN).  Pages link its versioned copy under
+    /static/ (compressed, cached for a year); this old address points there."""
+    return redirect(url_for("static", filename="vendor/htmx.min.js"), code=308)
 
 
 @bp.route("/healthz")

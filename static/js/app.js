@@ -1,11 +1,42 @@
-/* Bad Wi-Fi at the table: say so plainly when a request cannot reach the referee, and
-   clear the message as soon as one gets through.  Nothing typed is touched: a failed
-   request swaps nothing, so the cards stay where they were. */
+/* Bad Wi-Fi and no Wi-Fi at the table.  Everything here works from htmx's own events, for
+   every form of every game; no template needs its own code.
+
+   - The banner: a request that cannot reach the referee is said plainly, and cleared as
+     soon as one gets through.
+   - Sending: a write (a form with a `version` field) shows "Sending…" on its button and
+     its buttons are disabled until the answer comes, so a slow network gets no second tap.
+   - The outbox: a write that cannot reach the referee (a play, a pass, a round, a
+     correction, an undo) is kept in localStorage with everything it carried, the version it
+     was typed against included, and listed as "waiting to send".  It is sent by itself when
+     the network is back (or when the page is opened again, even after the tab was closed),
+     exactly as it was typed: if the game moved on meanwhile the referee answers 409 and the
+     page shows the fresh game with the entry still typed in, never overwriting anyone.  An
+     entry leaves the outbox only once the referee has answered it, and one identical to a
+     waiting entry is never sent beside it.
+   - Stale pages: a page shown from the phone's copy (the service worker, offline) or one
+     whose live updates stop getting through says "offline: showing the sheet as of 21:14"
+     and catches up by itself, as its polls go on.
+   - A check (a verdict or a split) that could not be sent is asked again when the network
+     is back.
+   - Plain write forms (the round form) are sent through htmx (boosted), so they get all of
+     the above; without JavaScript they post as before. */
 (function () {
   "use strict";
+  var WORDS = {};
+  try { WORDS = JSON.parse(document.getElementById("thirteen-words").textContent); } catch (err) { WORDS = {}; }
+  function word(key, fallback) { return WORDS[key] || fallback; }
+  function clock(ms) {
+    var d = new Date(ms);
+    return ("0" + d.getHours()).slice(-2) + ":" + ("0" + d.getMinutes()).slice(-2);
+  }
+  function offlineWords() {
+    return document.body.dataset.offline || word("offline", "No connection to the referee. Nothing was sent; what you entered is still here.");
+  }
+
+  /* --- the banner ------------------------------------------------------------------- */
   var box = null;
   function banner() {
-    if (!box) {
+    if (!box || !box.isConnected) {  /* a whole-page answer (boosted) replaces the body */
       box = document.createElement("div");
       box.id = "connection";
       box.className = "connection";
@@ -15,21 +46,14 @@
     }
     return box;
   }
-  function say(text) {
+  function say(text, good) {
     var b = banner();
     b.textContent = text;
+    b.classList.toggle("ok", !!good);
     b.hidden = false;
   }
   function clear() { if (box) box.hidden = true; }
-  document.addEventListener("DOMContentLoaded", function () {
-    if (window.htmx) window.htmx.config.timeout = 15000;
-  });
-  document.addEventListener("htmx:sendError", function () {
-    say(document.body.dataset.offline || "No connection to the referee. Nothing was sent; what you entered is still here.");
-  });
-  document.addEventListener("htmx:timeout", function () {
-    say(document.body.dataset.offline || "No connection to the referee. Nothing was sent; what you entered is still here.");
-  });
+
   /* The text of an error page or fragment the server sent (its .error-box), if any. */
   function reasonIn(xhr) {
     try {
@@ -38,6 +62,322 @@
       return p ? p.textContent.trim() : "";
     } catch (err) { return ""; }
   }
+
+  /* --- writes: forms that carry the game version ------------------------------------- */
+  function writeForm(elt) {
+    if (!elt || !elt.closest) return null;
+    var form = elt.tagName === "FORM" ? elt : elt.closest("form");
+    return form && form.querySelector("input[name=version]") ? form : null;
+  }
+  function isWrite(detail) {
+    var cfg = detail.requestConfig;
+    return !!(cfg && cfg.verb !== "get" && writeForm(detail.elt));
+  }
+  function replayId(detail) {
+    var cfg = detail.requestConfig;
+    return (cfg && cfg.headers && cfg.headers["X-Thirteen-Replay"]) || "";
+  }
+
+  /* A plain write form (no hx-post) is sent through htmx, so it is kept when offline too. */
+  function boost(scope) {
+    if (!scope || !scope.querySelectorAll) return;
+    var forms = Array.prototype.slice.call(scope.querySelectorAll("form"));
+    if (scope.tagName === "FORM") forms.push(scope);
+    forms.forEach(function (form) {
+      if (form.hasAttribute("hx-post") || form.hasAttribute("hx-boost")) return;
+      if ((form.getAttribute("method") || "").toLowerCase() !== "post" || !writeForm(form)) return;
+      form.setAttribute("hx-boost", "true");
+      if (window.htmx) window.htmx.process(form);
+    });
+  }
+
+  /* Sending: the form's buttons wait, and the tapped one says so. */
+  function submitterOf(detail) {
+    var ev = detail.requestConfig && detail.requestConfig.triggeringEvent;
+    if (ev && ev.submitter) return ev.submitter;
+    if (detail.elt && detail.elt.tagName === "BUTTON") return detail.elt;
+    var form = writeForm(detail.elt);
+    return form ? form.querySelector("button[type=submit], button:not([type])") : null;
+  }
+  function startSending(detail) {
+    var form = writeForm(detail.elt);
+    if (!form) return;
+    form.classList.add("is-sending");
+    form.setAttribute("aria-busy", "true");
+    form.querySelectorAll("button").forEach(function (b) {
+      if (!b.disabled) { b.disabled = true; b.dataset.waiting = "1"; }
+    });
+    var button = submitterOf(detail);
+    if (button) button.dataset.sending = word("sending", "Sending…");
+  }
+  function stopSending(detail) {
+    var form = writeForm(detail.elt);
+    if (!form) return;
+    form.classList.remove("is-sending");
+    form.removeAttribute("aria-busy");
+    form.querySelectorAll("button").forEach(function (b) {
+      if (b.dataset.waiting) { b.disabled = false; delete b.dataset.waiting; }
+      delete b.dataset.sending;
+    });
+  }
+
+  /* --- the outbox --------------------------------------------------------------------- */
+  var KEY = "thirteen-outbox";
+  var TAB = Math.random().toString(36).slice(2);
+  var CLAIM_MS = 16000;  /* longer than htmx's timeout: a claim older than that is a dead tab's */
+  function load() {
+    try {
+      var list = JSON.parse(localStorage.getItem(KEY) || "[]");
+      return Array.isArray(list) ? list : [];
+    } catch (err) { return []; }
+  }
+  function save(list) {
+    try { localStorage.setItem(KEY, JSON.stringify(list)); } catch (err) { /* storage full or off */ }
+    render();
+  }
+  function pairsOf(formData) {
+    var pairs = [];
+    if (formData && formData.forEach) formData.forEach(function (value, key) {
+      if (typeof value === "string") pairs.push([key, value]);
+    });
+    return pairs;
+  }
+  function sameWrite(a, b) { return a.path === b.path && JSON.stringify(a.params) === JSON.stringify(b.params); }
+  function describe(detail, pairs) {
+    var button = submitterOf(detail);
+    var what = button ? button.textContent.trim().replace(/\s+/g, " ") : "";
+    var cards = pairs.filter(function (p) { return /^cards/.test(p[0]) && p[1]; }).map(function (p) { return p[1]; });
+    if (cards.length && cards.length <= 2) what += " · " + cards.join(" / ");
+    return (document.title.split(" · ")[0] + " — " + what).slice(0, 140);
+  }
+  function swapOf(detail) {
+    var elt = detail.elt;
+    var holder = elt && elt.closest && elt.closest("[hx-swap]");
+    return detail.requestConfig.boosted ? "innerHTML" : ((holder && holder.getAttribute("hx-swap")) || "innerHTML");
+  }
+  function keep(detail) {
+    var cfg = detail.requestConfig;
+    var pairs = pairsOf(cfg.formData);
+    var version = "";
+    pairs.forEach(function (p) { if (p[0] === "version") version = p[1]; });
+    var target = detail.target && detail.target.id ? "#" + detail.target.id : "body";
+    var entry = {
+      id: (cfg.headers && cfg.headers["X-Thirteen-Write"]) || newId(),
+      page: location.pathname, game: gameOf(location.pathname), path: cfg.path, params: pairs, version: version,
+      target: cfg.boosted ? "body" : target, swap: swapOf(detail), boosted: !!cfg.boosted,
+      label: describe(detail, pairs), at: Date.now()
+    };
+    var list = load();
+    if (list.some(function (e) { return sameWrite(e, entry); })) { render(); return; }
+    list.push(entry);
+    save(list);
+  }
+  /* The pages of one game share the part of the address up to its link: /trece/g/<token>. */
+  function gameOf(path) {
+    var m = /^(.*?\/g\/[^\/]+)/.exec(path);
+    return m ? m[1] : path;
+  }
+  function sendableHere(e) {
+    return e.page === location.pathname || gameOf(location.pathname) === (e.game || e.page);
+  }
+  function forget(id) { save(load().filter(function (e) { return e.id !== id; })); }
+
+  var outbox = null;
+  function render() {
+    var list = load();
+    if (outbox && !outbox.isConnected) outbox = null;
+    if (!outbox) {
+      if (!list.length) return;
+      outbox = document.createElement("section");
+      outbox.id = "outbox";
+      outbox.className = "outbox";
+      outbox.setAttribute("role", "status");
+      outbox.setAttribute("aria-live", "polite");
+      var main = document.getElementById("main") || document.body;
+      main.insertBefore(outbox, main.firstChild);
+    }
+    outbox.hidden = !list.length;
+    outbox.textContent = "";
+    if (!list.length) return;
+    var head = document.createElement("p");
+    head.innerHTML = "<b></b> <span></span>";
+    head.firstChild.textContent = word("waiting", "Waiting to send");
+    head.lastChild.textContent = word("waiting_why", "No connection: this is kept on the phone and sent by itself when the referee can be reached.");
+    outbox.appendChild(head);
+    var ul = document.createElement("ul");
+    list.forEach(function (e) {
+      var li = document.createElement("li");
+      li.dataset.outbox = e.id;
+      li.dataset.version = e.version;
+      var text = document.createElement("span");
+      text.textContent = e.label + " · " + word("typed_at", "typed at {time}").replace("{time}", clock(e.at));
+      li.appendChild(text);
+      if (!sendableHere(e)) {
+        var a = document.createElement("a");
+        a.href = e.page;
+        a.textContent = word("elsewhere", "Open its page to send it");
+        li.appendChild(document.createTextNode(" "));
+        li.appendChild(a);
+      }
+      var drop = document.createElement("button");
+      drop.type = "button";
+      drop.className = "outbox-drop";
+      drop.textContent = word("discard", "Discard");
+      drop.addEventListener("click", function () {
+        if (window.confirm(word("discard_sure", "Throw away this entry? It was never sent."))) forget(e.id);
+      });
+      li.appendChild(drop);
+      ul.appendChild(li);
+    });
+    outbox.appendChild(ul);
+  }
+
+  var sendingId = "";
+  var leaving = false;  /* the tab is going away: start nothing it could not see answered */
+  /* Send the oldest entry typed on this page, unless another tab is sending it. */
+  function flush() {
+    /* navigator.onLine is false only when there is surely no network (true may be wrong). */
+    if (sendingId || leaving || !window.htmx || navigator.onLine === false) return;
+    var list = load();
+    var now = Date.now();
+    var entry = null;
+    for (var i = 0; i < list.length; i++) {
+      if (!sendableHere(list[i])) continue;
+      if (list[i].claim && now - list[i].claim.at < CLAIM_MS) return;  /* on its way from a tab */
+      entry = list[i];
+      break;
+    }
+    if (!entry) return;
+    /* On another page of the same game (the tab was closed, the sheet opened instead of the
+       round): the answer is asked as a whole page and takes the place of this one. */
+    var target = document.querySelector(entry.target);
+    var whole = entry.boosted || !target;
+    if (whole) target = document.body;
+    entry.claim = { tab: TAB, at: now };
+    save(list);
+    sendingId = entry.id;
+    var values = new FormData();
+    entry.params.forEach(function (p) { values.append(p[0], p[1]); });
+    var headers = { "X-Thirteen-Replay": entry.id };
+    if (whole) headers["HX-Boosted"] = "true";
+    var sent = window.htmx.ajax("POST", entry.path, {
+      source: target, target: whole ? "body" : entry.target, swap: whole ? "innerHTML" : entry.swap,
+      values: values, headers: headers
+    });
+    /* Not answered: the promise is refused; the events above have kept the entry. */
+    if (sent && sent.catch) sent.catch(function () {});
+  }
+  function replayDone(detail) {
+    var id = replayId(detail);
+    var xhr = detail.xhr;
+    sendingId = "";
+    if (!xhr || !xhr.status) {  /* still no network: keep it, unclaimed */
+      var list = load();
+      list.forEach(function (e) { if (e.id === id) delete e.claim; });
+      save(list);
+      return;
+    }
+    forget(id);  /* the referee answered: it has the entry, or says why not (shown on the page) */
+    if (xhr.responseURL) {
+      var url = new URL(xhr.responseURL);
+      if (url.origin === location.origin && url.pathname + url.search !== location.pathname + location.search) {
+        history.replaceState(null, "", url.pathname + url.search);
+      }
+    }
+    if (xhr.status >= 200 && xhr.status < 300) say(word("sent", "Sent: what was kept on this phone has reached the referee."), true);
+    else say(word("unsent_refused", "The referee did not take what was kept on this phone; it is shown below."));
+    window.setTimeout(flush, 50);
+  }
+
+  /* --- stale pages --------------------------------------------------------------------- */
+  var fresh = Date.now();
+  var stale = false;
+  function liveSection() { return document.querySelector("#sheet, #tt-table, #table"); }
+  function markStale() {
+    var section = liveSection();
+    var key = section && section.id === "sheet" ? "stale_sheet" : (section ? "stale_table" : "stale");
+    var bar = document.getElementById("freshness");
+    if (!bar) {
+      bar = document.createElement("p");
+      bar.id = "freshness";
+      bar.className = "freshness";
+      bar.setAttribute("role", "status");
+      var main = document.getElementById("main") || document.body;
+      main.insertBefore(bar, main.firstChild);
+    }
+    bar.textContent = word(key, "Offline: showing the page as of {time}. It catches up by itself when the connection is back.")
+      .replace("{time}", clock(fresh));
+    bar.dataset.asOf = clock(fresh);
+    bar.hidden = false;
+    if (section) section.dataset.stale = "1";
+    document.documentElement.classList.add("is-offline");
+    stale = true;
+  }
+  function markFresh() {
+    fresh = Date.now();
+    if (!stale) return;
+    stale = false;
+    var bar = document.getElementById("freshness");
+    if (bar) bar.hidden = true;
+    document.querySelectorAll("[data-stale]").forEach(function (s) { delete s.dataset.stale; });
+    document.documentElement.classList.remove("is-offline");
+  }
+
+  /* --- checks to ask again ----------------------------------------------------------- */
+  var retry = null;
+  function rememberRetry(detail) {
+    var ev = detail.requestConfig && detail.requestConfig.triggeringEvent;
+    if (!ev || !ev.type || isWrite(detail) || !ev.target) return;
+    retry = { type: ev.type, target: ev.target };
+  }
+  function askAgain() {
+    if (!retry) return;
+    var r = retry;
+    retry = null;
+    if (!r.target.isConnected) return;
+    if (r.type === "submit" && r.target.requestSubmit) r.target.requestSubmit();
+    else r.target.dispatchEvent(new Event(r.type, { bubbles: true }));
+  }
+
+  function reconnect() {
+    askAgain();
+    flush();
+  }
+
+  /* --- htmx's events -------------------------------------------------------------------- */
+  /* Every write carries an id of its own, kept with it in the outbox: if the referee stored it
+     but the answer was lost on the way back, the same entry sent again is recognised there
+     (and answered with the game as it is), never stored twice nor called stale. */
+  function newId() { return Date.now().toString(36) + Math.random().toString(36).slice(2, 9); }
+  document.addEventListener("htmx:configRequest", function (e) {
+    var d = e.detail;
+    if (!d || d.verb === "get" || !d.headers) return;
+    if (d.headers["X-Thirteen-Replay"]) d.headers["X-Thirteen-Write"] = d.headers["X-Thirteen-Replay"];
+    else if (writeForm(d.elt)) d.headers["X-Thirteen-Write"] = newId();
+  });
+  document.addEventListener("htmx:beforeRequest", function (e) {
+    var d = e.detail;
+    if (isWrite(d) && !replayId(d)) {
+      /* The same write already waits to be sent: send that one, not a second. */
+      var entry = { path: d.requestConfig.path, params: pairsOf(d.requestConfig.formData) };
+      if (load().some(function (w) { return w.page === location.pathname && sameWrite(w, entry); })) {
+        e.preventDefault();
+        flush();
+        return;
+      }
+    }
+    if (isWrite(d)) startSending(d);
+  });
+  function lost(e) {
+    var d = e.detail;
+    say(offlineWords());
+    if (liveSection()) markStale();
+    if (replayId(d)) { replayDone(d); return; }
+    if (isWrite(d)) { stopSending(d); keep(d); return; }
+    rememberRetry(d);
+  }
+  document.addEventListener("htmx:sendError", lost);
+  document.addEventListener("htmx:timeout", lost);
   document.addEventListener("htmx:responseError", function (e) {
     var xhr = e.detail.xhr;
     if (!xhr) return;
@@ -49,6 +389,51 @@
     }
   });
   document.addEventListener("htmx:afterRequest", function (e) {
-    if (e.detail.successful) clear();
+    var d = e.detail;
+    if (isWrite(d)) stopSending(d);
+    if (!d.xhr || !d.xhr.status) return;  /* not answered: handled by sendError/timeout */
+    var wasStale = stale;
+    markFresh();
+    if (replayId(d)) { replayDone(d); return; }
+    if (d.successful && !sendingId) clear();
+    if (wasStale) reconnect();
   });
+  document.addEventListener("htmx:load", function (e) { boost(e.detail.elt); render(); });
+  window.addEventListener("online", reconnect);
+  window.addEventListener("pageshow", function (e) { leaving = false; if (e.persisted) flush(); });
+  /* A tab that goes away lets the others send what it was sending. */
+  window.addEventListener("pagehide", function () {
+    leaving = true;
+    var list = load();
+    list.forEach(function (e) { if (e.claim && e.claim.tab === TAB) delete e.claim; });
+    try { localStorage.setItem(KEY, JSON.stringify(list)); } catch (err) { /* nothing to free */ }
+  });
+  window.addEventListener("storage", function (e) { if (e.key === KEY) render(); });
+
+  document.addEventListener("DOMContentLoaded", function () {
+    if (window.htmx) window.htmx.config.timeout = 15000;
+    boost(document);
+    var rendered = Date.parse(document.body.dataset.rendered || "");
+    if (document.body.hasAttribute("data-from-cache")) {
+      /* Opened from the phone's copy: say how old it is until a poll gets through. */
+      fresh = isNaN(rendered) ? Date.now() : rendered;
+      markStale();
+    }
+    render();
+    window.setTimeout(flush, 0);
+    /* Keep trying while entries wait: "online" events are not always told. */
+    window.setInterval(function () {
+      if (retry && navigator.onLine) askAgain();
+      if (load().some(sendableHere)) flush();
+    }, 4000);
+  });
+
+  /* --- the service worker: the app opens without a network ----------------------------- */
+  window.addEventListener("load", function () {
+    if ("serviceWorker" in navigator && window.isSecureContext && navigator.onLine !== false) {
+      navigator.serviceWorker.register("/sw.js").catch(function () { /* no worker: pages need the network */ });
+    }
+  });
+  window.Thirteen = window.Thirteen || {};
+  window.Thirteen.outbox = { list: load, flush: flush };
 })();

@@ -1,0 +1,232 @@
+"""Static files for phones on bad Wi-Fi: versioned names, a year-long cache, compressed once.
+
+When the app starts, :func:`build` gathers what the browser needs into one folder under
+``instance/``: the files of ``static/``, htmx from its pip package, the Workbox service-worker
+libraries from ``node_modules`` (``npm ci`` installs them) and PNG icons rendered from
+``static/icon.svg`` (resvg).  Every file is kept twice: under its own name and under a name
+carrying a hash of its content (``css/app.3f9c1a2b7d0e.css``); beside each text file WhiteNoise's
+compressor writes ``.br`` and ``.gz`` versions, so nothing is compressed per request.
+
+:func:`init_app` puts WhiteNoise in front of the app to serve that folder at ``/static/``:
+hashed names with ``Cache-Control: public, max-age=31536000, immutable``, plain names with a
+short cache.  ``url_for('static', filename='css/app.css')`` gives the hashed name, so a new
+release is a new URL and a phone never keeps an old file.  The folder is named after the
+*release* (a hash of every source file), built once, and reused by every process.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from flask import Flask
+
+ROOT = Path(__file__).resolve().parents[2]
+STATIC = ROOT / "static"
+TEMPLATES = ROOT / "templates"
+NODE_MODULES = ROOT / "node_modules"
+ICON_SVG = STATIC / "icon.svg"
+
+YEAR = 31536000
+KEEP_RELEASES = 2  # earlier builds kept beside the current one
+HASHED = re.compile(r"\.[0-9a-f]{12}\.[A-Za-z0-9]+$")
+
+# The Workbox libraries the service worker loads, in the order they depend on each other.
+WORKBOX_MODULES = ("core", "routing", "strategies", "precaching")
+# (name, size, maskable): the icons the manifest lists.
+ICONS = (("icons/icon-192.png", 192, False), ("icons/icon-512.png", 512, False),
+         ("icons/icon-maskable-512.png", 512, True))
+
+
+@dataclass(frozen=True)
+class Build:
+    """A built static folder: where it is, its release id, and each file's hashed name."""
+
+    folder: Path
+    release: str
+    names: dict[str, str]  # plain name -> hashed name
+
+    def url_name(self, filename: str) -> str:
+        return self.names.get(filename, filename)
+
+    @property
+    def has_workbox(self) -> bool:
+        return all(f"vendor/workbox/workbox-{m}.prod.js" in self.names for m in WORKBOX_MODULES)
+
+
+def _htmx_file() -> Path:
+    import js_lib_htmx
+
+    return Path(js_lib_htmx.__file__).resolve().parent / "static" / "htmx" / "htmx.min.js"
+
+
+def sources() -> dict[str, Path]:
+    """Every file the build takes in, by the name it is served under."""
+    found: dict[str, Path] = {}
+    for path in sorted(STATIC.rglob("*")):
+        if path.is_file() and not path.name.startswith("."):
+            found[path.relative_to(STATIC).as_posix()] = path
+    found["vendor/htmx.min.js"] = _htmx_file()
+    for module in WORKBOX_MODULES:
+        lib = NODE_MODULES / f"workbox-{module}" / "build" / f"workbox-{module}.prod.js"
+        if lib.exists():
+            found[f"vendor/workbox/workbox-{module}.prod.js"] = lib
+    return found
+
+
+def release_id(files: dict[str, Path]) -> str:
+    """A hash of every static source and template: a new release whenever one changes."""
+    digest = hashlib.sha256()
+    for name, path in sorted(files.items()):
+        digest.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
+    for path in sorted(TEMPLATES.rglob("*.html")):
+        digest.update(path.relative_to(TEMPLATES).as_posix().encode() + b"\0" + path.read_bytes())
+    digest.update(Path(__file__).read_bytes())
+    return digest.hexdigest()[:12]
+
+
+def hashed_name(name: str, data: bytes) -> str:
+    stem, dot, ext = name.rpartition(".")
+    return f"{stem}.{hashlib.sha256(data).hexdigest()[:12]}.{ext}" if dot else name
+
+
+def maskable_svg(svg: str) -> str:
+    """The icon for a maskable slot: the background to every edge, the mark inside the safe
+    circle (80 % of the width) the launcher may cut to."""
+    mark = re.search(r'<g id="mark".*</g>', svg, re.S)
+    if mark is None:
+        raise ValueError("static/icon.svg has no <g id=\"mark\"> for the maskable icon")
+    fill = re.search(r'<rect[^>]*fill="([^"]+)"', svg)
+    return ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64">'
+            f'<rect width="64" height="64" fill="{fill.group(1) if fill else "#0f5132"}"/>'
+            f'<g transform="translate(32 32) scale(0.72) translate(-32 -32)">{mark.group(0)}</g></svg>')
+
+
+def render_icons(folder: Path) -> None:
+    """The PNG icons of the manifest, drawn from static/icon.svg (resvg, pinned on PyPI)."""
+    import resvg_py
+
+    svg = ICON_SVG.read_text(encoding="utf-8")
+    for name, size, maskable in ICONS:
+        png = resvg_py.svg_to_bytes(svg_string=maskable_svg(svg) if maskable else svg, width=size, height=size)
+        target = folder / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(bytes(png))
+
+
+def minified(name: str, data: bytes) -> bytes:
+    """Our own scripts and stylesheets without comments and spaces (rjsmin, rcssmin); the
+    sources in static/ keep theirs.  Vendored files come minified already."""
+    if name.startswith("vendor/"):
+        return data
+    if name.endswith(".js"):
+        import rjsmin
+
+        return rjsmin.jsmin(data.decode("utf-8")).encode("utf-8")  # type: ignore[no-any-return]
+    if name.endswith(".css"):
+        import rcssmin
+
+        return rcssmin.cssmin(data.decode("utf-8")).encode("utf-8")  # type: ignore[no-any-return]
+    return data
+
+
+def _compress(folder: Path) -> None:
+    from whitenoise.compress import Compressor
+
+    compressor = Compressor(quiet=True)
+    for path in list(folder.rglob("*")):
+        if path.is_file() and compressor.should_compress(path.name):
+            compressor.compress(str(path))
+
+
+def _copy(files: dict[str, Path], folder: Path) -> dict[str, str]:
+    names: dict[str, str] = {}
+    for name, path in files.items():
+        data = path.read_bytes()
+        if name.startswith("vendor/workbox/"):  # its source map is not shipped
+            data = re.sub(rb"\n//# sourceMappingURL=\S+\s*$", b"\n", data)
+        data = minified(name, data)
+        target = folder / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+    render_icons(folder)
+    for path in sorted(folder.rglob("*")):
+        if path.is_file():
+            name = path.relative_to(folder).as_posix()
+            data = path.read_bytes()
+            names[name] = hashed_name(name, data)
+            (folder / names[name]).write_bytes(data)
+    return names
+
+
+def build(instance: Path) -> Build:
+    """The static folder of this release, built now unless an earlier start already did."""
+    files = sources()
+    release = release_id(files)
+    home = instance / "static-build"
+    folder = home / release
+    manifest = folder / "names.json"
+    if not manifest.exists():
+        home.mkdir(parents=True, exist_ok=True)
+        work = Path(tempfile.mkdtemp(prefix=f".{release}-", dir=home))
+        try:
+            names = _copy(files, work)
+            _compress(work)
+            (work / "names.json").write_text(json.dumps(names, indent=1, sort_keys=True), encoding="utf-8")
+            try:
+                work.rename(folder)
+            except OSError:  # another process finished the same release first
+                pass
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+        # Earlier releases go, but the two latest: a process of the previous release may still
+        # be serving its pages while this one starts (a rolling restart).
+        earlier = sorted((p for p in home.iterdir() if p.name != release and not p.name.startswith(".")),
+                         key=lambda p: p.stat().st_mtime, reverse=True)
+        for old in earlier[KEEP_RELEASES:]:
+            shutil.rmtree(old, ignore_errors=True)
+    names = json.loads(manifest.read_text(encoding="utf-8"))
+    return Build(folder=folder, release=release, names=names)
+
+
+def _immutable(path: str, url: str) -> bool:
+    return bool(HASHED.search(url))
+
+
+def _static_headers(headers, path: str, url: str) -> None:  # type: ignore[no-untyped-def]
+    headers["X-Content-Type-Options"] = "nosniff"
+    if HASHED.search(url):  # a hashed name never changes: keep it a year, never ask again
+        headers["Cache-Control"] = f"public, max-age={YEAR}, immutable"
+    else:  # a plain name may change with the next release: ask again (a 304 when unchanged)
+        headers["Cache-Control"] = "no-cache"
+
+
+def init_app(app: Flask) -> Build:
+    """Serve the built folder at /static/ and make ``url_for('static', ...)`` give hashed names."""
+    from whitenoise import WhiteNoise
+
+    built = build(Path(app.instance_path))
+    app.extensions["thirteen_assets"] = built
+    app.wsgi_app = WhiteNoise(  # type: ignore[method-assign]
+        app.wsgi_app, root=str(built.folder), prefix="static/", max_age=YEAR, allow_all_origins=False,
+        immutable_file_test=_immutable, add_headers_function=_static_headers,
+        mimetypes={".webmanifest": "application/manifest+json"},
+    )
+
+    @app.url_defaults
+    def _hashed_static(endpoint: str, values: dict) -> None:  # type: ignore[type-arg]
+        if endpoint == "static" and "filename" in values:
+            values["filename"] = built.url_name(values["filename"])
+
+    return built
+
+
+def current() -> Build:
+    from flask import current_app
+
+    return current_app.extensions["thirteen_assets"]  # type: ignore[no-any-return]

@@ -1,0 +1,283 @@
+"""No Wi-Fi in the middle of a game: nothing typed is lost, nothing is sent twice.
+
+Each test goes offline in the middle of a flow (a check, a Tiến lên play, a Three Thirteen
+round, a Trece play), comes back, and checks on the page and in the database that what was
+typed arrived once, or, when the game moved on meanwhile, that the keeper is shown the fresh
+game with the entry still typed in.  The pages reopened offline come from the service worker.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+import pytest
+from playwright.sync_api import expect
+from sqlalchemy import select
+
+from referee.web.extensions import db
+from referee.web.models import Event
+from referee.web.store import find_by_token
+from tests.test_browser_three_thirteen import create as create_sheet
+from tests.test_browser_tienlen_table import start_game
+from tests.test_browser_tienlen_table import tap_cards as tap_table
+from tests.test_browser_trece import start_table
+from tests.test_browser_trece import tap_cards as tap_trece
+
+pytestmark = pytest.mark.browser
+
+# What Chromium and htmx log for each request that could not be sent, and the 409 a stale
+# write answers: those are the point of these tests.
+EXPECTED = ("ERR_INTERNET_DISCONNECTED", "htmx:sendError", "htmx:afterRequest", "status of 409",
+            "Failed to fetch", "no-response", "when fetching the script")
+
+
+def forgive_offline(phone) -> None:  # type: ignore[no-untyped-def]
+    phone.errors[:] = [e for e in phone.errors if not any(x in e for x in EXPECTED)]
+
+
+def events(live_server, url: str) -> list[str]:  # type: ignore[no-untyped-def]
+    """The kinds of the events stored for the game behind a page's address, in order."""
+    token = re.search(r"/g/([^/?#]+)", url).group(1)  # type: ignore[union-attr]
+    with live_server.app.app_context():
+        access = find_by_token(token)
+        assert access is not None
+        rows = db.session.scalars(select(Event.kind).where(Event.game_id == access.game.id).order_by(Event.seq))
+        kinds = list(rows)
+        db.session.remove()
+    return kinds
+
+
+def worker_keeps(page) -> None:  # type: ignore[no-untyped-def]
+    """The phone has opened this page once with the service worker running, so it is kept."""
+    page.evaluate("async () => { await navigator.serviceWorker.register('/sw.js'); await navigator.serviceWorker.ready; }")
+    page.reload()
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+
+
+def test_a_check_tapped_offline_gets_its_verdict_by_itself_when_the_network_is_back(phone):
+    page = phone.open("/tienlen/check")
+    page.locator("#picker-check [data-card='2h']").tap()  # one grid: the table, then the play
+    phone.context.set_offline(True)
+    for card in ("3s", "3c", "4d", "4h", "5s", "5c"):
+        page.locator(f"#picker-check [data-card='{card}']").tap()
+    banner = page.locator("#connection")
+    expect(banner).to_contain_text("No connection to the referee")
+    expect(page.locator("#picker-play .picker-text")).to_have_value("3♠ 3♣ 4♦ 4♥ 5♠ 5♣")
+
+    phone.context.set_offline(False)  # no tap: the check is asked again by itself
+    expect(page.locator("#verdict")).to_contain_text("bombs a single 2", timeout=10_000)
+    expect(banner).to_be_hidden()
+    expect(page.locator("#picker-play .picker-text")).to_have_value("3♠ 3♣ 4♦ 4♥ 5♠ 5♣")
+    forgive_offline(phone)
+
+
+def test_a_tienlen_play_made_offline_waits_on_the_phone_and_is_played_once(phone, live_server):
+    page = start_game(phone)
+    worker_keeps(page)
+    url = page.url
+    tap_table(page, "3s")
+    phone.context.set_offline(True)
+    page.locator(".tt-go").tap()
+    outbox = page.locator("#outbox")
+    expect(outbox).to_contain_text("Waiting to send")
+    expect(outbox.locator("li")).to_have_count(1)
+    expect(outbox.locator("li")).to_have_attribute("data-version", "0")
+    expect(page.locator(".tt-go")).to_be_enabled()  # the sending state is over
+    page.locator(".tt-go").tap()  # tapped again: still one entry, not two
+    expect(outbox.locator("li")).to_have_count(1)
+    expect(page.locator("#tt-table .picker-text")).to_have_value("3♠")
+
+    page.reload()  # offline: the phone's copy of the table, and the entry still waiting
+    expect(page.locator("#freshness")).to_contain_text("Offline: showing the table as of")
+    expect(page.locator("#outbox li")).to_have_count(1)
+    assert events(live_server, url) == []
+
+    phone.context.set_offline(False)
+    expect(page.locator(".tt-felt")).to_contain_text("played by Bao", timeout=15_000)
+    expect(page.locator("#outbox")).to_be_hidden()
+    expect(page.locator("#freshness")).to_be_hidden()
+    page.wait_for_timeout(4500)  # a retry timer's round: nothing more is sent
+    assert events(live_server, url) == ["play"]
+    assert page.evaluate("() => JSON.parse(localStorage.getItem('thirteen-outbox') || '[]').length") == 0
+    forgive_offline(phone)
+
+
+def enter_round_one(page) -> None:  # type: ignore[no-untyped-def]
+    """Round 1 entered one hand at a time: Ann went out, Bao's cards, Chi's points, Dan's cards."""
+    ann = page.locator("#seat-0")
+    ann.locator(".tt-outbox").tap()
+    for card in ("Ah", "2h", "3h"):
+        ann.locator(f"[data-card='{card}']").tap()
+    page.locator(".tt-step[data-step='1']").tap()
+    bao = page.locator("#seat-1")
+    for card in ("Ks", "9d", "5c"):
+        bao.locator(f"[data-card='{card}']").tap()
+    bao.locator(".tt-preview .tt-points", has_text="24 points").wait_for()
+    page.locator(".tt-step[data-step='2']").tap()
+    page.locator("#points-2").fill("7")
+    page.locator(".tt-step[data-step='3']").tap()
+    dan = page.locator("#seat-3")
+    for card in ("Qc", "Qd", "3s"):
+        dan.locator(f"[data-card='{card}']").tap()
+    dan.locator(".tt-preview .tt-points", has_text="0 points").wait_for()
+
+
+def test_a_round_saved_offline_survives_a_closed_tab_and_reaches_the_sheet_once(phone, live_server):
+    page = phone.open("/three-thirteen/")
+    sheet_url = create_sheet(page, ["Ann", "Bao", "Chi", "Dan"])
+    worker_keeps(page)
+    page.get_by_role("link", name="Enter round 1").tap()
+    enter_round_one(page)
+
+    phone.context.set_offline(True)
+    page.get_by_role("button", name="Save round 1").tap()
+    expect(page.locator("#outbox")).to_contain_text("Waiting to send")
+    expect(page.locator("#outbox li")).to_have_count(1)
+    expect(page.locator("#points-2")).to_have_value("7")  # the form is untouched
+    forgive_offline(phone)
+    page.wait_for_function("() => !JSON.parse(localStorage.getItem('thirteen-outbox')).some(e => e.claim)")
+    page.close(run_before_unload=True)  # the tab is closed while the Wi-Fi is down
+
+    again = phone.context.new_page()
+    again.on("pageerror", lambda e: phone.errors.append(str(e)))
+    again.goto(sheet_url)  # opened from the phone's copy
+    expect(again.locator("#freshness")).to_contain_text("Offline: showing the sheet as of")
+    expect(again.locator("#outbox li")).to_have_count(1)
+    assert events(live_server, sheet_url) == []
+
+    phone.context.set_offline(False)
+    expect(again.locator("[data-total='1']")).to_have_text("24", timeout=15_000)
+    assert [again.locator(f"[data-total='{s}']").inner_text() for s in range(4)] == ["0", "24", "7", "0"]
+    expect(again.locator("#outbox")).to_be_hidden()
+    again.wait_for_timeout(4500)
+    assert events(live_server, sheet_url) == ["round"]
+    forgive_offline(phone)
+
+
+def test_a_trece_play_kept_offline_meets_the_fresh_table_when_the_game_moved_on(phone, second_phone, live_server):
+    page = start_table(phone)
+    url = page.url
+    other = second_phone.page  # a second keeper at the same table
+    other.goto(url)
+    phone.context.set_offline(True)
+    tap_trece(page, "cards", ["Kh"])
+    page.locator("[data-action=play]").tap()
+    expect(page.locator("#outbox li")).to_have_count(1)
+
+    other.locator("[data-action=draw]").tap()  # meanwhile Ben draws on the other phone
+    expect(other.locator("#table .turn")).to_have_text("Ana to play")
+    assert events(live_server, url) == ["draw"]
+
+    phone.context.set_offline(False)  # sent as typed, against the old version: refused, shown
+    expect(page.locator("#table .notice.stale")).to_contain_text("The table changed on another phone", timeout=15_000)
+    expect(page.locator("#table .turn")).to_have_text("Ana to play")
+    expect(page.locator("#picker-cards .picker-text")).to_have_value("K♥")  # kept to re-apply
+    expect(page.locator("#outbox")).to_be_hidden()
+    page.wait_for_timeout(4500)
+    assert events(live_server, url) == ["draw"]  # never written over the draw, never twice
+    forgive_offline(phone)
+    second_phone.errors.clear()
+
+
+def test_a_page_never_opened_shows_the_offline_page_and_a_visited_one_its_copy(phone):
+    page = phone.open("/")
+    worker_keeps(page)
+    page.goto(phone.base_url + "/trece/rules")
+    phone.context.set_offline(True)
+    page.goto(phone.base_url + "/trece/rules")
+    expect(page.locator("h1")).to_have_text("Trece in a minute")  # the kept copy of a visited page
+    expect(page.locator("#freshness")).to_contain_text("Offline: showing the page as of")
+    page.goto(phone.base_url + "/three-thirteen/rules")
+    expect(page.locator("h1")).to_have_text("No connection")
+    expect(page.locator("main")).to_contain_text("never opened on this phone")
+    phone.context.set_offline(False)
+    forgive_offline(phone)
+
+
+def test_a_watcher_keeps_the_last_sheet_marked_stale_and_catches_up_by_itself(phone, second_phone, live_server):
+    page = phone.open("/three-thirteen/")
+    create_sheet(page, ["Ann", "Bao", "Chi", "Dan"])
+    watcher = second_phone.open(page.locator("#watch-link").input_value().replace(phone.base_url, ""))
+    second_phone.context.set_offline(True)
+    expect(watcher.locator("#freshness")).to_contain_text("Offline: showing the sheet as of", timeout=8000)
+    expect(watcher.locator("#sheet")).to_have_attribute("data-stale", "1")
+
+    page.get_by_role("link", name="Enter round 1").tap()  # the keeper enters a round meanwhile
+    enter_round_one(page)
+    page.get_by_role("button", name="Save round 1").tap()
+    page.wait_for_url(re.compile(r"saved=1"))
+    expect(watcher.locator("[data-total='1']")).to_have_text("0")  # still the sheet it had
+
+    second_phone.context.set_offline(False)  # no reload, no tap
+    expect(watcher.locator("[data-total='1']")).to_have_text("24", timeout=10_000)
+    expect(watcher.locator("#freshness")).to_be_hidden()
+    expect(watcher.locator("#sheet")).not_to_have_attribute("data-stale", "1")
+    forgive_offline(second_phone)
+
+
+def test_a_write_on_a_slow_network_says_sending_and_takes_no_second_tap(phone, live_server):
+    page = start_game(phone)
+    url = page.url
+    cdp = phone.context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send("Network.emulateNetworkConditions",
+             {"offline": False, "latency": 1500, "downloadThroughput": 50_000, "uploadThroughput": 50_000})
+    tap_table(page, "3s")
+    go = page.locator(".tt-go")
+    go.tap()
+    expect(go).to_be_disabled()
+    expect(go).to_have_attribute("data-sending", "Sending…")
+    page.evaluate("() => document.querySelector('.tt-go').click()")  # an impatient second tap
+    expect(page.locator(".tt-felt")).to_contain_text("played by Bao", timeout=15_000)
+    assert events(live_server, url) == ["play"]
+
+
+def test_a_new_release_replaces_the_caches_of_the_old_one(phone, live_server):
+    page = phone.open("/")
+    worker_keeps(page)
+    old = live_server.app.extensions["thirteen_assets"]
+    kept = page.evaluate("async () => await caches.keys()")
+    assert kept and all(name.endswith(old.release) for name in kept)
+    live_server.app.extensions["thirteen_assets"] = dataclasses.replace(old, release="0123456789ab")
+    try:
+        page.evaluate("async () => { const r = await navigator.serviceWorker.getRegistration(); await r.update(); }")
+        for _ in range(50):
+            kept = page.evaluate("async () => await caches.keys()")
+            if kept and all(name.endswith("0123456789ab") for name in kept):
+                break
+            page.wait_for_timeout(200)
+        assert kept and all(name.endswith("0123456789ab") for name in kept), kept
+    finally:
+        live_server.app.extensions["thirteen_assets"] = old
+
+
+def test_a_play_whose_answer_was_lost_is_sent_again_and_stored_once(browser, live_server):
+    """The referee stored the play, but the Wi-Fi dropped before its answer reached the phone:
+    the phone keeps the entry and sends it again; the referee knows it and answers with the table."""
+    from tests.conftest import PHONE, Phone
+
+    context = browser.new_context(**PHONE, service_workers="block")  # so the route below sees the play
+    phone = Phone(context, live_server.url)
+    page = start_game(phone)
+    url = page.url
+    lost = []
+
+    def answer_lost(route) -> None:  # type: ignore[no-untyped-def]
+        route.fetch()  # it reaches the referee...
+        lost.append(route.request.headers.get("x-thirteen-write"))
+        route.abort("connectionreset")  # ...and the answer never comes back
+
+    page.route("**/play", answer_lost, times=1)
+    tap_table(page, "3s")
+    page.locator(".tt-go").tap()
+    expect(page.locator("#outbox li")).to_have_count(1)
+    assert events(live_server, url) == ["play"] and lost and lost[0]
+
+    expect(page.locator(".tt-felt")).to_contain_text("played by Bao", timeout=15_000)
+    expect(page.locator("#outbox")).to_be_hidden()
+    expect(page.locator("#tt-table .notice")).to_have_count(0)  # not "the table changed first"
+    assert events(live_server, url) == ["play"]
+    phone.errors[:] = [e for e in phone.errors if "ERR_CONNECTION_RESET" not in e and not any(x in e for x in EXPECTED)]
+    context.close()
+    assert phone.errors == []

@@ -1,0 +1,247 @@
+"""How heavy each main page is on a phone, and how long a verdict takes on a slow network.
+
+The bytes are measured in Chromium through the DevTools protocol: every response the page
+loads, as it came over the wire (compressed, headers included).  A first visit starts with an
+empty cache; a repeat visit opens the same page again in the same phone.  The goals (issue 13):
+a first visit at most 30 KB, a repeat visit at most 8 KB.  The figures are printed (run with
+``-s`` to see them) with each page's distance from the first-visit goal; the test fails when a
+repeat visit passes 8 KB or a first visit passes 36 KB (the heaviest page measured 33.8 KB when
+the round-entry and table scripts arrived: the 30 KB goal is not met on every page yet).
+
+The tap-to-verdict times are measured at 400 kbps / 400 ms of latency (a weak table Wi-Fi)
+from the tap on the last card to the verdict or split on screen; they are printed, never
+asserted (speed is not a pass/fail matter on a shared machine).
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.conftest import PHONE
+
+pytestmark = pytest.mark.browser
+
+FIRST_VISIT_GOAL = 30 * 1024  # issue 13's goal: printed, and how far each page is from it
+FIRST_VISIT_MOST = 36 * 1024  # what a first visit weighs at most today (htmx alone is 14.7 KB)
+REPEAT_VISIT_MOST = 8 * 1024
+SLOW = {"offline": False, "latency": 400, "downloadThroughput": 400_000 / 8, "uploadThroughput": 400_000 / 8}
+
+
+class Meter:
+    """Bytes received over the network (compressed body and headers), per request: the page's
+    own requests and the service worker's (its script, its libraries, what it precaches)."""
+
+    def __init__(self, context, page) -> None:  # type: ignore[no-untyped-def]
+        self.context = context
+        self.cdp = context.new_cdp_session(page)
+        self.rows: list[tuple[str, str, int]] = []
+        context.on("requestfinished", self._finished)
+
+    def _finished(self, request) -> None:  # type: ignore[no-untyped-def]
+        response = request.response()
+        if response is None or response.from_service_worker:
+            return  # answered by the service worker from its cache: nothing came over the network
+        sizes = request.sizes()
+        body = max(sizes["responseBodySize"], 0)
+        if request.service_worker is not None and response.status == 200:
+            # Chromium reports no body size for a worker's own fetches: the encoded length is
+            # what the server sent (every answer here carries Content-Length).
+            body = max(body, int(response.headers.get("content-length", "0") or 0))
+        size = body + max(sizes["responseHeadersSize"], 0)
+        if response.status == 304 or size > 0:
+            who = "worker" if request.service_worker is not None else "page"
+            self.rows.append((who, request.url.split("/", 3)[-1], size))
+
+    def reset(self) -> None:
+        self.rows.clear()
+
+    def total(self, who: str | None = None) -> int:
+        return sum(n for w, _, n in self.counted() if who is None or w == who)
+
+    def counted(self) -> list[tuple[str, str, int]]:
+        """The rows that crossed the network: a file the worker precaches right after the page
+        loaded it comes from the browser's cache (it is cached immutable), not the server."""
+        loaded = {u for w, u, _ in self.rows if w == "page"}
+        return [(w, u, n) for w, u, n in self.rows if w == "page" or u not in loaded]
+
+    def detail(self) -> list[tuple[str, int]]:
+        return [(("(worker) " if w == "worker" else "") + u[:40], n) for w, u, n in self.counted()]
+
+    def throttle(self, conditions: dict) -> None:  # type: ignore[type-arg]
+        self.cdp.send("Network.emulateNetworkConditions", conditions)
+
+
+def _games(browser, live_server) -> dict[str, str]:  # type: ignore[no-untyped-def]
+    """One game of each kind, started by touch; the keeper pages' paths."""
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    base = live_server.url
+    paths: dict[str, str] = {}
+    page.goto(base + "/tienlen/new")
+    for i, name in enumerate(("Ana", "Bao", "Chi")):
+        page.locator(f"#name{i}").fill(name)
+    page.locator(".tt-3s").nth(1).tap()
+    page.get_by_role("button", name="Start the game").tap()
+    page.wait_for_url("**/tienlen/g/**")
+    paths["Tiến lên table"] = page.url.removeprefix(base)
+    page.goto(base + "/trece/")
+    page.locator("#name0").fill("Ana")
+    page.locator("#name1").fill("Ben")
+    page.locator("#turned-field label:has(input[value='Q'])").tap()
+    page.locator("#turned-field label:has(input[value='h'])").tap()
+    page.get_by_role("button", name="Start the table").tap()
+    expect(page.locator("#table .turn")).to_have_text("Ben to play")
+    paths["Trece table"] = page.url.removeprefix(base)
+    page.goto(base + "/three-thirteen/")
+    for i, name in enumerate(("Ann", "Bao", "Chi", "Dan")):
+        page.locator(f"#name-{i}").fill(name)
+    page.get_by_role("button", name="Start the sheet").tap()
+    page.wait_for_url(re.compile(r"/three-thirteen/g/"))
+    sheet = page.url.removeprefix(base)
+    paths["Three Thirteen sheet"] = sheet
+    paths["Three Thirteen round"] = sheet + "/round/1"
+    context.close()
+    from tests.test_tienlen_scores_web import start_sheet  # the Tiến lên score sheet
+
+    token = start_sheet(live_server.app.test_client())
+    paths["Tiến lên score sheet"] = f"/tienlen/scores/g/{token}"
+    paths["Tiến lên scores: add a game"] = f"/tienlen/scores/g/{token}/add"
+    return paths
+
+
+MAIN_PAGES = {
+    "home": "/",
+    "Tiến lên check": "/tienlen/check",
+    "Tiến lên start": "/tienlen/new",
+    "Trece check": "/trece/check",
+    "Trece start": "/trece/",
+    "Three Thirteen start": "/three-thirteen/",
+}
+
+
+def weigh(browser, url: str) -> tuple[int, int, int, list[tuple[str, int]]]:  # type: ignore[no-untyped-def]
+    """Bytes of a first visit of ``url`` (empty cache) in a fresh phone, what its service worker
+    fetched meanwhile, and the bytes of a repeat visit (the same page opened again)."""
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    meter = Meter(context, page)
+    page.goto(url, wait_until="load")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    page.wait_for_timeout(300)
+    first, worker, detail = meter.total("page"), meter.total("worker"), meter.detail()
+    meter.reset()
+    page.goto(url, wait_until="load")
+    page.wait_for_timeout(300)
+    repeat = meter.total()
+    context.close()
+    return first, worker, repeat, detail
+
+
+def test_every_main_page_is_light_on_a_first_and_a_repeat_visit(browser, live_server):
+    pages = {**MAIN_PAGES, **_games(browser, live_server)}
+    rows = [(name, *weigh(browser, live_server.url + path)) for name, path in pages.items()]
+    print("\npage                     first visit   (+ service worker, once)   repeat visit")
+    for name, first, worker, repeat, _ in rows:
+        print(f"{name:<24} {first / 1024:8.1f} KB   (+ {worker / 1024:4.1f} KB)                {repeat / 1024:6.1f} KB")
+    for name, *_, detail in rows:
+        print(f"  {name}: " + ", ".join(f"{u} {n / 1024:.1f}" for u, n in detail))
+    over = [(n, round((f - FIRST_VISIT_GOAL) / 1024, 1)) for n, f, _, _, _ in rows if f > FIRST_VISIT_GOAL]
+    print(f"over the {FIRST_VISIT_GOAL // 1024} KB goal (KB): {over}")
+    heavy = [(n, f) for n, f, _, _, _ in rows if f > FIRST_VISIT_MOST]
+    again = [(n, r) for n, _, _, r, _ in rows if r > REPEAT_VISIT_MOST]
+    assert heavy == [], f"first visits over {FIRST_VISIT_MOST} bytes: {heavy}"
+    assert again == [], f"repeat visits over {REPEAT_VISIT_MOST} bytes: {again}"
+
+
+# --- tap to verdict on a slow network ---------------------------------------------------------
+
+MARK_TAPS = """() => { window.__tap = 0;
+  document.addEventListener('click', e => { if (e.target.closest('[data-card], button')) window.__tap = performance.now(); }, true); }"""
+
+
+def tap_to(page, locator, condition: str) -> float:  # type: ignore[no-untyped-def]
+    """Seconds from tapping ``locator`` until ``condition`` (a JS expression) holds on screen."""
+    page.evaluate("() => { window.__tap = 0; }")
+    locator.tap()
+    done = page.wait_for_function(f"() => window.__tap && ({condition}) && performance.now()", polling="raf",
+                                  timeout=20_000)
+    return (done.json_value() - page.evaluate("window.__tap")) / 1000
+
+
+def tap_median(page, locator, condition: str, undone: str | None = None, *,  # type: ignore[no-untyped-def]
+               undo=None, runs: int = 3) -> float:
+    """The median of ``runs`` taps on the last card, each undone by a second tap (on ``undo``,
+    by default the same card) until ``undone`` holds (by default: ``condition`` no longer)."""
+    times = []
+    for _ in range(runs):
+        times.append(tap_to(page, locator, condition))
+        tap_to(page, undo or locator, undone or f"!({condition})")
+    return sorted(times)[len(times) // 2]
+
+
+def slow_phone(browser, url: str):  # type: ignore[no-untyped-def]
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    page.goto(url, wait_until="load")
+    page.evaluate(MARK_TAPS)
+    Meter(context, page).throttle(SLOW)
+    return context, page
+
+
+def test_tap_to_verdict_at_400_kbps_and_400_ms(browser, live_server):
+    base = live_server.url
+    games = _games(browser, live_server)
+    times: dict[str, float] = {}
+
+    context, page = slow_phone(browser, base + "/tienlen/check")
+    # One grid: the 2♥ goes to the table, the 3♠ (no match for a 2♥) starts the play.
+    page.locator("#picker-check [data-card='2h']").tap()
+    for card in ("3s", "3c", "4d", "4h", "5s"):
+        page.locator(f"#picker-check [data-card='{card}']").tap()
+    times["Tiến lên check (a bomb on a 2)"] = tap_median(
+        page, page.locator("#picker-check [data-card='5c']"),
+        "document.querySelector('#verdict').textContent.includes('bombs a single 2')")
+    context.close()
+
+    context, page = slow_phone(browser, base + "/trece/check")
+    page.locator("#picker-top [data-target]").tap()  # the grid fills the top card, then the play
+    page.locator("#picker-check [data-card='Jd']").tap()
+    for card in ("Qh", "Kh", "As", "Ks", "Qc", "Jc"):
+        page.locator(f"#picker-check [data-card='{card}']").tap()
+    times["Trece check (a run on J♦)"] = tap_median(
+        page, page.locator("#picker-check [data-card='10c']"),
+        "document.querySelector('#verdict [data-verdict=legal]') && document.querySelector('#verdict').textContent.includes('10♣')",
+        "!document.querySelector('#verdict').textContent.includes('10♣')")
+    context.close()
+
+    context, page = slow_phone(browser, base + games["Three Thirteen round"])
+    page.locator(".tt-step[data-step='1']").tap()  # round entry: one hand at a time
+    for card in ("Ks", "9d"):
+        page.locator(f"#seat-1 [data-card='{card}']").tap()
+    # One sample: a second tap on a card adds its twin here (two decks), so the tap is not undone.
+    times["Three Thirteen split (3 cards)"] = tap_to(
+        page, page.locator("#seat-1 [data-card='5c']"),
+        "document.querySelector('#preview-1').textContent.includes('24 points')")
+    context.close()
+
+    context, page = slow_phone(browser, base + games["Tiến lên table"])
+    page.locator("#tt-table [data-card='3s']").tap()
+    times["Tiến lên table (play 3♠)"] = tap_to(
+        page, page.locator("#tt-table button.tt-go"),
+        "document.querySelector('.tt-felt').textContent.includes('Bao')")
+    context.close()
+
+    context, page = slow_phone(browser, base + games["Trece table"])
+    page.locator("#table [data-card='Kh']").tap()
+    times["Trece table (play K♥)"] = tap_to(
+        page, page.locator("#table [data-action=play]"),
+        "document.querySelector('#table [data-top]').textContent.includes('K')")
+    context.close()
+
+    print("\ntap to verdict at 400 kbps / 400 ms (goal under 0.6 s; checks: median of 3 taps)")
+    for name, seconds in times.items():
+        print(f"  {name:<34} {seconds:5.2f} s")
+    assert all(t > 0 for t in times.values())
