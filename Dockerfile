@@ -14,6 +14,9 @@ COPY app.py gunicorn.conf.py babel.cfg ./
 COPY referee ./referee
 COPY templates ./templates
 COPY static ./static
+# The translations (es, pt, vi), compiled here as scripts/serve compiles them: .mo files are not in git.
+COPY translations ./translations
+RUN pybabel compile -d translations
 
 # Not root: the app writes nothing outside instance/ (the SQLite file and the secret, when
 # no DATABASE_URL and SECRET_KEY are given).

@@ -37,7 +37,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         SQLALCHEMY_ENGINE_OPTIONS={"pool_pre_ping": True},
         MAX_CONTENT_LENGTH=64 * 1024,
         BABEL_DEFAULT_LOCALE="en",
-        LANGUAGES=["en"],
+        LANGUAGES=["en", "es", "pt", "vi"],  # referee/web/i18n.py; catalogues in translations/
         SESSION_COOKIE_SAMESITE="Lax",
     )
     if config is None:

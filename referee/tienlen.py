@@ -833,6 +833,14 @@ class InstantWinKind(enum.Enum):
         return {"four_twos": "four 2s", "dragon": "a dragon (3 to ace)", "six_pairs": "six pairs"}[self.value]
 
 
+# The same names as sentences' parts, so that they are translated with the sentence.
+INSTANT_WIN_NAMES: dict[InstantWinKind, Message] = {
+    InstantWinKind.FOUR_TWOS: message("four 2s"),
+    InstantWinKind.DRAGON: message("a dragon (3 to ace)"),
+    InstantWinKind.SIX_PAIRS: message("six pairs"),
+}
+
+
 @dataclass(frozen=True, slots=True)
 class Setup:
     """Who sits where (seat order is turn order), the house rules and who leads.
@@ -1237,7 +1245,7 @@ class Hand:
                 raise ActionError(message("a dealt hand has {size} cards, not {count}",
                                           size=self.setup.hand_size, count=len(found)))
             if not _holds_instant_win(found, kind):
-                raise ActionError(message("{cards} does not hold {kind}", cards=found, kind=kind.label))
+                raise ActionError(message("{cards} does not hold {kind}", cards=found, kind=INSTANT_WIN_NAMES[kind]))
 
     def can_declare_instant_win(self, seat: int, kind: InstantWinKind | str, cards: CardsLike = ()) -> bool:
         try:

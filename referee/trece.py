@@ -842,12 +842,11 @@ class State:
         self._check_drawn_back(cards, p)
         verdict = check_play(self.top, cards, self._demand, self.rules)
         if len(cards) > self._counts[p]:
-            template = (
-                "{name} holds 1 card, too few to play {play}"
-                if self._counts[p] == 1
-                else "{name} holds {count} cards, too few to play {play}"
-            )
-            raise IllegalActionError(message(template, name=self.players[p], count=self._counts[p], play=cards))
+            if self._counts[p] == 1:
+                raise IllegalActionError(message("{name} holds 1 card, too few to play {play}",
+                                                 name=self.players[p], play=cards))
+            raise IllegalActionError(message("{name} holds {count} cards, too few to play {play}",
+                                             name=self.players[p], count=self._counts[p], play=cards))
         if not verdict.legal:
             raise IllegalPlayError(verdict, cards)
         return verdict

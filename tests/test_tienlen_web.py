@@ -275,6 +275,8 @@ def test_api_a_play_that_is_no_combination_says_why(client):
         "legal": False,
         "bomb": False,
         "reason": "a 2 can never be part of a sequence",
+        "reason_code": "a 2 can never be part of a sequence",
+        "params": {},
         "play": {"kind": None, "name": None, "cards": ["K♠", "A♠", "2♠"], "top": None},
         "table": None,
     }

@@ -192,7 +192,7 @@ def test_api_check_answers_the_verdict(client, body, expected):
     response = client.post("/api/trece/check", json=body)
     assert response.status_code == 200
     answer = response.get_json()
-    assert set(answer) == {"legal", "reason", "joker", "demands_suit"}
+    assert set(answer) == {"legal", "reason", "reason_code", "params", "joker", "demands_suit"}
     for key, value in expected.items():
         assert answer[key] == value
 

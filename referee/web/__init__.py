@@ -10,17 +10,9 @@ from flask import Flask, current_app, jsonify, request
 from flask_babel import get_locale, gettext
 from werkzeug.exceptions import HTTPException
 
-from referee.web import guard
+from referee.web import guard, i18n
 from referee.web.database import MIGRATIONS, configure_engine, upgrade_database
 from referee.web.extensions import babel, compress, db, htmx, migrate
-
-
-def select_locale() -> str | None:
-    languages = current_app.config["LANGUAGES"]
-    chosen = request.cookies.get("lang")
-    if chosen in languages:
-        return chosen
-    return request.accept_languages.best_match(languages)
 
 
 def init_app(app: Flask) -> None:
@@ -30,7 +22,8 @@ def init_app(app: Flask) -> None:
     with app.app_context():
         configure_engine(db.engine)
     migrate.init_app(app, db, directory=MIGRATIONS)
-    babel.init_app(app, locale_selector=select_locale)
+    babel.init_app(app, locale_selector=i18n.select_locale)
+    i18n.init_app(app)
     htmx.init_app(app)
     app.jinja_env.globals["get_locale"] = get_locale
 
@@ -128,6 +121,20 @@ def _plain_words(exc: HTTPException) -> str | None:
     }.get(exc.code or 0, exc.description)
 
 
+def _title(exc: HTTPException) -> str:
+    """The error page's heading in the reader's language (the server library's name otherwise)."""
+    return {
+        400: gettext("Bad request"),
+        403: gettext("Not allowed"),
+        404: gettext("Not found"),
+        405: gettext("Not this way"),
+        409: gettext("Changed meanwhile"),
+        413: gettext("Too much at once"),
+        422: gettext("Cannot be done"),
+        429: gettext("Too many requests"),
+    }.get(exc.code or 0) or exc.name
+
+
 def _http_error(exc: HTTPException):  # type: ignore[no-untyped-def]
     if _wants_json():
         return with_error_headers(jsonify(error=exc.description or exc.name), exc), exc.code
@@ -135,7 +142,7 @@ def _http_error(exc: HTTPException):  # type: ignore[no-untyped-def]
 
     response = render_page(
         "errors/error.html", "partials/error.html", status=exc.code or 500,
-        code=exc.code, title=gettext(exc.name), detail=_plain_words(exc),
+        code=exc.code, title=_title(exc), detail=_plain_words(exc),
     )
     return with_error_headers(response, exc)
 

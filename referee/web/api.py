@@ -12,13 +12,24 @@ from flask import Blueprint, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from referee.cards import format_cards, parse_cards
+from referee.text import Message
 from referee.web import openapi
+from referee.web.i18n import reason_fields
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 
 class BadRequest(ValueError):
-    """A request body that is not what the endpoint takes."""
+    """A request body that is not what the endpoint takes.
+
+    ``reason`` (a referee sentence) and ``field`` are given when the mistake is in one field's
+    cards: the answer then carries the sentence's ``reason_code`` and ``params`` too.
+    """
+
+    def __init__(self, text: str, *, reason: Message | None = None, field: str | None = None) -> None:
+        super().__init__(text)
+        self.reason = reason
+        self.field = field
 
 
 def json_body(*, required: tuple[str, ...] = (), allowed: tuple[str, ...] = ()) -> dict[str, Any]:
@@ -58,7 +69,16 @@ def rules_field(data: dict[str, Any]) -> dict[str, Any]:
 
 @bp.errorhandler(ValueError)
 def bad_input(exc: ValueError):  # type: ignore[no-untyped-def]
-    return jsonify(error=str(exc)), 400
+    """400 with the English ``error``; a mistake that carries a referee sentence (bad notation,
+    too many copies, ...) adds its ``reason_code`` and ``params`` (and ``error_localized``)."""
+    body: dict[str, Any] = {"error": str(exc)}
+    reason = getattr(exc, "reason", None)
+    if isinstance(reason, Message):
+        body.update(reason_fields(reason, key="error"), error=str(exc))
+    field = getattr(exc, "field", None)
+    if field:
+        body["field"] = field
+    return jsonify(body), 400
 
 
 @bp.errorhandler(HTTPException)

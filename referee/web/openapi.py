@@ -10,11 +10,37 @@ import copy
 from typing import Any
 
 _PATHS: dict[str, dict[str, Any]] = {}
+
+# Beside every English sentence (``reason``, ``error``): its template and parameters, so that
+# other programs can say it in their own language; the app's own translation on request.
+_LOCALIZED = {
+    "type": "string",
+    "description": "The sentence in the language the request's Accept-Language picks (es, pt, vi), when it "
+    "is not English.",
+}
+CODE_PROPERTIES: dict[str, Any] = {
+    "reason_code": {
+        "type": "string",
+        "description": "The sentence's template, stable across languages: the msgid of the app's catalogues "
+        "(e.g. '{play} is lower than {table}').",
+    },
+    "params": {
+        "type": "object",
+        "description": "The values of the template's {blanks}: strings (cards in notation), numbers, or a "
+        "nested sentence as {reason_code, params}.",
+    },
+}
+REASON_PROPERTIES: dict[str, Any] = {**CODE_PROPERTIES, "reason_localized": _LOCALIZED}
 _SCHEMAS: dict[str, Any] = {
     "Error": {
         "type": "object",
         "required": ["error"],
-        "properties": {"error": {"type": "string", "description": "What is wrong, naming the card or rule."}},
+        "properties": {
+            "error": {"type": "string", "description": "What is wrong, naming the card or rule."},
+            **CODE_PROPERTIES,
+            "error_localized": _LOCALIZED,
+            "field": {"type": "string", "description": "The request field that holds the mistake."},
+        },
     },
     "Cards": {
         "type": "string",
@@ -23,6 +49,7 @@ _SCHEMAS: dict[str, Any] = {
         "examples": ["3♠ 3♣ 4♦", "3s3c4d"],
     },
 }
+
 
 
 def add_path(path: str, method: str, operation: dict[str, Any]) -> None:

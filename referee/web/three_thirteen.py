@@ -27,6 +27,7 @@ from referee.three_thirteen import (
 )
 from referee.web import api, openapi
 from referee.web.guard import whole_number
+from referee.web.i18n import rank_plural
 from referee.web.sheets import csv_download, line_style, spreadsheet_cell
 from referee.web.store import MAX_PLAYERS, Access, clean_names, create_game, live_events
 from referee.web.tables import (
@@ -167,12 +168,12 @@ def new_game() -> Response:
 @bp.get("/rules")
 def rules_page() -> Response:
     chart = [
-        {"number": n, "dealt": Schedule().cards_dealt(n), "wild_plural": Schedule().wild_rank(n).plural,
+        {"number": n, "dealt": Schedule().cards_dealt(n), "wild_plural": rank_plural(Schedule().wild_rank(n)),
          "short": Schedule().cards_dealt(n) <= 5, "doubled": Schedule(ThreeThirteenRules(doubles=True)).is_doubled(n)}
         for n in range(1, 12)
     ]
     longer = Schedule(ThreeThirteenRules(longer_game=True))
-    extra = [{"number": n, "dealt": longer.cards_dealt(n), "wild_plural": longer.wild_rank(n).plural}
+    extra = [{"number": n, "dealt": longer.cards_dealt(n), "wild_plural": rank_plural(longer.wild_rank(n))}
              for n in (12, 13)]
     return render_page("three_thirteen/rules.html", "three_thirteen/rules.html", chart=chart, extra=extra,
                        specs=switch_specs())

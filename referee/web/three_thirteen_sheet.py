@@ -19,6 +19,7 @@ from referee.three_thirteen_sheet import MAX_TYPED, SheetSetup, jokers_for, repl
 from referee.three_thirteen_sheet import Sheet as SheetState
 from referee.three_thirteen_sheet import judge_round as rules_judge_round
 from referee.three_thirteen_sheet import preview_hand as rules_preview_hand
+from referee.web.i18n import rank_plural
 from referee.web.store import history, live_events
 from referee.web.views import say
 
@@ -210,7 +211,7 @@ class Sheet:
             "rounds": s.rounds,
             "dealt": s.cards_dealt(number),
             "wild": wild.symbol,
-            "wild_plural": wild.plural,
+            "wild_plural": rank_plural(wild),
             "doubled": s.is_doubled(number),
             "dealer": self.names[dealer],
             "starter": self.names[starter],

@@ -30,6 +30,7 @@ from referee.tienlen import (
     table_combination,
 )
 from referee.web import api, openapi
+from referee.web.i18n import rank_plural, reason_fields
 from referee.web.tables import remember_rules, remembered_rules, switches_from_form
 from referee.web.views import is_htmx, read_cards, render_page, say
 
@@ -101,11 +102,11 @@ def combo_name(combo: Combination) -> str:
     if kind is Kind.SINGLE:
         return gettext("single %(rank)s", rank=combo.rank.symbol)
     if kind is Kind.PAIR:
-        return gettext("pair of %(ranks)s", ranks=combo.rank.plural)
+        return gettext("pair of %(ranks)s", ranks=rank_plural(combo.rank))
     if kind is Kind.TRIPLE:
-        return gettext("three %(ranks)s", ranks=combo.rank.plural)
+        return gettext("three %(ranks)s", ranks=rank_plural(combo.rank))
     if kind is Kind.FOUR_OF_A_KIND:
-        return gettext("four %(ranks)s", ranks=combo.rank.plural)
+        return gettext("four %(ranks)s", ranks=rank_plural(combo.rank))
     if kind is Kind.SEQUENCE:
         return gettext("sequence of %(count)s cards", count=combo.length)
     return gettext("double sequence of %(count)s pairs", count=combo.pairs)
@@ -229,7 +230,7 @@ def _api_cards(data: dict[str, Any], key: str, where: str) -> tuple[Any, ...]:
         cards = parse_cards(text)
         check_copies(cards, decks=1)
     except (NotationError, TooManyCopiesError) as exc:
-        raise api.BadRequest(f"{where}: {exc}") from None
+        raise api.BadRequest(f"{where}: {exc}", reason=exc.reason, field=key) from None
     return cards
 
 
@@ -248,7 +249,7 @@ def api_check():  # type: ignore[no-untyped-def]
     return jsonify(
         legal=verdict.legal,
         bomb=verdict.bomb,
-        reason=str(verdict.reason),
+        **reason_fields(verdict.reason),
         play=_combo_json(verdict.play, play),
         table=_combo_json(verdict.table, table) if table else None,
     )
@@ -296,6 +297,7 @@ openapi.add_schema(
             "legal": {"type": "boolean"},
             "bomb": {"type": "boolean", "description": "True when a legal play beats a different kind (a bomb)."},
             "reason": {"type": "string", "description": "One sentence naming the rule that decides."},
+            **openapi.REASON_PROPERTIES,
             "play": {"$ref": "#/components/schemas/TienLenCombination"},
             "table": {
                 "oneOf": [{"$ref": "#/components/schemas/TienLenCombination"}, {"type": "null"}],

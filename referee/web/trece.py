@@ -44,6 +44,7 @@ from referee.trece import (
     replay,
 )
 from referee.web import api, openapi, store
+from referee.web.i18n import reason_fields
 from referee.web.models import Game
 from referee.web.tables import (
     BadForm,
@@ -240,7 +241,7 @@ def trece_api_check():  # type: ignore[no-untyped-def]
     verdict = check_play(top, play, must_follow, rules)
     return jsonify(
         legal=verdict.legal,
-        reason=say(verdict.reason),
+        **reason_fields(verdict.reason),
         joker=verdict.joker,
         demands_suit=None if verdict.demands_suit is None else verdict.demands_suit.symbol,
     )
@@ -274,6 +275,7 @@ openapi.add_path(
             "properties": {
                 "legal": {"type": "boolean"},
                 "reason": {"type": "string", "description": "One sentence naming the rule."},
+                **openapi.REASON_PROPERTIES,
                 "joker": {"type": "boolean", "description": "The play ends with a joker."},
                 "demands_suit": {"type": ["string", "null"], "description": "The suit the other player "
                                  "must now play (a legal joker play only)."},

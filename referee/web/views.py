@@ -16,6 +16,7 @@ from flask import (
     url_for,
 )
 from flask_babel import gettext
+from werkzeug.exceptions import HTTPException
 
 from referee.cards import AnyCard, NotationError, TooManyCopiesError, check_copies, format_cards, parse_cards
 from referee.text import Message
@@ -88,10 +89,26 @@ def health() -> tuple[dict[str, str], int]:
 
 @bp.route("/lang/<code>")
 def set_language(code: str) -> Response:
+    """Switch the page language: remembered on this phone (a cookie), then back to ``next``.
+
+    Links carry no language, so a share link opens in each watcher's own language.
+    """
     if code not in current_app.config["LANGUAGES"]:
         abort(404)
-    target = same_site_target(request.referrer)  # never a redirect to another site
     response = make_response("", 303)
-    response.headers["Location"] = target
-    response.set_cookie("lang", code, max_age=3600 * 24 * 365, samesite="Lax")
+    response.headers["Location"] = _openable(same_site_target(request.args.get("next") or request.referrer))
+    response.set_cookie(LANG_COOKIE, code, max_age=3600 * 24 * 365, samesite="Lax", httponly=True)
     return response
+
+
+LANG_COOKIE = "lang"
+
+
+def _openable(target: str) -> str:
+    """``target`` (a path of this site) if it is a page that can be opened (GET), else the home
+    page: never a form's POST-only address."""
+    try:
+        current_app.url_map.bind("localhost").match(target.split("?", 1)[0], method="GET")
+    except HTTPException:
+        return "/"
+    return target
