@@ -43,7 +43,8 @@
       clearTimeout(timer);
       timer = setTimeout(function () {
         var ls = storage();
-        if (!ls) return;
+        /* A form swapped out meanwhile (its round saved, the sheet in its place) keeps no draft. */
+        if (!ls || !form.isConnected) return;
         var data = snapshot();
         var empty = data.hands.every(function (h) { return !h.cards && !h.points && !h.out; });
         try {
