@@ -257,15 +257,16 @@ def _who(seat: int, names: Sequence[str]) -> str:
     return names[seat] if 0 <= seat < len(names) else f"seat {seat}"
 
 
-def _read_cards(value: str | Iterable[Card], what: Message) -> tuple[Card, ...]:
+def _read_cards(value: str | Iterable[Card], what: Message, seat: int | None = None) -> tuple[Card, ...]:
     try:
         found = parse_cards(value) if isinstance(value, str) else tuple(value)
     except NotationError as exc:
-        raise ScoreInputError(message("{what}: {why}", what=what, why=str(exc))) from None
+        raise ScoreInputError(message("{what}: {why}", what=what, why=exc.reason), seat=seat) from None
     cards: list[Card] = []
     for card in found:
         if not isinstance(card, Card):
-            raise ScoreInputError(message("{what}: {card} is not in a Tiến lên deck", what=what, card=card))
+            raise ScoreInputError(message("{what}: {card} is not in a Tiến lên deck", what=what, card=card),
+                                  seat=seat)
         cards.append(card)
     return tuple(sorted(cards, key=card_power))  # a card given twice stays twice, to be named
 
@@ -414,7 +415,7 @@ class FinishedGame:
                 cleaned.append(None)
                 continue
             who = _who(seat, self.names)
-            cards = _read_cards(value, message("{player}'s leftover cards", player=who))
+            cards = _read_cards(value, message("{player}'s leftover cards", player=who), seat)
             if seat == self.winner and not cards:
                 cleaned.append(None)
                 continue
@@ -422,10 +423,18 @@ class FinishedGame:
                 if card in seen:
                     raise CardTwiceError(card, message("{card} is given twice", card=card), seat=seat)
                 seen[card] = seat
-            if len(cards) != self.cards_left[seat]:
-                raise CardsLeftError(message(
-                    "{player} has {count} cards left, but {given} leftover cards are entered",
-                    player=who, count=self.cards_left[seat], given=len(cards)), seat=seat)
+            count, given = self.cards_left[seat], len(cards)
+            if given != count:
+                if count == 1:
+                    why = message("{player} has 1 card left, but {given} leftover cards are entered",
+                                  player=who, given=given)
+                elif given == 1:
+                    why = message("{player} has {count} cards left, but 1 leftover card is entered",
+                                  player=who, count=count)
+                else:
+                    why = message("{player} has {count} cards left, but {given} leftover cards are entered",
+                                  player=who, count=count, given=given)
+                raise CardsLeftError(why, seat=seat)
             cleaned.append(cards)
         object.__setattr__(self, "leftover", tuple(cleaned))
         return seen
@@ -905,7 +914,7 @@ def finished_game_from_hand(
                 cleaned.append(None)
                 continue
             who = names[seat]
-            cards = _read_cards(value, message("{player}'s leftover cards", player=who))
+            cards = _read_cards(value, message("{player}'s leftover cards", player=who), seat)
             for card in cards:
                 later_by = next((s for s, c in enumerate(hand.played_after_first_out) if card in c), None)
                 if card in before or (later_by is not None and later_by != seat):

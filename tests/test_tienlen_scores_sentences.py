@@ -96,7 +96,8 @@ def test_cards_left_name_the_loser_the_winner_and_the_count(code: str) -> None:
     one, seven = only(score(game).payments, "cards")
     assert "An" in read(one, code) and "1" in read(one, code) and "Binh" in read(one, code)
     assert read(seven, code).count("7") == 2 and "Chi" in read(seven, code)
-    assert read(one, code) != read(seven, code).replace("Chi", "An").replace("7", "1")  # "1 card", not "1 cards"
+    if code != "vi":  # Vietnamese has no plural: "1 lá", "7 lá"
+        assert read(one, code) != read(seven, code).replace("Chi", "An").replace("7", "1")  # "1 card", not "1 cards"
 
 
 @pytest.mark.parametrize("code", ALL)

@@ -79,7 +79,8 @@ def switch_specs() -> list[dict[str, Any]]:
         {
             "id": "four_pairs_beat_quad",
             "label": say(SWITCH_NAMES["four_pairs_beat_quad"]),
-            "help": gettext("A double sequence of four or more pairs may beat four of a kind (never four 2s)."),
+            "help": gettext("A double sequence of four pairs may beat four of a kind (never four 2s). House "
+                            "convention of this app: a longer double sequence may too."),
         },
         {
             "id": "bomb_after_pass",
@@ -89,7 +90,8 @@ def switch_specs() -> list[dict[str, Any]]:
         {
             "id": "play_on",
             "label": say(SWITCH_NAMES["play_on"]),
-            "help": gettext("When the first player runs out, the rest keep going until everyone is placed."),
+            "help": gettext("When the first player runs out, the rest keep going until everyone is placed. If "
+                            "the player who went out made the last play, the next player still in leads."),
         },
         {
             "id": "instant_wins",

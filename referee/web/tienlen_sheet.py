@@ -258,7 +258,7 @@ def _place_error(exc: ScoreError, entry: Entry, *, left_field: str = "left") -> 
     """Put a library refusal beside the field it is about."""
     sentence = say(exc)
     seat = exc.seat
-    if isinstance(exc, (CardTwiceError, PlayedCardError)) and seat is not None:
+    if isinstance(exc, (CardTwiceError, PlayedCardError, ScoreInputError)) and seat is not None:
         entry.errors[f"cards_{seat}"] = sentence
     elif isinstance(exc, CardsLeftError) and seat is not None:
         key = f"cards_{seat}" if entry.value(f"cards_{seat}") else f"{left_field}_{seat}"
@@ -339,7 +339,7 @@ def judge_by_hand(names: Sequence[str], rules: ScoreRules, typed: dict[str, str]
         leftover.append(cards)
         frozen_raw = entry.value(f"frozen_{seat}")
         if frozen_raw not in ("", NOT_FROZEN):
-            entry.errors[f"frozen_{seat}"] = gettext("Frozen is a tick or nothing.")
+            entry.errors[f"frozen_{seat}"] = gettext("The “not frozen” box is either ticked or left empty.")
         not_frozen.append(frozen_raw == NOT_FROZEN)
     order: tuple[int, ...] | None = None
     places = {seat: entry.value(f"place_{seat}") for seat in range(n)}
