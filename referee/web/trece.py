@@ -141,7 +141,8 @@ def read_suit(raw: Any) -> Suit | None:
     try:
         return Suit.parse(raw.strip())
     except ValueError:
-        raise api.BadRequest(wrong, field="must_follow") from None
+        raise api.BadRequest(message("the field {field} must be a suit such as ♥ or h, or null: {value} is not a suit",
+                                     field="'must_follow'", value=repr(raw.strip())), field="must_follow") from None
 
 
 def verdict_view(verdict: Verdict) -> dict[str, Any]:

@@ -1,0 +1,102 @@
+"""Every API error is a sentence: ``error`` in English, ``error_localized`` in the reader's language
+(keeping the field it names), and ``field`` when one field is at fault. And the score sheet's
+refusals sit beside their field with their counts said right."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.languages import translate
+from tests.test_tienlen_scores_web import Evening, play_the_chop_chain_hand, start_sheet, text
+
+VI = {"Accept-Language": "vi"}
+
+# (path, body, the field at fault or None)
+MISTAKES = [
+    ("/api/tienlen/check", [1, 2], None),
+    ("/api/tienlen/check", {"table": "2h"}, "play"),
+    ("/api/tienlen/check", {"play": "3s", "colour": "red"}, "colour"),
+    ("/api/tienlen/check", {"play": 3}, "play"),
+    ("/api/tienlen/check", {"play": "3s", "rules": "all"}, "rules"),
+    ("/api/tienlen/check", {"play": "3s", "first_play": "yes"}, "first_play"),
+    ("/api/tienlen/check", {"play": "3s", "lowest": "Kh"}, "lowest"),
+    ("/api/tienlen/check", {"play": "3s 3s"}, "play"),
+    ("/api/tienlen/check", {"play": "3s", "rules": {"first_lead": "never"}}, "rules"),
+    ("/api/trece/check", {"top": "Kh", "play": "RJ", "must_follow": "x"}, "must_follow"),
+    ("/api/trece/check", {"top": "Kh", "play": "RJ", "must_follow": 3}, "must_follow"),
+    ("/api/trece/check", {"top": " ", "play": "RJ"}, "top"),
+    ("/api/trece/check", {"top": "zz", "play": "RJ"}, "top"),
+    ("/api/trece/check", {"top": "Kh", "play": "zz"}, "play"),
+    ("/api/three-thirteen/score", {"hand": "3s 4s 5s", "round": "one"}, "round"),
+    ("/api/three-thirteen/score", {"hand": "3s 4s 5s", "round": 1, "players": 99}, "players"),
+    ("/api/three-thirteen/score", {"hand": "3s zz", "round": 1}, "hand"),
+    ("/api/tienlen/score", {"players": 2, "winner": 0, "cards_left": [0, 13], "frozen": [True, False]}, "frozen"),
+    ("/api/tienlen/score", {"players": 2, "winner": 0, "cards_left": [0, 13], "frozen": "yes"}, "frozen"),
+    ("/api/tienlen/score", {"players": 2, "winner": 0, "cards_left": [0, 3], "leftover": [None, "2h"]}, "leftover"),
+    ("/api/tienlen/score", {"players": 2, "winner": 0, "cards_left": [0, 3], "leftover": [None, "zz"]}, "leftover"),
+    ("/api/tienlen/score", {"players": 2, "winner": 0, "cards_left": [1, 3]}, "cards_left"),
+    ("/api/tienlen/score", {"players": 2, "winner": 0}, "cards_left"),
+    ("/api/tienlen/score", {"players": 2, "winner": 0, "cards_left": [0, 3],
+                            "chops": [[{"by": 0, "from": 1, "twos": "Ah"}]]}, "chops"),
+]
+
+
+@pytest.mark.parametrize(("path", "body", "field"), MISTAKES)
+def test_every_api_error_is_said_in_the_readers_language_and_names_its_field(client, path, body, field) -> None:  # type: ignore[no-untyped-def]
+    answer = client.post(path, json=body, headers=VI)
+    assert answer.status_code == 400
+    data = answer.get_json()
+    assert data["error"] and data["error_localized"] and data["error_localized"] != data["error"], data
+    assert data.get("field") == field, data
+
+
+def test_a_translated_card_mistake_keeps_the_field_it_names(client) -> None:  # type: ignore[no-untyped-def]
+    es = client.post("/api/tienlen/check", json={"play": "4s", "table": "3s 3s"},
+                     headers={"Accept-Language": "es"}).get_json()
+    assert es["error"].startswith("the table: ")
+    assert es["error_localized"].startswith(translate("es", "the table") + ": ")
+    assert es["field"] == "table"
+
+
+def test_the_trece_suit_mistake_is_translated(client) -> None:  # type: ignore[no-untyped-def]
+    data = client.post("/api/trece/check", json={"top": "Kh", "play": "RJ", "must_follow": "x"},
+                       headers={"Accept-Language": "pt"}).get_json()
+    assert "'x' is not a suit" in data["error"]
+    assert data["error_localized"] == translate(
+        "pt", "the field {field} must be a suit such as ♥ or h, or null: {value} is not a suit",
+        field="'must_follow'", value="'x'")
+
+
+def test_the_openapi_document_lists_the_field_every_error_may_carry(client) -> None:  # type: ignore[no-untyped-def]
+    doc = client.get("/api/openapi.json").get_json()
+    error = doc["components"]["schemas"]["Error"]["properties"]
+    assert {"error", "error_localized", "field"} <= set(error)
+
+
+# --- the score sheet: refusals beside their field, counts said right ---------------------------
+
+
+def test_a_leftover_in_bad_notation_is_refused_beside_its_seat(app, client) -> None:  # type: ignore[no-untyped-def]
+    e = Evening(app, client, start_sheet(client))
+    table = e.start_table(leader=1)
+    play_the_chop_chain_hand(e, table)
+    response = e.post(f"/table/{e.table_id(table)}/0", cards_1="2s zz")
+    assert response.status_code == 422
+    body = text(response)
+    assert 'id="ts-left-1-error" role="alert">Binh\'s leftover cards: \'zz\' at position 2 is not a card' in body
+
+
+def test_one_leftover_card_is_said_in_the_singular(app, client) -> None:  # type: ignore[no-untyped-def]
+    e = Evening(app, client, start_sheet(client))
+    table = e.start_table(leader=1)
+    play_the_chop_chain_hand(e, table)
+    response = e.post(f"/table/{e.table_id(table)}/0", cards_3="8h")
+    assert response.status_code == 422
+    assert "Dung has 7 cards left, but 1 leftover card is entered" in text(response)
+
+
+def test_the_not_frozen_help_describes_the_tick_as_not_frozen(app, client) -> None:  # type: ignore[no-untyped-def]
+    e = Evening(app, client, start_sheet(client))
+    response = e.post("/add", out="0", left_1="13", frozen_1="maybe", left_2="3", left_3="4")
+    assert response.status_code == 422
+    assert "The “not frozen” box is either ticked or left empty." in text(response)
