@@ -7,7 +7,6 @@ import re
 
 import pytest
 
-from referee.tienlen import lowest_cards
 from tests.test_tienlen_table_web import Table, create, text
 
 # --- the lowest card dealt: the check screen and the API -----------------------------------------
@@ -45,6 +44,8 @@ def test_the_api_refuses_a_lowest_card_no_deal_can_have(client, lowest) -> None:
 
 
 def test_the_lowest_cards_are_derived_from_the_tables_size() -> None:
+    from referee.tienlen import lowest_cards
+
     assert [str(c) for c in lowest_cards(4)] == ["3♠"]
     assert str(lowest_cards(3)[-1]) == "6♣" and len(lowest_cards(3)) == 14
     assert str(lowest_cards(2)[-1]) == "9♦" and len(lowest_cards(2)) == 27
