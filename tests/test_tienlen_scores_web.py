@@ -248,7 +248,7 @@ def test_a_loser_with_13_cards_left_is_frozen_unless_the_keeper_ticks_not_frozen
     assert not re.search(r'name="frozen_1" value="no" checked', form)
     before = version(e.app, e.token)
     response = e.post("/add", out="0", left_1="5", left_2="13", left_3="2", frozen_2="yes please")
-    assert response.status_code == 422 and "Frozen is a tick or nothing." in text(response)
+    assert response.status_code == 422 and "The “not frozen” box is either ticked or left empty." in text(response)
     assert version(e.app, e.token) == before
 
 
