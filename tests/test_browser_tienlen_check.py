@@ -170,3 +170,36 @@ def test_without_javascript_the_form_posts_and_the_page_shows_the_verdict(browse
     assert "four of a kind bombs a single 2" in box.inner_text()
     assert page.locator("#picker-play-text").input_value() == "5s 5h 5c 5d"
     context.close()
+
+
+def test_two_or_three_players_choose_the_lowest_card_dealt_by_touch_at_320_px(browser, phone_context, new_phone):
+    """Beside "First play of the game": the lowest card dealt, a finger-sized list at 320 px."""
+    context = browser.new_context(**{**phone_context, "viewport": {"width": 320, "height": 740}})
+    phone = new_phone(context)
+    page = phone.open("/tienlen/check")
+    verdict(page, "empty")
+    touch = Touch(page)
+    lowest = page.locator("select[name='lowest']")
+    first = page.locator(".tl-first .switch")
+    box, first_box = lowest.bounding_box(), first.bounding_box()
+    assert box["height"] >= 44 and box["width"] >= 44
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 320
+    assert 0 <= box["y"] - (first_box["y"] + first_box["height"]) < 120  # right below the first-play switch
+    assert lowest.locator("option").last.inner_text() == "9♦"  # two players can leave up to 26 cards undealt
+    touch.tap(first)
+    touch.tap(lowest)
+    lowest.select_option("3♣")
+    touch.tap(target(page, "play"))
+    for card in ("3c", "4d", "5h"):
+        touch.tap(grid(page, card))
+    box = verdict(page, "legal")
+    assert "the first play of the game contains the 3♣" in box.inner_text()
+    touch.tap(grid(page, "4d"))
+    touch.tap(grid(page, "5h"))
+    touch.tap(grid(page, "3s"))  # a pair 3♠ 3♣, but the 3♠ is below the 3♣: it was not dealt
+    box = verdict(page, "illegal")
+    assert "3♠ was not dealt: the lowest card dealt is 3♣" in box.inner_text()
+    assert phone.no_sideways_scroll()
+    assert [t for t in phone.small_targets() if "lowest" in t] == []
+    context.close()
+    assert phone.errors == []
