@@ -134,3 +134,36 @@ def test_an_instant_win_names_the_declarer(code: str) -> None:
     (won,) = score(game, ScoreRules(instant_wins=True)).payments
     text = read(won, code)
     assert "Binh" in text and "An" in text and text.endswith("26")
+
+
+def test_places_from_a_followed_table_with_two_frozen_players_name_the_second_as_second() -> None:
+    """The issue's table followed turn by turn (play_on): An out first, Binh second, Chi and Dung
+    frozen (they played their first cards after An went out)."""
+    from referee.tienlen import Hand, Setup, TienLenRules
+    from referee.tienlen_scores import finished_game_from_hand
+
+    h = Hand(Setup(NAMES, TienLenRules(play_on=True)))
+    h.play(0, "3s 4s 5s 6s 7s 8s 9s 10s Js Qs Ks")
+    h.play(1, "4c 5c 6c 7c 8c 9c 10c Jc Qc Kc Ac")
+    for seat in (2, 3, 0):
+        h.pass_(seat)
+    h.play(1, "3h")
+    h.pass_(2)
+    h.pass_(3)
+    h.play(0, "As")
+    h.pass_(1)
+    h.play(0, "2h")  # An goes out; Chi and Dung still hold 13 cards
+    for seat in (1, 2, 3):
+        h.pass_(seat)
+    h.play(1, "3d")  # Binh out second
+    h.pass_(2)
+    h.pass_(3)
+    h.play(2, "3c 4d 5d 6d 7d 8d 9d 10d Jd Qd Kd Ad")
+    h.pass_(3)
+    h.play(2, "2d")  # Chi third, Dung last
+    game = finished_game_from_hand(h)
+    assert game.order == (0, 1, 2, 3) and game.frozen_seats == (2, 3)
+    (place,) = only(score(game, PLACES).payments, "places")
+    assert str(place.sentence(game.names)) == (
+        "An went out first and Binh came second, the last of the players not frozen: Binh pays An 2")
+    assert "về nhì" in read(place, "vi") and "về bét" not in read(place, "vi")
