@@ -147,3 +147,19 @@ def test_a_four_of_a_kind_beaten_by_a_higher_one_is_marked_in_the_log(app, clien
     assert "Dung played 5♠ 5♣ 5♦ 5♥ · bomb" in lines
     assert "Ana played 6♠ 6♣ 6♦ 6♥ · bomb" in lines
     assert "Bao played 3♠" in lines and "Chi played 2♠" in lines  # plain plays stay plain
+
+
+@pytest.mark.parametrize(("names", "highest", "count"), [(("An", "Binh"), "9♦", 27), (("An", "Binh", "Chi"), "6♣", 14)])
+def test_the_score_sheet_offers_the_lowest_cards_for_its_tables_size(client, names, highest, count) -> None:  # type: ignore[no-untyped-def]
+    from tests.test_tienlen_scores_web import start_sheet
+
+    token = start_sheet(client, names=names)
+    choices = options(text(client.get(f"/tienlen/scores/g/{token}")), "lowest")
+    assert choices[-1] == highest and len(choices) == count
+
+
+def test_a_four_player_score_sheet_asks_for_no_lowest_card(client) -> None:  # type: ignore[no-untyped-def]
+    from tests.test_tienlen_scores_web import start_sheet
+
+    token = start_sheet(client)
+    assert 'name="lowest"' not in text(client.get(f"/tienlen/scores/g/{token}"))
