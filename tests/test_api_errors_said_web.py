@@ -100,3 +100,38 @@ def test_the_not_frozen_help_describes_the_tick_as_not_frozen(app, client) -> No
     response = e.post("/add", out="0", left_1="13", frozen_1="maybe", left_2="3", left_3="4")
     assert response.status_code == 422
     assert "The “not frozen” box is either ticked or left empty." in text(response)
+
+
+# --- errors the server answers before any endpoint runs --------------------------------------------
+
+
+def test_refusals_before_the_endpoint_are_said_in_english_and_in_the_readers_language(client) -> None:  # type: ignore[no-untyped-def]
+    deep = client.post("/api/tienlen/check", data="[" * 30000, content_type="application/json", headers=VI)
+    assert deep.status_code == 400
+    body = deep.get_json()
+    assert body["error"].startswith("the JSON body nests deeper than")
+    assert body["error_localized"].startswith("nội dung JSON lồng sâu hơn")
+    cross = client.post("/api/tienlen/check", json={"play": "3s"},
+                        headers={**VI, "Origin": "http://elsewhere.example"})
+    assert cross.status_code == 403
+    body = cross.get_json()
+    assert body["error"].startswith("This came from another website")
+    assert body["error_localized"] == translate(
+        "vi", "This came from another website, so the referee did not accept it. "
+              "Open the game's own page and send it from there.")
+    missing = client.post("/api/no-such-thing", json={}, headers=VI)
+    assert missing.status_code == 404 and missing.get_json()["error_localized"]
+    wrong_way = client.get("/api/tienlen/check", headers=VI)
+    assert wrong_way.status_code == 405 and wrong_way.get_json()["error_localized"]
+
+
+def test_a_control_character_names_its_field(client) -> None:  # type: ignore[no-untyped-def]
+    answer = client.post("/api/tienlen/check?play=3s%00", json={"play": "3s"}, headers=VI)
+    assert answer.status_code == 400
+    body = answer.get_json()
+    assert body["field"] == "play" and "“play”" in body["error"] and body["error_localized"] != body["error"]
+
+
+def test_english_readers_get_no_localized_copy(client) -> None:  # type: ignore[no-untyped-def]
+    body = client.post("/api/tienlen/check", json={"play": "3s", "lowest": "Kh"}).get_json()
+    assert "error_localized" not in body and body["field"] == "lowest"

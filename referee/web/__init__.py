@@ -141,7 +141,12 @@ def _title(exc: HTTPException) -> str:
 
 def _http_error(exc: HTTPException):  # type: ignore[no-untyped-def]
     if _wants_json():
-        return with_error_headers(jsonify(error=exc.description or exc.name), exc), exc.code
+        body: dict[str, str] = {"error": getattr(exc, "english", None) or exc.description or exc.name}
+        if i18n.reader_locale():
+            body["error_localized"] = _plain_words(exc) or exc.name
+        if getattr(exc, "field", None):
+            body["field"] = exc.field  # type: ignore[attr-defined]
+        return with_error_headers(jsonify(body), exc), exc.code
     from referee.web.views import render_page
 
     response = render_page(
@@ -163,7 +168,10 @@ def _server_error(exc: Exception):  # type: ignore[no-untyped-def]
     current_app.logger.exception("unhandled error", exc_info=exc)
     db.session.rollback()
     if _wants_json():
-        return jsonify(error="the referee hit an internal error; nothing was saved"), 500
+        body = {"error": "the referee hit an internal error; nothing was saved"}
+        if i18n.reader_locale():
+            body["error_localized"] = gettext("The referee hit an internal error. Nothing was saved; try again.")
+        return jsonify(body), 500
     from referee.web.views import render_page
 
     try:

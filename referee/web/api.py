@@ -94,9 +94,10 @@ def bad_input(exc: ValueError):  # type: ignore[no-untyped-def]
 
 @bp.errorhandler(HTTPException)
 def http_error(exc: HTTPException):  # type: ignore[no-untyped-def]
-    from referee.web import with_error_headers
+    """The app's own answer for an API path: ``error`` in English, ``error_localized``, ``field``."""
+    from referee.web import _http_error
 
-    return with_error_headers(jsonify(error=exc.description or exc.name), exc), exc.code
+    return _http_error(exc)
 
 
 @bp.route("/openapi.json")
