@@ -135,3 +135,17 @@ def test_a_control_character_names_its_field(client) -> None:  # type: ignore[no
 def test_english_readers_get_no_localized_copy(client) -> None:  # type: ignore[no-untyped-def]
     body = client.post("/api/tienlen/check", json={"play": "3s", "lowest": "Kh"}).get_json()
     assert "error_localized" not in body and body["field"] == "lowest"
+
+
+# --- the wild card and the joker on the pages ------------------------------------------------------
+
+
+@pytest.mark.parametrize(("code", "wild", "joker"), [("es", "carta loca", "comodín"), ("pt", "carta maluca", "curinga")])
+def test_the_three_thirteen_rules_page_keeps_the_wild_card_and_the_joker_apart(client, code, wild, joker) -> None:  # type: ignore[no-untyped-def]
+    import re
+
+    body = text(client.get("/three-thirteen/rules", headers={"Accept-Language": code}))
+    paragraphs = re.findall(r"<(?:p|li|dd)[^>]*>(.*?)</(?:p|li|dd)>", body, re.S)
+    left_over = [p for p in paragraphs if "20" not in p and ("propio valor" in p or "valor normal" in p)]
+    assert left_over and all(wild in p.lower() and joker not in p.lower() for p in left_over)
+    assert any(joker[:5] in p.lower() for p in body.split("<dt>")[1:])  # the jokers switch keeps the joker's word
