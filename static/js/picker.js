@@ -288,17 +288,20 @@
       g.x = x; g.y = y;
       if (g.seen.length > 1) mark(g.seen);
     }
+    function holdNow(g) {
+      if (gesture !== g || g.seen.length > 1 || g.held) return;
+      clearTimeout(g.timer);
+      g.held = true;
+      if (twin(g.start)) g.button.classList.add("held");
+    }
     if (grid) {
       grid.addEventListener("pointerdown", function (e) {
         var b = e.target.closest(".card-btn");
         if (!b || (e.pointerType === "mouse" && e.button !== 0)) return;
         clearTimeout(gesture && gesture.timer);
         var g = { id: e.pointerId, start: b.dataset.card, seen: [b.dataset.card], kind: null, x: e.clientX, y: e.clientY, held: false };
-        g.timer = setTimeout(function () {
-          if (gesture !== g || g.seen.length > 1) return;
-          g.held = twin(g.start);
-          if (g.held) b.classList.add("held");
-        }, HOLD_MS);
+        g.button = b;
+        g.timer = setTimeout(function () { holdNow(g); }, HOLD_MS);
         gesture = g;
       });
       grid.addEventListener("pointermove", function (e) {
@@ -312,11 +315,12 @@
         clearTimeout(g.timer);
         mark(null);
         buttons.forEach(function (b) { b.classList.remove("held"); });
+        if (g.held) { swallowClick = { code: g.start, at: Date.now() }; return; }
         if (e.type !== "pointerup") return;
-        if (g.held || g.seen.length > 1) {
+        if (g.seen.length > 1) {
           /* The browser may still send a click to the card the gesture began on: not a tap. */
           swallowClick = { code: g.start, at: Date.now() };
-          if (!g.held) swipe(g.seen);
+          swipe(g.seen);
         }
       };
       grid.addEventListener("pointerup", end);
@@ -326,7 +330,8 @@
         var b = e.target.closest && e.target.closest(".card-btn");
         if (!b) return;
         e.preventDefault();
-        if (gesture || (swallowClick && Date.now() - swallowClick.at < 800)) return; /* a hold does it */
+        if (gesture) { holdNow(gesture); return; }  /* the phone's long press: a hold */
+        if (swallowClick && Date.now() - swallowClick.at < 800) return;  /* that hold did it */
         twin(b.dataset.card);
       });
     }
