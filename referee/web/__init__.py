@@ -27,9 +27,10 @@ def init_app(app: Flask) -> None:
     htmx.init_app(app)
     app.jinja_env.globals["get_locale"] = get_locale
 
-    from referee.web import api, assets, offline, sharing, tables, views
+    from referee.web import api, assets, names, offline, sharing, tables, views
 
     app.jinja_env.globals["POLL_SECONDS"] = tables.POLL_SECONDS
+    app.jinja_env.globals["short_names"] = names.short_names
 
     # Pages, fragments and JSON compressed (brotli, else gzip); static files are served
     # precompressed under versioned names by WhiteNoise (see referee.web.assets).
