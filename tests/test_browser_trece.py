@@ -80,7 +80,8 @@ def test_a_joker_ending_a_run_shows_the_demand(phone):
     assert page.locator("#picker-play .picker-text").input_value() == "K♥ RJ"
     verdict = page.locator("#verdict .verdict")
     expect(verdict).to_have_attribute("data-verdict", "legal")
-    expect(verdict.locator(".demand-line")).to_have_text("joker: the other player must play a ♥")
+    expect(verdict.locator(".demand-line")).to_have_text("RJ on K♥: the other player must play a ♥")
+    assert verdict.inner_text().count("must play") == 1, "the demand is said once"
     fits(phone)
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from referee.cards import AnyCard
 from referee.switches import rules_from_mapping, rules_to_dict
-from referee.three_thirteen import Face, Schedule, Split, ThreeThirteenRules
+from referee.three_thirteen import FALSE_OUT_PENALTY, Face, Schedule, Split, ThreeThirteenRules
 from referee.three_thirteen_sheet import MAX_TYPED, SheetSetup, jokers_for, replay
 from referee.three_thirteen_sheet import Sheet as SheetState
 from referee.three_thirteen_sheet import judge_round as rules_judge_round
@@ -163,6 +163,8 @@ class Sheet:
     rounds: list[SheetRound]
     history: list[dict[str, Any]]
     state: SheetState
+
+    false_out_penalty = FALSE_OUT_PENALTY
 
     @property
     def schedule(self) -> Schedule:
