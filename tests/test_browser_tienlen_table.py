@@ -95,3 +95,28 @@ def test_without_javascript_a_play_is_a_plain_post_and_a_redirect(browser, live_
     expect(page.locator(".tt-status-name")).to_have_text("Ana")
     expect(page.locator(".tt-empty")).to_be_visible()
     context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "pt", "vi"])
+def test_a_new_table_and_a_followed_table_lead_back_to_tien_len_in_one_row_at_320_px(browser, live_server, phone_context, lang):
+    context = browser.new_context(**{**phone_context, "viewport": {"width": 320, "height": 640}})
+    context.add_cookies([{"name": "lang", "value": lang, "url": live_server.url}])
+    page = context.new_page()
+    page.goto(live_server.url + "/tienlen/new")
+
+    def links():  # the top bar's links and whether they share one row
+        hrefs = page.locator("header nav a").evaluate_all("as => as.map(a => new URL(a.href).pathname)")
+        tops = page.locator("header .brand, header nav a").evaluate_all("as => new Set(as.map(a => Math.round(a.getBoundingClientRect().top))).size")
+        return hrefs, tops
+
+    hrefs, rows = links()
+    assert hrefs == ["/tienlen/", "/tienlen/check", "/tienlen/rules"] and rows == 1
+    page.locator("#name0").fill("Ana")
+    page.locator("#name1").fill("Bao")
+    page.locator(".tt-3s").first.tap()
+    page.locator("#tt-new button[type=submit]").tap()
+    page.wait_for_url("**/tienlen/g/**")
+    hrefs, rows = links()
+    assert hrefs == ["/tienlen/", "/tienlen/rules", "/tienlen/new"] and rows == 1
+    assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+    context.close()
