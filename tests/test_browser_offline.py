@@ -139,6 +139,9 @@ def test_a_round_saved_offline_survives_a_closed_tab_and_reaches_the_sheet_once(
     expect(page.locator("#outbox")).to_contain_text("Waiting to send")
     expect(page.locator("#outbox li")).to_have_count(1)
     expect(page.locator("#points-2")).to_have_value("7")  # the form is untouched
+    # Kept and sent by itself, as the outbox says: no "Nothing was sent" beside it.
+    expect(page.locator("#outbox")).to_contain_text("kept on the phone and sent by itself")
+    expect(page.get_by_text("Nothing was sent")).to_have_count(0)
     forgive_offline(phone)
     page.wait_for_function("() => !JSON.parse(localStorage.getItem('thirteen-outbox')).some(e => e.claim)")
     page.close(run_before_unload=True)  # the tab is closed while the Wi-Fi is down

@@ -168,9 +168,10 @@
       label: describe(detail, pairs), at: Date.now()
     };
     var list = load();
-    if (list.some(function (e) { return sameWrite(e, entry); })) { render(); return; }
+    if (list.some(function (e) { return sameWrite(e, entry); })) { render(); return true; }
     list.push(entry);
     save(list);
+    return load().some(function (e) { return e.id === entry.id; });  /* false: storage full or off */
   }
   /* The pages of one game share the part of the address up to its link: /trece/g/<token>. */
   function gameOf(path) {
@@ -370,10 +371,16 @@
   });
   function lost(e) {
     var d = e.detail;
-    say(offlineWords());
     if (liveSection()) markStale();
-    if (replayId(d)) { replayDone(d); return; }
-    if (isWrite(d)) { stopSending(d); keep(d); return; }
+    if (replayId(d)) { say(offlineWords()); replayDone(d); return; }
+    if (isWrite(d)) {
+      stopSending(d);
+      /* Kept in the outbox, which says it waits and is sent by itself: the banner's "Nothing
+         was sent" would contradict it beside it.  Said only when the phone could not keep it. */
+      if (keep(d)) clear(); else say(offlineWords());
+      return;
+    }
+    say(offlineWords());
     rememberRetry(d);
   }
   document.addEventListener("htmx:sendError", lost);
