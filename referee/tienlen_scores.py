@@ -78,6 +78,7 @@ __all__ = [
     "score",
     "bombs_in",
     "count_bombs",
+    "smallest_bomb",
     "finished_game_from_hand",
 ]
 
@@ -374,6 +375,10 @@ class FinishedGame:
                 raise CardsLeftError(message(
                     "{player} has {count} cards left, so played some and was not frozen",
                     player=_who(seat, self.names), count=self.cards_left[seat]), seat=seat)
+            if not value and seat != self.winner and self.cards_left[seat] == HAND_SIZE and self.instant_win is None:
+                raise CardsLeftError(message(
+                    "{player} has {count} cards left, so played no card and was frozen",
+                    player=_who(seat, self.names), count=self.cards_left[seat]), seat=seat)
 
     def _check_leftover(self) -> dict[Card, int]:
         seen: dict[Card, int] = {}
@@ -450,6 +455,40 @@ class FinishedGame:
                 steps.append(Chop(step.by, step.on, twos))
             chains.append(tuple(steps))
         object.__setattr__(self, "chops", tuple(chains))
+        if not self.play_on_possible:
+            self._check_cards_played_in_chops(chains)
+
+    def _played(self, seat: int) -> int:
+        """The cards ``seat`` had played when the winner went out."""
+        return HAND_SIZE - self.cards_left[seat]
+
+    def _check_cards_played_in_chops(self, chains: Sequence[tuple[Chop, ...]]) -> None:
+        """Every chop was played before the winner went out (no ``play_on``): the seats in it had
+        played at least its cards, the chopped 2s and each bomb (:func:`smallest_bomb`)."""
+        need = [0] * self.players
+        for chain in chains:
+            size = smallest_bomb(chain[0].twos)
+            for i, step in enumerate(chain):
+                if i == 0:
+                    self._check_played(step.on, len(step.twos) or size, message(
+                        "{player} played {played} of 13 cards, so could not have played the chopped {cards}",
+                        player=_who(step.on, self.names), played=self._played(step.on), cards=step.twos)
+                        if step.twos else self._bomb_too_big(step.on, size))
+                    need[step.on] += len(step.twos) or size
+                self._check_played(step.by, size, self._bomb_too_big(step.by, size))
+                need[step.by] += size
+        for seat, cards in enumerate(need):
+            self._check_played(seat, cards, message(
+                "{player} played {played} of 13 cards, fewer than the {count} cards of their bombs and chopped 2s",
+                player=_who(seat, self.names), played=self._played(seat), count=cards))
+
+    def _bomb_too_big(self, seat: int, size: int) -> Message:
+        return message("{player} played {played} of 13 cards, fewer than the {count} cards of a bomb",
+                       player=_who(seat, self.names), played=self._played(seat), count=size)
+
+    def _check_played(self, seat: int, cards: int, why: Message) -> None:
+        if self._played(seat) < cards:
+            raise ChopChainError(why, seat=seat)
 
     # -- derived --------------------------------------------------------------------
     @property
@@ -558,6 +597,19 @@ def _chop(step: object, names: Sequence[str]) -> Chop:
         raise ScoreInputError(message("twos must be the chopped 2s written as cards"))
     return Chop(step["by"], step["from"], _read_cards(twos, message("the 2s {player} chopped",
                                                                      player=_who(step["by"], names))))
+
+
+def smallest_bomb(twos: Sequence[Card]) -> int:
+    """The fewest cards of a bomb in a chain that began on ``twos`` (none: on a bomb).
+
+    A later bomb of the chain is of the same kind as the one it beats, so it is as big.
+    Four of a kind (4 cards) beats a single 2 or a bomb (and, with a house rule, a pair of
+    2s); three 2s fall only to five pairs in a row (10 cards).
+
+    >>> smallest_bomb(()), smallest_bomb(parse_cards("2h")), smallest_bomb(parse_cards("2h 2d 2s"))
+    (4, 4, 10)
+    """
+    return 10 if len(twos) == 3 else 4
 
 
 # ---------------------------------------------------------------------------

@@ -26,6 +26,7 @@ from flask import Blueprint, Response, redirect, request, url_for
 from flask_babel import gettext
 
 from referee.cards import Card, NotationError, format_cards
+from referee.errors import RefereeError
 from referee.tienlen import (
     THREE_OF_SPADES,
     Action,
@@ -39,7 +40,7 @@ from referee.tienlen import (
     SwitchError,
     TienLenRules,
     action_from_dict,
-    card_power,
+    check_lowest_card,
     replay_game,
     sort_cards,
 )
@@ -239,14 +240,10 @@ def _lowest_card(raw: str, players: int, hand_size: int, errors: dict[str, str])
         return THREE_OF_SPADES
     if "names" in errors or "hand_size" in errors:
         return card
-    dealt = players * hand_size
-    if card_power(card) > 52 - dealt:
-        if dealt == 52:
-            errors["lowest"] = gettext("With all 52 cards dealt, the 3♠ is the lowest card dealt, not %(card)s.",
-                                       card=str(card))
-        else:
-            errors["lowest"] = gettext("With %(dealt)s cards dealt, the lowest card dealt cannot be as high as %(card)s.",
-                                       dealt=dealt, card=str(card))
+    try:
+        check_lowest_card(card, players * hand_size)
+    except RefereeError as exc:
+        errors["lowest"] = say(exc)
     return card
 
 
