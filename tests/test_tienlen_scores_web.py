@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import html
 import re
+import threading
 
 import pytest
 
+from referee.web.extensions import db
+from referee.web.models import Game
 from referee.web.store import find_by_token
 
 NAMES = ("An", "Binh", "Chi", "Dung")
@@ -376,3 +379,40 @@ def test_a_game_by_hand_with_a_chop_the_counts_rule_out_is_refused_naming_the_se
                       chop_twos_0="2h")
     assert response.status_code == 422 and "Binh played 1 of 13 cards, fewer than the 4 cards of a bomb" in text(response)
     assert version(e.app, e.token) == 0
+
+
+def _tables(app) -> int:  # type: ignore[no-untyped-def]
+    with app.app_context():
+        return db.session.query(Game).filter(Game.kind == "tienlen").count()
+
+
+def test_two_phones_starting_a_table_at_once_start_one_table(any_db_app) -> None:  # type: ignore[no-untyped-def]
+    token = start_sheet(any_db_app.test_client())
+    results: list[int] = []
+    barrier = threading.Barrier(2)
+
+    def phone() -> None:
+        c = any_db_app.test_client()
+        barrier.wait()
+        results.append(c.post(f"/tienlen/scores/g/{token}/tables", data={"leader": "0", "version": "0"}).status_code)
+
+    threads = [threading.Thread(target=phone) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert sorted(results) == [303, 409]
+    assert _tables(any_db_app) == 1
+    assert version(any_db_app, token) == 1
+
+
+def test_a_stale_or_refused_start_a_table_leaves_no_table_behind(app, client) -> None:  # type: ignore[no-untyped-def]
+    e = Evening(app, client, start_sheet(client, names=("An", "Binh", "Chi")))
+    e.post("/add", out="0", left_1="5", left_2="4")
+    response = e.post("/tables", seen=0, leader="0")
+    assert response.status_code == 409 and _tables(app) == 0
+    response = e.post("/tables", leader="0", lowest="9h")
+    assert response.status_code == 422 and _tables(app) == 0
+    assert "with 39 cards dealt the lowest card dealt is at most 6♣, not 9♥" in text(response)
+    e.start_table(leader=0)
+    assert _tables(app) == 1
