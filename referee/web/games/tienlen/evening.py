@@ -18,7 +18,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from flask import g
 from flask_babel import gettext
 
 from referee.tienlen import Game, Setup, replay_game
@@ -37,6 +36,7 @@ from referee.tienlen_evening import typed_from_facts as _typed_from_facts
 from referee.tienlen_scores import FinishedGame, Payment, ScoreError, ScoreInputError, ScoreRules
 from referee.web.extensions import db
 from referee.web.models import Game as StoredGame
+from referee.web.rebuilt import sheet_of, written
 from referee.web.store import live_events
 from referee.web.views import say
 
@@ -66,22 +66,8 @@ def rebuild(game: StoredGame) -> Evening:
 
 
 def build_sheet(game: StoredGame) -> Evening:
-    """The evening as this request read it: rebuilt once per request and version of the game.
-
-    A decide function only asks the sheet (``check_x``), it never changes it, so the page
-    answering a refusal or a stale write shows the same sheet without replaying it again.
-    """
-    cache: dict[tuple[int, int], Evening] = g.setdefault("tienlen_evenings", {})
-    key = (game.id, game.version)
-    if key not in cache:
-        cache[key] = rebuild(game)
-    return cache[key]
-
-
-def stored(record: GameAdded | Any) -> tuple[str, dict[str, Any]]:
-    """A library record as the store keeps it: (event kind, payload)."""
-    data = record.to_dict()
-    return str(data.pop("action")), data
+    """The evening as this request read it: replayed once per request (:mod:`referee.web.rebuilt`)."""
+    return sheet_of(game, rebuild)
 
 
 def describe(payment: Payment, names: Sequence[str]) -> str:
@@ -193,7 +179,7 @@ def typed_from_facts(facts: Mapping[str, Any], names: Sequence[str]) -> dict[str
 
 
 __all__ = [
-    "KIND", "GAME", "CORRECT", "FOLLOW", "Sheet", "Entry", "TableHand", "build_sheet", "rebuild", "stored",
+    "KIND", "GAME", "CORRECT", "FOLLOW", "Sheet", "Entry", "TableHand", "build_sheet", "rebuild", "written",
     "refused_entry", "table_hands", "typed_from", "typed_from_facts", "seat_map", "followed_table",
     "last_move", "describe", "ScoreInputError",
 ]

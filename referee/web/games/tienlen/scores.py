@@ -43,11 +43,11 @@ from referee.web.games.tienlen.evening import (
     followed_table,
     last_move,
     refused_entry,
-    stored,
     table_hands,
     table_state,
     typed_from,
     typed_from_facts,
+    written,
 )
 from referee.web.guard import whole_number
 from referee.web.sheets import csv_download, line_style, spreadsheet_cell
@@ -246,11 +246,11 @@ def _save_by_hand(token: str, number: int | None) -> Response:
     def decide(access: Access) -> tuple[str, dict[str, Any]]:
         evening = build_sheet(access.game)
         try:
-            record = evening.check_add_by_hand(typed) if number is None else evening.check_correct(number, typed)
+            record = evening.add_by_hand(typed) if number is None else evening.correct(number, typed)
         except EntryRefused as exc:
             shown = refused_entry(typed, exc, evening.names)
             raise Refused(shown.problem or say(exc), detail=shown) from None
-        return stored(record)
+        return written(access.game, evening, record)
 
     after = {"added": number or len(sheet.games) + 1}
     return SHEET.write(token, decide, typed=typed, detail=entry, render=_entry_page(number), after=after)
@@ -339,7 +339,7 @@ def add_from_table(token: str, table_id: int, hand: int) -> Response:
     def decide(access: Access) -> tuple[str, dict[str, Any]]:
         evening = build_sheet(access.game)
         try:
-            return stored(evening.check_add_from_table(table_id, hands, hand, _leftover(typed)))
+            return written(access.game, evening, evening.add_from_table(table_id, hands, hand, _leftover(typed)))
         except EntryRefused as exc:
             shown = refused_entry(typed, exc, evening.names)
             raise Refused(shown.problem or say(exc), detail=shown) from None
@@ -413,7 +413,8 @@ def follow(token: str) -> Response:
         if found is None:
             raise Refused(gettext("That is not the link of a Tiến lên table: copy it from the table's share box."),
                           at="link")
-        return stored(build_sheet(access.game).check_follow(found.game.id, found.game.player_names))
+        evening = build_sheet(access.game)
+        return written(access.game, evening, evening.follow(found.game.id, found.game.player_names))
 
     return SHEET.write(token, decide, typed=typed, at="link")
 
