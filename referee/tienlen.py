@@ -510,10 +510,6 @@ three_spades_alone, any, not 'first'
     def to_dict(self) -> dict[str, Any]:
         return rules_to_dict(self)
 
-    @classmethod
-    def from_dict(cls, values: Mapping[str, Any] | None) -> TienLenRules:
-        return rules_from_mapping(cls, values)
-
 
 DEFAULT_RULES = TienLenRules()
 
@@ -918,7 +914,7 @@ class Setup:
     def from_dict(cls, data: Mapping[str, Any]) -> Setup:
         return cls(
             tuple(data["players"]),
-            TienLenRules.from_dict(data.get("rules")),
+            rules_from_mapping(TienLenRules, data.get("rules")),
             int(data.get("leader", 0)),
             bool(data.get("opening", True)),
             int(data.get("hand_size", 13)),

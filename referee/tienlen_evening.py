@@ -38,6 +38,7 @@ from typing import Any, ClassVar
 from referee.cards import Card, NotationError, parse_cards
 from referee.errors import NothingToUndo, RefereeError, RefusedAction
 from referee.records import Records
+from referee.switches import rules_from_mapping
 from referee.text import Message, message
 from referee.tienlen import Chop, Hand
 from referee.tienlen_scores import (
@@ -171,7 +172,7 @@ class GameAdded:
     def _fields(cls, data: Mapping[str, Any]) -> dict[str, Any]:
         table = data.get("table")
         return {
-            "facts": dict(data["facts"]), "rules": ScoreRules.from_dict(data.get("rules") or {}),
+            "facts": dict(data["facts"]), "rules": rules_from_mapping(ScoreRules, data.get("rules") or {}),
             "points": tuple(int(p) for p in data["points"]),
             "payments": tuple(Payment.from_record(p) for p in data["payments"]),
             "source": str(data.get("source", "hand")),

@@ -52,7 +52,7 @@ from typing import Any, ClassVar
 
 from referee.cards import Card, NotationError, Rank, format_cards, parse_cards
 from referee.errors import RefereeError
-from referee.switches import SwitchError, rules_from_mapping, rules_to_dict
+from referee.switches import SwitchError, rules_to_dict
 from referee.text import Message, message
 from referee.tienlen import RANK_ORDER, Chop, Hand, card_power, sort_cards
 
@@ -108,7 +108,8 @@ class ScoreRules:
 
     ``play_on`` and ``instant_wins`` are the game's switches that scoring needs.
 
-    >>> ScoreRules.from_dict({"score_by": "places", "play_on": "on", "frozen": "3"}).frozen
+    >>> from referee.switches import rules_from_mapping
+    >>> rules_from_mapping(ScoreRules, {"score_by": "places", "play_on": "on", "frozen": "3"}).frozen
     3
     >>> ScoreRules(chop_red=-1)
     Traceback (most recent call last):
@@ -171,11 +172,6 @@ class ScoreRules:
 
     def to_dict(self) -> dict[str, Any]:
         return rules_to_dict(self)
-
-    @classmethod
-    def from_dict(cls, values: Mapping[str, Any] | None) -> ScoreRules:
-        """Build from switch ids (JSON or form words); an unknown id or a bad value raises."""
-        return rules_from_mapping(cls, values)
 
 
 DEFAULT_SCORE_RULES = ScoreRules()

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from referee.cards import Card, format_cards, parse_cards
-from referee.switches import SwitchError
+from referee.switches import SwitchError, rules_from_mapping
 from referee.tienlen import RANK_ORDER, Chop, Hand, Setup, TienLenRules, sort_cards
 from referee.tienlen_scores import (
     CardsLeftError,
@@ -319,16 +319,16 @@ def test_an_amount_of_0_turns_its_item_off(switch: str) -> None:
 @pytest.mark.parametrize("value", [-1, 1001, 2.5, True, "x"])
 def test_a_bad_amount_is_refused_naming_the_switch(value: object) -> None:
     with pytest.raises(SwitchError, match="chop_red"):
-        ScoreRules.from_dict({"chop_red": value})
+        rules_from_mapping(ScoreRules, {"chop_red": value})
 
 
 def test_an_unknown_switch_is_refused() -> None:
     with pytest.raises(SwitchError, match="chop_blue"):
-        ScoreRules.from_dict({"chop_blue": 1})
+        rules_from_mapping(ScoreRules, {"chop_blue": 1})
 
 
 def test_score_rules_take_form_words() -> None:
-    rules = ScoreRules.from_dict({"score_by": "places", "play_on": "on", "chop_red": "3"})
+    rules = rules_from_mapping(ScoreRules, {"score_by": "places", "play_on": "on", "chop_red": "3"})
     assert (rules.score_by, rules.play_on, rules.chop_red) == ("places", True, 3)
 
 

@@ -20,6 +20,7 @@ from typing import Any
 
 from flask_babel import gettext
 
+from referee.switches import rules_from_mapping
 from referee.tienlen import Game, Setup, replay_game
 from referee.tienlen_evening import (
     NOTHING_SAVED,
@@ -56,7 +57,7 @@ Sheet = Evening
 
 
 def rules_of(raw: Mapping[str, Any] | None) -> ScoreRules:
-    return ScoreRules.from_dict(dict(raw or {}))
+    return rules_from_mapping(ScoreRules, dict(raw or {}))
 
 
 def rebuild(game: StoredGame) -> Evening:

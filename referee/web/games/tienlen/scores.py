@@ -19,7 +19,7 @@ from flask_babel import gettext
 
 from referee.cards import Card, NotationError
 from referee.errors import RefereeError
-from referee.switches import SwitchError
+from referee.switches import SwitchError, rules_from_mapping
 from referee.tienlen import THREE_OF_SPADES, Setup, TienLenRules
 from referee.tienlen_evening import (
     EntryRefused,
@@ -107,7 +107,7 @@ def switch_specs() -> list[dict[str, Any]]:
 
 def _safe_rules(values: dict[str, Any]) -> ScoreRules:
     try:
-        return ScoreRules.from_dict(values)
+        return rules_from_mapping(ScoreRules, values)
     except (SwitchError, ValueError, TypeError):
         return ScoreRules()
 
@@ -135,7 +135,7 @@ def new() -> Response:
     values = switches_from_form(form, SWITCH_IDS)
     rules = ScoreRules()
     try:
-        rules = ScoreRules.from_dict(values)
+        rules = rules_from_mapping(ScoreRules, values)
     except SwitchError as exc:
         errors["rules"] = say(exc)
     if errors:
@@ -395,11 +395,11 @@ def _table_rules(rules: ScoreRules) -> TienLenRules:
     """The table's house rules: those this phone last used, with the sheet's play_on and instant_wins."""
     remembered = remembered_rules(TABLE_KIND)
     try:
-        base = TienLenRules.from_dict(remembered)
+        base = rules_from_mapping(TienLenRules, remembered)
     except (SwitchError, ValueError, TypeError):
         base = TienLenRules()
     values = {**base.to_dict(), "play_on": rules.play_on, "instant_wins": rules.instant_wins}
-    return TienLenRules.from_dict(values)
+    return rules_from_mapping(TienLenRules, values)
 
 
 @bp.post("/g/<token>/follow")

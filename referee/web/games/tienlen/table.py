@@ -27,6 +27,7 @@ from flask_babel import gettext
 
 from referee.cards import Card, NotationError, format_cards
 from referee.errors import RefereeError
+from referee.switches import rules_from_mapping
 from referee.tienlen import (
     THREE_OF_SPADES,
     Action,
@@ -203,7 +204,7 @@ def new() -> Response:
     else:
         errors["leader"] = gettext("Tap the player who holds 3♠: they lead the first hand.")
     try:
-        rules = TienLenRules.from_dict(values)
+        rules = rules_from_mapping(TienLenRules, values)
     except SwitchError as exc:
         errors["rules"] = say(exc)
         rules = TienLenRules()
@@ -250,7 +251,7 @@ def _lowest_card(raw: str, players: int, hand_size: int, errors: dict[str, str])
 def _form_rules(values: dict[str, Any]) -> TienLenRules:
     """Rules to show in the form: what was sent or remembered, or the defaults if that is damaged."""
     try:
-        return TienLenRules.from_dict(values)
+        return rules_from_mapping(TienLenRules, values)
     except (SwitchError, ValueError, TypeError):
         return TienLenRules()
 
