@@ -55,6 +55,7 @@ from referee.tienlen_scores import (
     PlayedCardError,
     ScoreError,
     ScoreRules,
+    check_players,
     finished_game_from_hand,
     score,
 )
@@ -133,9 +134,7 @@ class EveningSetup:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "players", tuple(self.players))
-        if not 2 <= len(self.players) <= 4:
-            raise NoSuchSeatError(message("Tiến lên is scored for 2 to 4 players, not {count}",
-                                          count=repr(len(self.players))))
+        check_players(len(self.players))
 
 
 @dataclass(frozen=True, slots=True)

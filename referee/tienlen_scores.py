@@ -79,6 +79,7 @@ __all__ = [
     "bombs_in",
     "count_bombs",
     "smallest_bomb",
+    "check_players",
     "finished_game_from_hand",
 ]
 
@@ -236,6 +237,18 @@ class InstantWinError(ScoreError):
 # ---------------------------------------------------------------------------
 
 
+def check_players(count: object) -> None:
+    """Raise unless a game of ``count`` players can be scored (2 to 4).
+
+    >>> check_players(5)
+    Traceback (most recent call last):
+    ...
+    referee.tienlen_scores.NoSuchSeatError: Tiến lên is scored for 2 to 4 players, not 5
+    """
+    if isinstance(count, bool) or not isinstance(count, int) or not 2 <= count <= 4:
+        raise NoSuchSeatError(message("Tiến lên is scored for 2 to 4 players, not {count}", count=repr(count)))
+
+
 def _who(seat: int, names: Sequence[str]) -> str:
     return names[seat] if 0 <= seat < len(names) else f"seat {seat}"
 
@@ -289,8 +302,7 @@ class FinishedGame:
 
     def __post_init__(self) -> None:
         n = self.players
-        if isinstance(n, bool) or not isinstance(n, int) or not 2 <= n <= 4:
-            raise NoSuchSeatError(message("Tiến lên is scored for 2 to 4 players, not {count}", count=repr(n)))
+        check_players(n)
         names = tuple(self.names)
         object.__setattr__(self, "names", names)
         self._check_seat(self.winner, message("the winner"))

@@ -29,6 +29,7 @@ from referee.cards import Card, NotationError, format_cards
 from referee.errors import RefereeError
 from referee.switches import rules_from_mapping
 from referee.tienlen import (
+    INSTANT_WIN_NAMES,
     THREE_OF_SPADES,
     Action,
     Game,
@@ -107,11 +108,8 @@ def describe(action: Any, names: tuple[str, ...]) -> str:
 
 
 def instant_label(kind: InstantWinKind) -> str:
-    return {
-        InstantWinKind.FOUR_TWOS: gettext("four 2s"),
-        InstantWinKind.DRAGON: gettext("a dragon (3 to A)"),
-        InstantWinKind.SIX_PAIRS: gettext("six pairs"),
-    }[kind]
+    """The dealt hand's name, as the library words it, in the reader's language."""
+    return say(INSTANT_WIN_NAMES[kind])
 
 
 def last_move(access: Access) -> str | None:
