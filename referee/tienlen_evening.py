@@ -31,7 +31,7 @@ referee.tienlen_evening.EntryRefused: An has 13 cards left, so played no card an
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -757,7 +757,8 @@ class Evening:
         }
 
 
-def _can(check: Any) -> bool:
+def _can(check: Callable[[], object]) -> bool:
+    """Whether ``check()`` accepts (``can_x`` never raises: any refusal answers ``False``)."""
     try:
         check()
     except ValueError:
