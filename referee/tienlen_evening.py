@@ -54,6 +54,7 @@ from referee.tienlen_scores import (
     Payment,
     PlayedCardError,
     ScoreError,
+    ScoreInputError,
     ScoreRules,
     check_players,
     finished_game_from_hand,
@@ -344,7 +345,7 @@ def _read_seat(r: _Reading, seat: int, winner: int | None, instant: int | None,
 def _read_not_frozen(r: _Reading, seat: int) -> bool:
     raw = r.value(f"frozen_{seat}")
     if raw not in ("", NOT_FROZEN):
-        r.errors[f"frozen_{seat}"] = message("Frozen is a tick or nothing.")
+        r.errors[f"frozen_{seat}"] = message("The “not frozen” box is either ticked or left empty.")
     return raw == NOT_FROZEN
 
 
@@ -390,7 +391,7 @@ def _read_chops(r: _Reading) -> tuple[tuple[Chop, ...], ...]:
 def field_of(exc: ScoreError, typed: Mapping[str, str], *, left_field: str = "left") -> str | None:
     """The form field a scoring mistake is shown beside (``None``: above the form)."""
     seat = exc.seat
-    if isinstance(exc, CardTwiceError | PlayedCardError) and seat is not None:
+    if isinstance(exc, CardTwiceError | PlayedCardError | ScoreInputError) and seat is not None:
         return f"cards_{seat}"
     if isinstance(exc, CardsLeftError) and seat is not None:
         if str(typed.get(f"frozen_{seat}", "")) == NOT_FROZEN:

@@ -44,7 +44,8 @@ Decisions where RULES.md is thin (each is tested):
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import combinations
@@ -189,7 +190,20 @@ class ScoreError(RefereeError):
 
     def __init__(self, reason: Message, *, seat: int | None = None) -> None:
         self.seat = seat
+        #: The field of the game's facts at fault (``cards_left``, ``frozen``, ...) when one is.
+        self.field: str | None = None
         super().__init__(reason)
+
+
+@contextmanager
+def _about(field: str) -> Iterator[None]:
+    """A mistake found inside names ``field`` as the one at fault (unless it named one already)."""
+    try:
+        yield
+    except ScoreError as exc:
+        if exc.field is None:
+            exc.field = field
+        raise
 
 
 class ScoreInputError(ScoreError):
@@ -253,15 +267,16 @@ def _who(seat: int, names: Sequence[str]) -> str:
     return names[seat] if 0 <= seat < len(names) else f"seat {seat}"
 
 
-def _read_cards(value: str | Iterable[Card], what: Message) -> tuple[Card, ...]:
+def _read_cards(value: str | Iterable[Card], what: Message, seat: int | None = None) -> tuple[Card, ...]:
     try:
         found = parse_cards(value) if isinstance(value, str) else tuple(value)
     except NotationError as exc:
-        raise ScoreInputError(message("{what}: {why}", what=what, why=str(exc))) from None
+        raise ScoreInputError(message("{what}: {why}", what=what, why=exc.reason), seat=seat) from None
     cards: list[Card] = []
     for card in found:
         if not isinstance(card, Card):
-            raise ScoreInputError(message("{what}: {card} is not in a Tiến lên deck", what=what, card=card))
+            raise ScoreInputError(message("{what}: {card} is not in a Tiến lên deck", what=what, card=card),
+                                  seat=seat)
         cards.append(card)
     return tuple(sorted(cards, key=card_power))  # a card given twice stays twice, to be named
 
@@ -302,10 +317,27 @@ class FinishedGame:
 
     def __post_init__(self) -> None:
         n = self.players
-        check_players(n)
+        with _about("players"):
+            check_players(n)
         names = tuple(self.names)
         object.__setattr__(self, "names", names)
-        self._check_seat(self.winner, message("the winner"))
+        with _about("winner"):
+            self._check_seat(self.winner, message("the winner"))
+        with _about("cards_left"):
+            self._check_cards_left(n, names)
+        with _about("order"):
+            self._check_order()
+        with _about("instant_win"):
+            self._check_instant_win()
+        with _about("frozen"):
+            self._check_frozen()
+        with _about("leftover"):
+            seen = self._check_leftover()
+        with _about("chops"):
+            self._check_chops(seen)
+
+    # -- checks ---------------------------------------------------------------------
+    def _check_cards_left(self, n: int, names: tuple[str, ...]) -> None:
         left = tuple(self.cards_left)
         object.__setattr__(self, "cards_left", left)
         if len(left) != n:
@@ -322,13 +354,7 @@ class FinishedGame:
             if count == 0 and seat != self.winner:
                 raise CardsLeftError(message("only the winner went out: {player} has 0 cards left",
                                              player=_who(seat, names)), seat=seat)
-        self._check_order()
-        self._check_instant_win()
-        self._check_frozen()
-        seen = self._check_leftover()
-        self._check_chops(seen)
 
-    # -- checks ---------------------------------------------------------------------
     def _check_seat(self, seat: object, what: Message) -> None:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
             raise NoSuchSeatError(message("{what} must be a seat from 0 to {last}, not {seat}",
@@ -402,7 +428,7 @@ class FinishedGame:
                 cleaned.append(None)
                 continue
             who = _who(seat, self.names)
-            cards = _read_cards(value, message("{player}'s leftover cards", player=who))
+            cards = _read_cards(value, message("{player}'s leftover cards", player=who), seat)
             if seat == self.winner and not cards:
                 cleaned.append(None)
                 continue
@@ -410,10 +436,18 @@ class FinishedGame:
                 if card in seen:
                     raise CardTwiceError(card, message("{card} is given twice", card=card), seat=seat)
                 seen[card] = seat
-            if len(cards) != self.cards_left[seat]:
-                raise CardsLeftError(message(
-                    "{player} has {count} cards left, but {given} leftover cards are entered",
-                    player=who, count=self.cards_left[seat], given=len(cards)), seat=seat)
+            count, given = self.cards_left[seat], len(cards)
+            if given != count:
+                if count == 1:
+                    why = message("{player} has 1 card left, but {given} leftover cards are entered",
+                                  player=who, given=given)
+                elif given == 1:
+                    why = message("{player} has {count} cards left, but 1 leftover card is entered",
+                                  player=who, count=count)
+                else:
+                    why = message("{player} has {count} cards left, but {given} leftover cards are entered",
+                                  player=who, count=count, given=given)
+                raise CardsLeftError(why, seat=seat)
             cleaned.append(cards)
         object.__setattr__(self, "leftover", tuple(cleaned))
         return seen
@@ -544,44 +578,58 @@ class FinishedGame:
         """
         for key in ("players", "winner", "cards_left"):
             if key not in data:
-                raise ScoreInputError(message("the field {key} is missing", key=repr(key)))
+                with _about(key):
+                    raise ScoreInputError(message("the field {key} is missing", key=repr(key)))
         players = data["players"]
         if isinstance(players, bool) or not isinstance(players, int):
-            raise NoSuchSeatError(message("players must be a whole number from 2 to 4, not {value}", value=repr(players)))
-        cards_left = _int_list(data["cards_left"], "cards_left must be a list of whole numbers, one per player")
+            with _about("players"):
+                raise NoSuchSeatError(message("players must be a whole number from 2 to 4, not {value}",
+                                              value=repr(players)))
+        with _about("cards_left"):
+            cards_left = _int_list(data["cards_left"], "cards_left must be a list of whole numbers, one per player")
         order = data.get("order")
         if order is not None:
-            order = _int_list(order, "order must be a list of seats")
-        leftover = data.get("leftover")
-        if leftover is not None:
-            if not isinstance(leftover, list):
-                raise ScoreInputError(message("leftover must be a list with null or the cards for each player"))
-            cleaned: list[tuple[Card, ...] | None] = []
-            for seat, value in enumerate(leftover):
-                if value is None:
-                    cleaned.append(None)
-                elif isinstance(value, str):
-                    cleaned.append(_read_cards(value, message("{player}'s leftover cards", player=_who(seat, names))))
-                elif isinstance(value, list) and all(isinstance(v, str) for v in value):
-                    cleaned.append(_read_cards(" ".join(value), message("{player}'s leftover cards",
-                                                                        player=_who(seat, names))))
-                else:
-                    raise ScoreInputError(message("leftover must be a list with null or the cards for each player"))
-            leftover = tuple(cleaned)
+            with _about("order"):
+                order = _int_list(order, "order must be a list of seats")
+        with _about("leftover"):
+            leftover = _leftover_from(data.get("leftover"), names)
         frozen = data.get("frozen")
         if frozen is not None:
             if not isinstance(frozen, list) or not all(isinstance(f, bool) for f in frozen):
-                raise ScoreInputError(message("frozen must be a list of true or false, one per player"))
+                with _about("frozen"):
+                    raise ScoreInputError(message("frozen must be a list of true or false, one per player"))
             frozen = tuple(frozen)
-        chops_raw = data.get("chops") or []
-        if not isinstance(chops_raw, list) or not all(isinstance(c, list) for c in chops_raw):
-            raise ScoreInputError(message("chops must be a list of chains, each a list of bombs"))
-        chains = tuple(tuple(_chop(step, names) for step in chain) for chain in chops_raw)
+        with _about("chops"):
+            chops_raw = data.get("chops") or []
+            if not isinstance(chops_raw, list) or not all(isinstance(c, list) for c in chops_raw):
+                raise ScoreInputError(message("chops must be a list of chains, each a list of bombs"))
+            chains = tuple(tuple(_chop(step, names) for step in chain) for chain in chops_raw)
         instant = data.get("instant_win")
         if instant is not None and (isinstance(instant, bool) or not isinstance(instant, int)):
-            raise NoSuchSeatError(message("instant_win must be null or a seat, not {value}", value=repr(instant)))
+            with _about("instant_win"):
+                raise NoSuchSeatError(message("instant_win must be null or a seat, not {value}", value=repr(instant)))
         return cls(players=players, winner=data["winner"], cards_left=cards_left, order=order, leftover=leftover,
                    frozen=frozen, chops=chains, instant_win=instant, names=tuple(names))
+
+
+def _leftover_from(leftover: object, names: Sequence[str]) -> tuple[tuple[Card, ...] | None, ...] | None:
+    """The ``leftover`` field read: null, or per seat null or the cards (text or a list of cards)."""
+    if leftover is None:
+        return None
+    if not isinstance(leftover, list):
+        raise ScoreInputError(message("leftover must be a list with null or the cards for each player"))
+    cleaned: list[tuple[Card, ...] | None] = []
+    for seat, value in enumerate(leftover):
+        if value is None:
+            cleaned.append(None)
+        elif isinstance(value, str):
+            cleaned.append(_read_cards(value, message("{player}'s leftover cards", player=_who(seat, names))))
+        elif isinstance(value, list) and all(isinstance(v, str) for v in value):
+            cleaned.append(_read_cards(" ".join(value), message("{player}'s leftover cards",
+                                                                player=_who(seat, names))))
+        else:
+            raise ScoreInputError(message("leftover must be a list with null or the cards for each player"))
+    return tuple(cleaned)
 
 
 def _int_list(value: object, text: str) -> tuple[int, ...]:
@@ -699,9 +747,10 @@ def _plan(counts: tuple[int, ...], at: int = 0, runs: tuple[int, ...] = ()) -> t
 class Payment:
     """One item of a game's score: ``payer`` pays ``payee`` ``points`` for ``item``.
 
-    ``count`` is the cards left (``cards``, ``frozen`` with cards) or the stake
-    multiplied (``frozen`` with places); ``place`` is 1 for first-from-last and
-    2 for second-from-third; ``cards`` are the 2s chopped or caught, or the
+    ``count`` is the cards left (``cards``, ``frozen`` with cards), the stake
+    multiplied (``frozen`` with places), or for a ``places`` payment the payer's
+    finishing place when frozen players finished after them (0: the payer came
+    last); ``place`` is 1 for first-from-last and 2 for second-from-third; ``cards`` are the 2s chopped or caught, or the
     bomb caught; ``passed_on`` is what a bombed bomb had won before.
     """
 
@@ -756,6 +805,12 @@ class Payment:
         elif self.item == "places":
             if self.place == 2:
                 why = message("{payee} came second and {payer} third", payer=payer, payee=payee)
+            elif self.count == 2:
+                why = message("{payee} went out first and {payer} came second, the last of the players not frozen",
+                              payer=payer, payee=payee)
+            elif self.count == 3:
+                why = message("{payee} went out first and {payer} came third, the last of the players not frozen",
+                              payer=payer, payee=payee)
             else:
                 why = message("{payee} went out first and {payer} came last", payer=payer, payee=payee)
         elif self.item == "caught":
@@ -830,7 +885,10 @@ def score(game: FinishedGame, rules: ScoreRules = DEFAULT_SCORE_RULES) -> Score:
                 pay(Payment(seat, winner, rules.frozen * stake, "frozen", count=stake))
         others = [s for s in game.order if s not in frozen]
         if len(others) >= 2:
-            pay(Payment(others[-1], others[0], rules.first_stake, "places", place=1))
+            # The last of the others may have finished ahead of a frozen player: the sentence says where.
+            at = game.order.index(others[-1]) + 1
+            pay(Payment(others[-1], others[0], rules.first_stake, "places", place=1,
+                        count=0 if at == game.players else at))
         if len(others) == 4:
             pay(Payment(others[2], others[1], rules.second_stake, "places", place=2))
     if game.leftover is not None:
@@ -916,7 +974,7 @@ def finished_game_from_hand(
                 cleaned.append(None)
                 continue
             who = names[seat]
-            cards = _read_cards(value, message("{player}'s leftover cards", player=who))
+            cards = _read_cards(value, message("{player}'s leftover cards", player=who), seat)
             for card in cards:
                 later_by = next((s for s, c in enumerate(hand.played_after_first_out) if card in c), None)
                 if card in before or (later_by is not None and later_by != seat):

@@ -249,7 +249,7 @@ def test_a_loser_with_13_cards_left_played_no_card_so_is_frozen(evening) -> None
     assert response.status_code == 422
     assert "Chi has 13 cards left, so played no card and was frozen" in text(response)
     response = e.post("/add", out="0", left_1="5", left_2="13", left_3="2", frozen_2="yes please")
-    assert response.status_code == 422 and "Frozen is a tick or nothing." in text(response)
+    assert response.status_code == 422 and "The “not frozen” box is either ticked or left empty." in text(response)
     assert version(e.app, e.token) == before
 
 

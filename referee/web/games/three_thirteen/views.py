@@ -17,6 +17,7 @@ from flask_babel import gettext
 from referee.cards import AnyCard, NotationError, Rank, TooManyCopiesError, parse_cards
 from referee.errors import RefereeError
 from referee.switches import SwitchError
+from referee.text import message
 from referee.three_thirteen import (
     HandSizeError,
     Schedule,
@@ -464,14 +465,20 @@ def api_score():  # type: ignore[no-untyped-def]
     hand = api.text_field(data, "hand")
     round_number = data["round"]
     if isinstance(round_number, bool) or not isinstance(round_number, int):
-        raise api.BadRequest("the field 'round' must be a whole number (1 for the first round)")
+        raise api.BadRequest(message("the field {field} must be a whole number (1 for the first round)",
+                                     field="'round'"), field="round")
     players = data.get("players", 4)
     if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= MAX_PLAYERS:
-        raise api.BadRequest(f"the field 'players' must be a whole number from 2 to {MAX_PLAYERS}")
+        raise api.BadRequest(message("the field {field} must be a whole number from 2 to {most}",
+                                     field="'players'", most=MAX_PLAYERS), field="players")
     rules = rules_of(api.rules_field(data))
     schedule = Schedule(rules)
     dealt = schedule.cards_dealt(round_number)
-    cards = parse_cards(hand)
+    try:
+        cards = parse_cards(hand)
+    except NotationError as exc:
+        raise api.BadRequest(message("{what}: {why}", what=message("the hand"), why=exc.reason),
+                             reason=exc.reason, field="hand") from None
     split = split_hand(cards, round_number, rules, players=players)
     factor = 2 if schedule.is_doubled(round_number) else 1
     return jsonify(

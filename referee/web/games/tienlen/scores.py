@@ -20,7 +20,7 @@ from flask_babel import gettext
 from referee.cards import Card, NotationError
 from referee.errors import RefereeError
 from referee.switches import SwitchError, rules_from_mapping
-from referee.tienlen import THREE_OF_SPADES, Setup, TienLenRules
+from referee.tienlen import THREE_OF_SPADES, Setup, TienLenRules, lowest_cards
 from referee.tienlen_evening import (
     EntryRefused,
     NotFollowedError,
@@ -69,7 +69,6 @@ bp = Blueprint("tienlen_scores", __name__, url_prefix="/tienlen/scores")
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 SWITCH_IDS: list[str] = [f for f in ScoreRules.__dataclass_fields__]
-LOWEST_CHOICES = ["3♠", "3♣", "3♦", "3♥", "4♠", "4♣", "4♦", "4♥", "5♠", "5♣", "5♦", "5♥", "6♠", "6♣"]
 
 
 def switch_specs() -> list[dict[str, Any]]:
@@ -165,7 +164,8 @@ def render_sheet(access: Access, feedback: Feedback, status: int = 200) -> Respo
     added = request.args.get("added", "")
     return render_page(
         "tienlen_scores/sheet.html", "tienlen_scores/_sheet.html", status=status, feedback=feedback,
-        table_hands=table_hands(sheet) if sheet.tables else [], lowest_choices=LOWEST_CHOICES,
+        table_hands=table_hands(sheet) if sheet.tables else [],
+        lowest_choices=[str(c) for c in lowest_cards(sheet.players)],
         added=whole_number(added, high=9999),
         **_context(access, sheet),
     )

@@ -43,8 +43,9 @@ from referee.tienlen import (
     TienLenRules,
     action_from_dict,
     check_lowest_card,
+    is_bomb,
+    lowest_cards,
     replay_game,
-    sort_cards,
 )
 from referee.web import store
 from referee.web.games.tienlen.check import combo_name, switch_specs
@@ -89,7 +90,7 @@ def describe(action: Any, names: tuple[str, ...]) -> str:
         action = action_from_dict(action)
     if isinstance(action, PlayAction):
         line = gettext("%(player)s played %(cards)s", player=names[action.seat], cards=format_cards(action.cards))
-        if action.bomb:
+        if _is_bomb(action):
             line += " · " + gettext("bomb")
         if action.went_out:
             line += " · " + gettext("out of cards")
@@ -157,7 +158,12 @@ def _table_bomb(hand: Any) -> bool:
     if hand.table is None:
         return False
     last = next((a for a in reversed(hand.log) if isinstance(a, PlayAction)), None)
-    return bool(last and last.bomb)
+    return bool(last and _is_bomb(last))
+
+
+def _is_bomb(action: PlayAction) -> bool:
+    """A play that is a bomb (four of a kind, a double sequence), led or not: the library's judgement."""
+    return action.bomb or is_bomb(action.cards)
 
 
 def _seat(form: Any, state: Game) -> int:
@@ -214,7 +220,8 @@ def new() -> Response:
     lowest = _lowest_card(lowest_raw, len(names), hand_size, errors)
     if errors:
         return _new_form(rows, _form_rules(values).to_dict(), leader=leader_raw, hand_size=size_raw, errors=errors,
-                         status=422, lowest=lowest_raw)
+                         status=422, lowest=lowest_raw,
+                         choices=lowest_choices(MIN_PLAYERS if "names" in errors else len(names), hand_size))
     setup = Setup(tuple(names), rules, leader=leader, opening=True, hand_size=hand_size, lowest_card=lowest)
     game = store.create_game(KIND, names, rules=rules.to_dict(), setup=setup.to_dict())
     target = url_for("tienlen_table.table", token=game.keeper_token)
@@ -226,8 +233,12 @@ def new() -> Response:
     return remember_rules(response, KIND, rules.to_dict())
 
 
-#: The cards that can be the lowest dealt when 3 players get 13 cards each (13 are left undealt).
-LOWEST_CHOICES = [str(c) for c in sort_cards("3s 3c 3d 3h 4s 4c 4d 4h 5s 5c 5d 5h 6s 6c")]
+def lowest_choices(players: int, hand_size: int) -> list[str]:
+    """The cards that can be the lowest dealt at this table (before its size is known: 2 players)."""
+    try:
+        return [str(c) for c in lowest_cards(players, hand_size)]
+    except RefereeError:
+        return [str(c) for c in lowest_cards(MIN_PLAYERS)]
 
 
 def _lowest_card(raw: str, players: int, hand_size: int, errors: dict[str, str]) -> Card:
@@ -255,7 +266,8 @@ def _form_rules(values: dict[str, Any]) -> TienLenRules:
 
 
 def _new_form(names: list[str], values: dict[str, Any], *, leader: str, hand_size: str,
-              errors: dict[str, str], status: int = 200, lowest: str = "3♠") -> Response:
+              errors: dict[str, str], status: int = 200, lowest: str = "3♠",
+              choices: list[str] | None = None) -> Response:
     return render_page(
         "tienlen/new.html",
         "tienlen/new_form.html",
@@ -267,7 +279,7 @@ def _new_form(names: list[str], values: dict[str, Any], *, leader: str, hand_siz
         errors=errors,
         specs=switch_specs(),
         lowest=lowest,
-        lowest_choices=LOWEST_CHOICES,
+        lowest_choices=choices or lowest_choices(MIN_PLAYERS, 13),
     )
 
 
