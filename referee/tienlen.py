@@ -104,6 +104,7 @@ __all__ = [
     "Action",
     "action_from_dict",
     "RECORDS",
+    "check_lowest_card",
     "Hand",
     "replay",
     "Game",
@@ -524,10 +525,6 @@ three_spades_alone, any, not 'first'
     def to_dict(self) -> dict[str, Any]:
         return rules_to_dict(self)
 
-    @classmethod
-    def from_dict(cls, values: Mapping[str, Any] | None) -> TienLenRules:
-        return rules_from_mapping(cls, values)
-
 
 DEFAULT_RULES = TienLenRules()
 
@@ -863,6 +860,23 @@ INSTANT_WIN_NAMES: dict[InstantWinKind, Message] = {
 }
 
 
+def check_lowest_card(card: Card, dealt: int) -> None:
+    """Raise unless ``card`` can be the lowest of ``dealt`` cards dealt from one deck.
+
+    >>> check_lowest_card(Card.parse("6c"), 39)
+    >>> check_lowest_card(Card.parse("3d"), 52)
+    Traceback (most recent call last):
+    ...
+    referee.errors.RefereeError: with all 52 cards dealt the lowest card dealt is the 3♠, not 3♦
+    """
+    if card_power(card) > 52 - dealt:
+        if dealt == 52:
+            raise RefereeError(message("with all 52 cards dealt the lowest card dealt is the 3♠, not {card}",
+                                       card=card))
+        raise RefereeError(message("with {dealt} cards dealt the lowest card dealt is at most {highest}, not {card}",
+                                   dealt=dealt, highest=_CARDS_IN_ORDER[52 - dealt], card=card))
+
+
 @dataclass(frozen=True, slots=True)
 class Setup:
     """Who sits where (seat order is turn order), the house rules and who leads.
@@ -906,13 +920,7 @@ class Setup:
             ))
         if not isinstance(self.lowest_card, Card):
             raise RefereeError(message("{card} is not in this game's deck", card=self.lowest_card))
-        dealt = self.hand_size * len(self.players)
-        if card_power(self.lowest_card) > 52 - dealt:
-            if dealt == 52:
-                raise RefereeError(message("with all 52 cards dealt the lowest card dealt is the 3♠, not {card}",
-                                           card=self.lowest_card))
-            raise RefereeError(message("with {dealt} cards dealt the lowest card dealt is at most {highest}, not {card}",
-                                       dealt=dealt, highest=_CARDS_IN_ORDER[52 - dealt], card=self.lowest_card))
+        check_lowest_card(self.lowest_card, self.hand_size * len(self.players))
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -928,7 +936,7 @@ class Setup:
     def from_dict(cls, data: Mapping[str, Any]) -> Setup:
         return cls(
             tuple(data["players"]),
-            TienLenRules.from_dict(data.get("rules")),
+            rules_from_mapping(TienLenRules, data.get("rules")),
             int(data.get("leader", 0)),
             bool(data.get("opening", True)),
             int(data.get("hand_size", 13)),

@@ -53,7 +53,7 @@ from typing import Any, ClassVar
 
 from referee.cards import Card, NotationError, Rank, format_cards, parse_cards
 from referee.errors import RefereeError
-from referee.switches import SwitchError, rules_from_mapping, rules_to_dict
+from referee.switches import SwitchError, rules_to_dict
 from referee.text import Message, message
 from referee.tienlen import RANK_ORDER, Chop, Hand, card_power, sort_cards
 
@@ -79,6 +79,8 @@ __all__ = [
     "score",
     "bombs_in",
     "count_bombs",
+    "smallest_bomb",
+    "check_players",
     "finished_game_from_hand",
 ]
 
@@ -108,7 +110,8 @@ class ScoreRules:
 
     ``play_on`` and ``instant_wins`` are the game's switches that scoring needs.
 
-    >>> ScoreRules.from_dict({"score_by": "places", "play_on": "on", "frozen": "3"}).frozen
+    >>> from referee.switches import rules_from_mapping
+    >>> rules_from_mapping(ScoreRules, {"score_by": "places", "play_on": "on", "frozen": "3"}).frozen
     3
     >>> ScoreRules(chop_red=-1)
     Traceback (most recent call last):
@@ -171,11 +174,6 @@ class ScoreRules:
 
     def to_dict(self) -> dict[str, Any]:
         return rules_to_dict(self)
-
-    @classmethod
-    def from_dict(cls, values: Mapping[str, Any] | None) -> ScoreRules:
-        """Build from switch ids (JSON or form words); an unknown id or a bad value raises."""
-        return rules_from_mapping(cls, values)
 
 
 DEFAULT_SCORE_RULES = ScoreRules()
@@ -253,6 +251,18 @@ class InstantWinError(ScoreError):
 # ---------------------------------------------------------------------------
 
 
+def check_players(count: object) -> None:
+    """Raise unless a game of ``count`` players can be scored (2 to 4).
+
+    >>> check_players(5)
+    Traceback (most recent call last):
+    ...
+    referee.tienlen_scores.NoSuchSeatError: Tiến lên is scored for 2 to 4 players, not 5
+    """
+    if isinstance(count, bool) or not isinstance(count, int) or not 2 <= count <= 4:
+        raise NoSuchSeatError(message("Tiến lên is scored for 2 to 4 players, not {count}", count=repr(count)))
+
+
 def _who(seat: int, names: Sequence[str]) -> str:
     return names[seat] if 0 <= seat < len(names) else f"seat {seat}"
 
@@ -307,9 +317,8 @@ class FinishedGame:
 
     def __post_init__(self) -> None:
         n = self.players
-        if isinstance(n, bool) or not isinstance(n, int) or not 2 <= n <= 4:
-            with _about("players"):
-                raise NoSuchSeatError(message("Tiến lên is scored for 2 to 4 players, not {count}", count=repr(n)))
+        with _about("players"):
+            check_players(n)
         names = tuple(self.names)
         object.__setattr__(self, "names", names)
         with _about("winner"):
@@ -400,6 +409,10 @@ class FinishedGame:
                 raise CardsLeftError(message(
                     "{player} has {count} cards left, so played some and was not frozen",
                     player=_who(seat, self.names), count=self.cards_left[seat]), seat=seat)
+            if not value and seat != self.winner and self.cards_left[seat] == HAND_SIZE and self.instant_win is None:
+                raise CardsLeftError(message(
+                    "{player} has {count} cards left, so played no card and was frozen",
+                    player=_who(seat, self.names), count=self.cards_left[seat]), seat=seat)
 
     def _check_leftover(self) -> dict[Card, int]:
         seen: dict[Card, int] = {}
@@ -484,6 +497,40 @@ class FinishedGame:
                 steps.append(Chop(step.by, step.on, twos))
             chains.append(tuple(steps))
         object.__setattr__(self, "chops", tuple(chains))
+        if not self.play_on_possible:
+            self._check_cards_played_in_chops(chains)
+
+    def _played(self, seat: int) -> int:
+        """The cards ``seat`` had played when the winner went out."""
+        return HAND_SIZE - self.cards_left[seat]
+
+    def _check_cards_played_in_chops(self, chains: Sequence[tuple[Chop, ...]]) -> None:
+        """Every chop was played before the winner went out (no ``play_on``): the seats in it had
+        played at least its cards, the chopped 2s and each bomb (:func:`smallest_bomb`)."""
+        need = [0] * self.players
+        for chain in chains:
+            size = smallest_bomb(chain[0].twos)
+            for i, step in enumerate(chain):
+                if i == 0:
+                    self._check_played(step.on, len(step.twos) or size, message(
+                        "{player} played {played} of 13 cards, so could not have played the chopped {cards}",
+                        player=_who(step.on, self.names), played=self._played(step.on), cards=step.twos)
+                        if step.twos else self._bomb_too_big(step.on, size))
+                    need[step.on] += len(step.twos) or size
+                self._check_played(step.by, size, self._bomb_too_big(step.by, size))
+                need[step.by] += size
+        for seat, cards in enumerate(need):
+            self._check_played(seat, cards, message(
+                "{player} played {played} of 13 cards, fewer than the {count} cards of their bombs and chopped 2s",
+                player=_who(seat, self.names), played=self._played(seat), count=cards))
+
+    def _bomb_too_big(self, seat: int, size: int) -> Message:
+        return message("{player} played {played} of 13 cards, fewer than the {count} cards of a bomb",
+                       player=_who(seat, self.names), played=self._played(seat), count=size)
+
+    def _check_played(self, seat: int, cards: int, why: Message) -> None:
+        if self._played(seat) < cards:
+            raise ChopChainError(why, seat=seat)
 
     # -- derived --------------------------------------------------------------------
     @property
@@ -606,6 +653,19 @@ def _chop(step: object, names: Sequence[str]) -> Chop:
         raise ScoreInputError(message("twos must be the chopped 2s written as cards"))
     return Chop(step["by"], step["from"], _read_cards(twos, message("the 2s {player} chopped",
                                                                      player=_who(step["by"], names))))
+
+
+def smallest_bomb(twos: Sequence[Card]) -> int:
+    """The fewest cards of a bomb in a chain that began on ``twos`` (none: on a bomb).
+
+    A later bomb of the chain is of the same kind as the one it beats, so it is as big.
+    Four of a kind (4 cards) beats a single 2 or a bomb (and, with a house rule, a pair of
+    2s); three 2s fall only to five pairs in a row (10 cards).
+
+    >>> smallest_bomb(()), smallest_bomb(parse_cards("2h")), smallest_bomb(parse_cards("2h 2d 2s"))
+    (4, 4, 10)
+    """
+    return 10 if len(twos) == 3 else 4
 
 
 # ---------------------------------------------------------------------------

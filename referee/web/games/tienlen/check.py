@@ -18,7 +18,7 @@ from flask import Blueprint, Response, current_app, jsonify, request, url_for
 from flask_babel import gettext
 
 from referee.cards import Card, NotationError, TooManyCopiesError, check_copies, parse_cards
-from referee.switches import SwitchError
+from referee.switches import SwitchError, rules_from_mapping
 from referee.text import Message, message
 from referee.tienlen import (
     SWITCH_NAMES,
@@ -120,16 +120,16 @@ def combo_name(combo: Combination) -> str:
 def _rules_or_default(values: Mapping[str, Any]) -> TienLenRules:
     """Rules from a cookie: a stale or damaged switch falls back to its default, the rest count."""
     try:
-        return TienLenRules.from_dict(values)
+        return rules_from_mapping(TienLenRules, values)
     except SwitchError:
         good: dict[str, Any] = {}
         for key, value in values.items():
             try:
-                TienLenRules.from_dict({key: value})
+                rules_from_mapping(TienLenRules, {key: value})
             except SwitchError:
                 continue
             good[key] = value
-        return TienLenRules.from_dict(good)
+        return rules_from_mapping(TienLenRules, good)
 
 
 # ---------------------------------------------------------------------------
@@ -172,7 +172,7 @@ def check_page() -> Response:
     save_rules: dict[str, Any] | None = None
     if sent:
         try:
-            rules = TienLenRules.from_dict({**rules.to_dict(), **sent})
+            rules = rules_from_mapping(TienLenRules, {**rules.to_dict(), **sent})
             save_rules = rules.to_dict()
         except SwitchError as exc:
             errors["rules"] = say(exc)
@@ -288,7 +288,7 @@ def api_check():  # type: ignore[no-untyped-def]
         raise api.BadRequest(message("the field {field} must be true or false", field="'first_play'"),
                              field="first_play")
     lowest = _api_lowest(data)
-    rules = TienLenRules.from_dict(api.rules_field(data))
+    rules = rules_from_mapping(TienLenRules, api.rules_field(data))
     verdict = check(play, table, rules, first_play=first_play, opening_card=lowest)
     return jsonify(
         legal=verdict.legal,

@@ -27,7 +27,9 @@ from flask_babel import gettext
 
 from referee.cards import Card, NotationError, format_cards
 from referee.errors import RefereeError
+from referee.switches import rules_from_mapping
 from referee.tienlen import (
+    INSTANT_WIN_NAMES,
     THREE_OF_SPADES,
     Action,
     Game,
@@ -40,7 +42,7 @@ from referee.tienlen import (
     SwitchError,
     TienLenRules,
     action_from_dict,
-    card_power,
+    check_lowest_card,
     is_bomb,
     lowest_cards,
     replay_game,
@@ -107,11 +109,8 @@ def describe(action: Any, names: tuple[str, ...]) -> str:
 
 
 def instant_label(kind: InstantWinKind) -> str:
-    return {
-        InstantWinKind.FOUR_TWOS: gettext("four 2s"),
-        InstantWinKind.DRAGON: gettext("a dragon (3 to A)"),
-        InstantWinKind.SIX_PAIRS: gettext("six pairs"),
-    }[kind]
+    """The dealt hand's name, as the library words it, in the reader's language."""
+    return say(INSTANT_WIN_NAMES[kind])
 
 
 def last_move(access: Access) -> str | None:
@@ -209,7 +208,7 @@ def new() -> Response:
     else:
         errors["leader"] = gettext("Tap the player who holds 3♠: they lead the first hand.")
     try:
-        rules = TienLenRules.from_dict(values)
+        rules = rules_from_mapping(TienLenRules, values)
     except SwitchError as exc:
         errors["rules"] = say(exc)
         rules = TienLenRules()
@@ -251,21 +250,17 @@ def _lowest_card(raw: str, players: int, hand_size: int, errors: dict[str, str])
         return THREE_OF_SPADES
     if "names" in errors or "hand_size" in errors:
         return card
-    dealt = players * hand_size
-    if card_power(card) > 52 - dealt:
-        if dealt == 52:
-            errors["lowest"] = gettext("With all 52 cards dealt, the 3♠ is the lowest card dealt, not %(card)s.",
-                                       card=str(card))
-        else:
-            errors["lowest"] = gettext("With %(dealt)s cards dealt, the lowest card dealt cannot be as high as %(card)s.",
-                                       dealt=dealt, card=str(card))
+    try:
+        check_lowest_card(card, players * hand_size)
+    except RefereeError as exc:
+        errors["lowest"] = say(exc)
     return card
 
 
 def _form_rules(values: dict[str, Any]) -> TienLenRules:
     """Rules to show in the form: what was sent or remembered, or the defaults if that is damaged."""
     try:
-        return TienLenRules.from_dict(values)
+        return rules_from_mapping(TienLenRules, values)
     except (SwitchError, ValueError, TypeError):
         return TienLenRules()
 

@@ -25,7 +25,7 @@ from flask import Blueprint, Response, jsonify, redirect, request, url_for
 from flask_babel import gettext
 
 from referee.cards import AnyCard, Joker, NotationError, Suit, TooManyCopiesError, parse_card, parse_cards
-from referee.switches import SwitchError
+from referee.switches import SwitchError, rules_from_mapping
 from referee.text import message
 from referee.trece import (
     DemandError,
@@ -83,7 +83,7 @@ def switch_specs() -> list[dict[str, Any]]:
 
 def _rules_or_default(values: Mapping[str, Any]) -> TreceRules:
     try:
-        return TreceRules.from_mapping(values)
+        return rules_from_mapping(TreceRules, values)
     except (SwitchError, ValueError):
         return TreceRules()
 
@@ -196,7 +196,7 @@ def check() -> Response:
 
     if request.method == "POST" or any(k in form or f"{k}__present" in form for k in SWITCH_IDS):
         try:
-            rules = TreceRules.from_mapping(switches_from_form(form, SWITCH_IDS))
+            rules = rules_from_mapping(TreceRules, switches_from_form(form, SWITCH_IDS))
         except (SwitchError, ValueError) as exc:
             errors["rules"] = say(exc)
             rules = TreceRules()
@@ -252,7 +252,7 @@ def trece_api_check():  # type: ignore[no-untyped-def]
         raise api.BadRequest(message("{what}: {why}", what=message("the play"), why=exc.reason),
                              reason=exc.reason, field="play") from None
     must_follow = read_suit(data.get("must_follow"))
-    rules = TreceRules.from_mapping(api.rules_field(data))
+    rules = rules_from_mapping(TreceRules, api.rules_field(data))
     verdict = check_play(top, play, must_follow, rules)
     return jsonify(
         legal=verdict.legal,
@@ -318,7 +318,7 @@ def new_game() -> Response:
     if turned is None and "turned" not in errors:
         errors["turned"] = gettext("Choose the card turned face up to start the pile (rank and suit).")
     try:
-        rules = TreceRules.from_mapping(switches_from_form(form, SWITCH_IDS))
+        rules = rules_from_mapping(TreceRules, switches_from_form(form, SWITCH_IDS))
     except (SwitchError, ValueError) as exc:
         errors["rules"] = say(exc)
         rules = TreceRules()
