@@ -139,6 +139,14 @@ def find_by_token(token: str, kind: str | None = None) -> Access | None:
     return Access(game, "keeper" if game.keeper_token == token else "watcher")
 
 
+def made_for(kind: str, source: Game) -> Game | None:
+    """The game of ``kind`` made for ``source`` (its setup says ``{"table": source.id}``),
+    created after it: the score sheet a table's "Score this hand" made, found again."""
+    made = db.session.scalars(select(Game).where(Game.kind == kind, Game.created_at >= source.created_at)
+                              .order_by(Game.id))
+    return next((g for g in made if isinstance(g.setup, dict) and g.setup.get("table") == source.id), None)
+
+
 def has_write(game: Game, seen: int, write_id: str) -> bool:
     """Whether a write carrying ``write_id`` (a phone's own id for one entry, stored in the
     event's payload as ``_write``) was stored after version ``seen``: a phone sending again an

@@ -301,7 +301,8 @@ def _render_table_entry(access: Access, sheet: Sheet, table_id: int, hand_index:
     preview = entry
     if not (entry.ok or entry.errors or entry.problem):
         preview = Entry(entry.typed).take(
-            judge_from_table(sheet.names, sheet.rules, table_id, state.hands, hand_index, _leftover(entry.typed)),
+            judge_from_table(sheet.names, sheet.rules, table_id, state.hands, hand_index, _leftover(entry.typed),
+                             _leftover(entry.typed, "caught_")),
             sheet.names)
     left = hand.cards_left_at_first_out or hand.cards_left
     seats: list[dict[str, Any]] = [{"seat": mapping[s], "name": hand.players[s], "left": left[s], "winner": s == hand.winner,
@@ -322,9 +323,9 @@ def from_table_page(token: str, table_id: int, hand: int) -> Response:
                       render=lambda a, f, s: _render_table_entry(a, sheet, table_id, hand, Entry({})))
 
 
-def _leftover(typed: dict[str, str]) -> dict[int, str]:
-    """The leftover cards typed, by sheet seat."""
-    return {int(name.removeprefix("cards_")): text for name, text in typed.items() if name.startswith("cards_")}
+def _leftover(typed: dict[str, str], prefix: str = "cards_") -> dict[int, str]:
+    """The leftover cards typed (or, with ``caught_``, the 2s and bomb cards caught), by sheet seat."""
+    return {int(name.removeprefix(prefix)): text for name, text in typed.items() if name.startswith(prefix)}
 
 
 @bp.post("/g/<token>/table/<int:table_id>/<int:hand>")
@@ -333,19 +334,21 @@ def add_from_table(token: str, table_id: int, hand: int) -> Response:
     require_keeper(access)
     sheet = build_sheet(access.game)
     table = _table_or_404(sheet, table_id)
-    typed = {f"cards_{s}": str(request.form.get(f"cards_{s}", ""))[:200].strip() for s in range(sheet.players)}
+    typed = {f"{field}_{s}": str(request.form.get(f"{field}_{s}", ""))[:200].strip()
+             for field in ("cards", "caught") for s in range(sheet.players)}
     hands = table_state(table).hands
+    leftover, caught = _leftover(typed), _leftover(typed, "caught_")
 
     def decide(access: Access) -> tuple[str, dict[str, Any]]:
         evening = build_sheet(access.game)
         try:
-            return written(access.game, evening, evening.add_from_table(table_id, hands, hand, _leftover(typed)))
+            return written(access.game, evening, evening.add_from_table(table_id, hands, hand, leftover, caught))
         except EntryRefused as exc:
             shown = refused_entry(typed, exc, evening.names)
             raise Refused(shown.problem or say(exc), detail=shown) from None
         except RefereeError as exc:
             raise Refused(exc, detail=Entry(typed).take(judge_from_table(
-                evening.names, evening.rules, table_id, hands, hand, _leftover(typed)), evening.names)) from None
+                evening.names, evening.rules, table_id, hands, hand, leftover, caught), evening.names)) from None
 
     return SHEET.write(token, decide, typed=typed, detail=Entry(typed), render=_table_page(table_id, hand),
                        after={"added": len(sheet.games) + 1})
@@ -389,6 +392,49 @@ def start_table(token: str) -> Response:
     if created is not None and response.status_code in (200, 303):
         return redirect(url_for("tienlen_table.table", token=created.keeper_token), 303)  # type: ignore[return-value]
     return response
+
+
+@bp.post("/score/<table_token>/<int:hand>")
+def score_table_hand(table_token: str, hand: int) -> Response:
+    """"Score this hand", from a finished hand of a followed table (its keeper): the evening's
+    sheet that started the table, else the sheet made for this table before, else a new sheet
+    with the table's players, following it; then that hand's scoring page.  Sent twice, it
+    opens the same sheet (and the hand is scored there once: the sheet refuses a second)."""
+    found = find_by_token(table_token, TABLE_KIND)
+    if found is None:
+        abort(404, gettext("No game has this link. Check that it was copied whole."))
+    require_keeper(found)
+    table = found.game
+    sheet = _sheet_of_table(table)
+    return redirect(url_for(".from_table_page", token=sheet.keeper_token, table_id=table.id, hand=hand),
+                    303)  # type: ignore[return-value]
+
+
+def _sheet_of_table(table: Any) -> Any:
+    """The sheet a table's hands are scored on, following the table (made when there is none)."""
+    started = table.setup.get("sheet")
+    access = find_by_token(started, KIND) if started else None
+    if access is None:
+        made = store.made_for(KIND, table)
+        access = Access(made, "keeper") if made is not None else None
+    if access is None:
+        names = table.player_names
+        rules = ScoreRules()
+        table_rules = table.rules or {}
+        values = {**rules.to_dict(), "play_on": bool(table_rules.get("play_on", rules.play_on)),
+                  "instant_wins": bool(table_rules.get("instant_wins", rules.instant_wins))}
+        game = store.create_game(KIND, names, rules=rules_from_mapping(ScoreRules, values).to_dict(),
+                                 setup={"table": table.id})
+        access = Access(game, "keeper")
+    sheet = access.game
+    evening = build_sheet(sheet)
+    if evening.can_follow(table.id, table.player_names):
+        kind, payload = written(sheet, evening, evening.follow(table.id, table.player_names))
+        try:
+            store.append_event(sheet, sheet.version, kind, payload)
+        except store.StaleGame:
+            pass  # another phone wrote first: it followed the table, or the page says what to do
+    return sheet
 
 
 def _table_rules(rules: ScoreRules) -> TienLenRules:
