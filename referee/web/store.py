@@ -96,9 +96,13 @@ def _new_game(kind: str, names: Sequence[str], rules: dict[str, Any], setup: dic
     return game
 
 
-def create_game(kind: str, names: Sequence[str], *, rules: dict[str, Any], setup: dict[str, Any]) -> Game:
-    """Store a new game with its players, in one transaction."""
+def create_game(kind: str, names: Sequence[str], *, rules: dict[str, Any], setup: dict[str, Any],
+                events: Sequence[tuple[str, dict[str, Any]]] = ()) -> Game:
+    """Store a new game with its players, and its first ``events`` (kind, payload), in one
+    transaction: the game never exists without them."""
     game = _new_game(kind, names, rules, setup)
+    game.version = len(events)
+    game.events = [Event(seq=i + 1, kind=k, payload=p) for i, (k, p) in enumerate(events)]
     db.session.commit()
     return game
 

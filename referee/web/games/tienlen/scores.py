@@ -23,6 +23,8 @@ from referee.switches import SwitchError, rules_from_mapping
 from referee.tienlen import THREE_OF_SPADES, Setup, TienLenRules, lowest_cards
 from referee.tienlen_evening import (
     EntryRefused,
+    Evening,
+    EveningSetup,
     NotFollowedError,
     SheetGame,
     TableFollowed,
@@ -411,30 +413,26 @@ def score_table_hand(table_token: str, hand: int) -> Response:
 
 
 def _sheet_of_table(table: Any) -> Any:
-    """The sheet a table's hands are scored on, following the table (made when there is none)."""
+    """The sheet a table's hands are scored on: the one that started the table, else the one
+    made for it before, else a new one with the table's players, made following the table (in
+    one transaction)."""
     started = table.setup.get("sheet")
     access = find_by_token(started, KIND) if started else None
-    if access is None:
-        made = store.made_for(KIND, table)
-        access = Access(made, "keeper") if made is not None else None
-    if access is None:
-        names = table.player_names
-        rules = ScoreRules()
-        table_rules = table.rules or {}
-        values = {**rules.to_dict(), "play_on": bool(table_rules.get("play_on", rules.play_on)),
-                  "instant_wins": bool(table_rules.get("instant_wins", rules.instant_wins))}
-        game = store.create_game(KIND, names, rules=rules_from_mapping(ScoreRules, values).to_dict(),
-                                 setup={"table": table.id})
-        access = Access(game, "keeper")
-    sheet = access.game
-    evening = build_sheet(sheet)
-    if evening.can_follow(table.id, table.player_names):
-        kind, payload = written(sheet, evening, evening.follow(table.id, table.player_names))
-        try:
-            store.append_event(sheet, sheet.version, kind, payload)
-        except store.StaleGame:
-            pass  # another phone wrote first: it followed the table, or the page says what to do
-    return sheet
+    if access is not None:
+        return access.game
+    made = store.made_for(KIND, table)
+    if made is not None:
+        return made
+    table_rules = table.rules or {}
+    defaults = ScoreRules()
+    rules = rules_from_mapping(ScoreRules, {
+        **defaults.to_dict(), "play_on": bool(table_rules.get("play_on", defaults.play_on)),
+        "instant_wins": bool(table_rules.get("instant_wins", defaults.instant_wins))})
+    evening = Evening(EveningSetup(tuple(table.player_names), rules))
+    follow = evening.follow(table.id, table.player_names).to_dict()
+    kind = str(follow.pop("action"))
+    return store.create_game(KIND, table.player_names, rules=rules.to_dict(), setup={"table": table.id},
+                             events=[(kind, follow)])
 
 
 def _table_rules(rules: ScoreRules) -> TienLenRules:
