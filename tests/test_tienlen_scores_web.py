@@ -482,3 +482,16 @@ def test_only_the_caught_2s_and_bombs_are_tapped_and_checked_against_the_plays(e
     assert totals(body) == [48 + 1, -13 - 1, -26, -9]
     assert "Binh was caught holding 2♠: Binh pays An 1" in body
     assert version(e.app, e.token) == before + 1
+
+
+def test_an_earlier_hand_of_the_table_is_scored_from_its_line_in_the_past_hands(app, client) -> None:  # type: ignore[no-untyped-def]
+    table = own_table(client)
+    e = Evening(app, client, "")
+    play_the_chop_chain_hand(e, table)
+    assert client.post(f"/tienlen/g/{table}/next", data={"version": str(version(app, table))}).status_code == 303
+    page = text(client.get(f"/tienlen/g/{table}"))
+    assert re.search(rf'action="/tienlen/scores/score/{table}/0"[^>]*>\s*<button[^>]*data-hand="1"', page)
+    watched = text(client.get(f"/tienlen/g/{watch_token(app, table)}"))
+    assert 'data-action="score-hand"' not in watched  # the keeper's only
+    response = client.post(f"/tienlen/scores/score/{table}/0")
+    assert response.status_code == 303 and response.headers["Location"].endswith("/0")
