@@ -39,6 +39,9 @@ What a game provides (one :class:`FollowedGame` in its web module):
 ``last_move(access)``
     the latest move still in force, in the players' words (the undo button and the
     "Undone: …" notice), or ``None``.
+``live`` (optional)
+    ``"table"`` (the default) or ``"sheet"``: the live section of its template carries
+    ``data-live="{{ live }}"`` (the watcher's stale mark and notice, in app.js).
 ``refusals`` (optional)
     the library's exception classes answered as a refusal (422 with the sentence).  The
     default, :class:`~referee.errors.RefereeError`, is every mistake the library explains: a
@@ -142,6 +145,9 @@ class FollowedGame:
     render: Render
     last_move: Callable[[Access], str | None]
     refusals: tuple[type[Exception], ...] = (RefereeError,)
+    live: str = "table"
+    """What the page follows, as a watcher's stale notice names it: ``"table"`` or ``"sheet"``.
+    The live section carries it as ``data-live`` (from :meth:`context`), which app.js reads."""
 
     def __post_init__(self) -> None:
         self.blueprint.after_request(_no_store)
@@ -175,6 +181,7 @@ class FollowedGame:
             "token": game.keeper_token if access.can_write else game.watch_token,
             "links": share_links(access, self.endpoint),
             "qr": qr_svg,
+            "live": self.live,
         }
 
     # --- writing ------------------------------------------------------------------------

@@ -58,6 +58,7 @@ from referee.web.tables import (
 from referee.web.views import render_page, say
 
 bp = Blueprint("three_thirteen", __name__, url_prefix="/three-thirteen")
+API = openapi.Section()
 
 SWITCH_IDS = ["faces", "decks", "aces", "jokers", "longer_game", "up_and_back", "doubles", "false_out"]
 SCORE_SWITCHES = ["faces", "aces", "jokers", "longer_game"]
@@ -256,7 +257,8 @@ def render_sheet(access: Access, feedback: Feedback, status: int = 200) -> Respo
     )
 
 
-GAME = FollowedGame(bp, kind=KIND, endpoint="three_thirteen.game", render=render_sheet, last_move=last_move)
+GAME = FollowedGame(bp, kind=KIND, endpoint="three_thirteen.game", render=render_sheet, last_move=last_move,
+                    live="sheet")
 
 
 @bp.get("/g/<token>")
@@ -471,7 +473,7 @@ def api_score():  # type: ignore[no-untyped-def]
     )
 
 
-openapi.add_path(
+API.add_path(
     "/api/three-thirteen/score",
     "post",
     openapi.json_operation(
@@ -484,7 +486,7 @@ openapi.add_path(
                 "round": {"type": "integer", "minimum": 1, "description": "Round number, from 1, in the rules' schedule."},
                 "players": {"type": "integer", "minimum": 2, "maximum": MAX_PLAYERS, "default": 4,
                             "description": "Sets the number of decks unless rules.decks fixes it."},
-                "rules": {"type": "object", "description": "House-rule switches: " + ", ".join(SWITCH_IDS) + "."},
+                "rules": openapi.rules_ref(ThreeThirteenRules),
             },
             "additionalProperties": False,
         },

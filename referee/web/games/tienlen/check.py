@@ -35,6 +35,7 @@ from referee.web.tables import remember_rules, remembered_rules, switches_from_f
 from referee.web.views import is_htmx, read_cards, render_page, say
 
 bp = Blueprint("tienlen", __name__, url_prefix="/tienlen")
+API = openapi.Section()
 
 GAME = "tienlen"
 SWITCH_IDS: list[str] = list(TienLenRules.__dataclass_fields__)
@@ -255,7 +256,7 @@ def api_check():  # type: ignore[no-untyped-def]
     )
 
 
-openapi.add_schema(
+API.add_schema(
     "TienLenCombination",
     {
         "type": "object",
@@ -272,23 +273,7 @@ openapi.add_schema(
         },
     },
 )
-openapi.add_schema(
-    "TienLenRules",
-    {
-        "type": "object",
-        "additionalProperties": False,
-        "description": "House-rule switches (ids from RULES.md); missing switches keep their defaults.",
-        "properties": {
-            name: (
-                {"type": "string", "enum": list(TienLenRules.CHOICES[name]), "default": default}
-                if name in TienLenRules.CHOICES
-                else {"type": "boolean", "default": default}
-            )
-            for name, default in TienLenRules().to_dict().items()
-        },
-    },
-)
-openapi.add_schema(
+API.add_schema(
     "TienLenVerdict",
     {
         "type": "object",
@@ -306,7 +291,7 @@ openapi.add_schema(
         },
     },
 )
-openapi.add_path(
+API.add_path(
     "/api/tienlen/check",
     "post",
     openapi.json_operation(
@@ -323,7 +308,7 @@ openapi.add_path(
                     "default": False,
                     "description": "The first play of the game (the opening rule first_lead applies).",
                 },
-                "rules": {"$ref": "#/components/schemas/TienLenRules"},
+                "rules": openapi.rules_ref(TienLenRules),
             },
         },
         {"$ref": "#/components/schemas/TienLenVerdict"},

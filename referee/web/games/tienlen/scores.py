@@ -169,7 +169,8 @@ def _undo_label(access: Access) -> str | None:
     return last_move(build_sheet(access.game), access.game)
 
 
-SHEET = FollowedGame(bp, kind=KIND, endpoint="tienlen_scores.sheet", render=render_sheet, last_move=_undo_label)
+SHEET = FollowedGame(bp, kind=KIND, endpoint="tienlen_scores.sheet", render=render_sheet, last_move=_undo_label,
+                     live="sheet")
 
 
 @bp.get("/g/<token>")

@@ -64,6 +64,7 @@ RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = (("♠", "s", "black"), ("♥", "h", "red"), ("♣", "c", "black"), ("♦", "d", "red"))
 
 bp = Blueprint(KIND, __name__, url_prefix="/trece")
+API = openapi.Section()
 
 
 # --------------------------------------------------------------------------- small helpers
@@ -247,7 +248,7 @@ def trece_api_check():  # type: ignore[no-untyped-def]
     )
 
 
-openapi.add_path(
+API.add_path(
     "/api/trece/check",
     "post",
     openapi.json_operation(
@@ -262,11 +263,7 @@ openapi.add_path(
                 "play": {"$ref": "#/components/schemas/Cards"},
                 "must_follow": {"type": ["string", "null"], "description": "The suit a joker on top demands "
                                 "(♠ ♥ ♣ ♦ or s h c d); null when no joker is pending."},
-                "rules": {
-                    "type": "object",
-                    "additionalProperties": False,
-                    "properties": {"run_after_joker": {"type": "boolean", "default": False}},
-                },
+                "rules": openapi.rules_ref(TreceRules),
             },
         },
         {
