@@ -96,6 +96,9 @@ class Row:
         path, form = what
         return client.post(f"{self.prefix}/g/{token}{path}", data={**form, "version": str(version)}, **kw)
 
+    def undo(self, client, token: str, seen: Any):  # type: ignore[no-untyped-def]
+        return client.post(f"{self.page(token)}/undo", data={"version": str(seen)})
+
     def write(self, client, token: str, version: int):  # type: ignore[no-untyped-def]
         """The write the rules accept, sent as the phone that saw ``version``."""
         return self.post(client, token, self.legal, version)

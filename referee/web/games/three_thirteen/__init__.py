@@ -26,7 +26,7 @@ ENTRY = GameEntry(
             typed="A♥ 2♥ 3♥",
             unreadable=("/round/1", {"out": ["0"], "cards_0": "A♥ 2♥ 1x", "points_1": "17"}),
             watch_words="Score sheet",
-            extra_pages=("/round/1", "/sheet.csv"),
+            extra_pages=("/round/1", "/sheet.csv", "/round/1/preview/0?cards_0=3s"),
             names_field="names",
         ),
     },
