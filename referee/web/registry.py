@@ -90,6 +90,28 @@ class Example:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Contract:
+    """A worked example of the game's state machine in the rules library, through the one
+    contract of :mod:`referee.errors` (``tests/test_contract.py`` runs it for every entry)."""
+
+    name: str
+    new: Callable[[], Any]
+    """A fresh state."""
+    act: Callable[[Any], Any]
+    """An accepted action: returns its record."""
+    refused: Callable[[Any], Any]
+    """An action the rules refuse as the game stands."""
+    can_refused: Callable[[Any], bool]
+    bad_notation: Callable[[Any], Any]
+    """The ``check_x`` of an action whose cards cannot be read (the third is ``9x`` or ``5x``)."""
+    can_bad_notation: Callable[[Any], bool]
+    snapshot: Callable[[Any], Any]
+    records: Any
+    """The game's :class:`~referee.records.Records`."""
+    replay: Callable[[Any, list[Any]], Any]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Screen:
     """A page of the game outside its tables, with a sentence it shows (the languages and
     weight suites open each one)."""
@@ -122,6 +144,8 @@ class GameEntry:
     examples: Mapping[str, Example] = field(default_factory=dict)
     """A worked example per followed kind."""
     screens: tuple[Screen, ...] = ()
+    contracts: tuple[Contract, ...] = ()
+    """A worked example of each state machine of the game in the rules library."""
 
     @property
     def kinds(self) -> tuple[str, ...]:

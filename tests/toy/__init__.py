@@ -16,10 +16,10 @@ from flask import Blueprint, Response, jsonify, redirect, request, url_for
 from flask_babel import gettext
 
 from referee.web import api, openapi, store
-from referee.web.registry import Example, GameEntry, HomeLink, Screen
+from referee.web.registry import Contract, Example, GameEntry, HomeLink, Screen
 from referee.web.tables import BadForm, Feedback, FollowedGame, Refused
 from referee.web.views import render_page, say
-from tests.toy.rules import HigherRules, Setup, State, parse_one, replay
+from tests.toy.rules import RECORDS, HigherRules, Setup, State, parse_one, replay
 
 KIND = "toy_higher"
 
@@ -143,4 +143,18 @@ ENTRY = GameEntry(
         ),
     },
     screens=(Screen(endpoint="toy.index", words="Start the table"),),
+    contracts=(
+        Contract(
+            name="toy",
+            new=lambda: State(Setup(("Ana", "Ben"), parse_one("5h"))),
+            act=lambda g: g.play("9s"),
+            refused=lambda g: g.play("2h"),  # not higher than 5♥
+            can_refused=lambda g: g.can_play("2h"),
+            bad_notation=lambda g: g.check_play("5x"),
+            can_bad_notation=lambda g: g.can_play("5x"),
+            snapshot=lambda g: [r.to_dict() for r in g.log],
+            records=RECORDS,
+            replay=lambda g, log: replay(g.setup, log),
+        ),
+    ),
 )

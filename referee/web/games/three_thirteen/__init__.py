@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from flask_babel import gettext
 
+from referee import three_thirteen_sheet
 from referee.three_thirteen import ThreeThirteenRules
 from referee.web.games.three_thirteen import views
-from referee.web.registry import Example, GameEntry, HomeLink, Screen
+from referee.web.registry import Contract, Example, GameEntry, HomeLink, Screen
 
 ENTRY = GameEntry(
     slug="three_thirteen",
@@ -34,5 +35,19 @@ ENTRY = GameEntry(
         Screen(endpoint="three_thirteen.index", words="Start the sheet"),
         Screen(endpoint="three_thirteen.rules_page", words="The chart of rounds"),
         Screen(endpoint="three_thirteen.score", words="Score a hand"),
+    ),
+    contracts=(
+        Contract(
+            name="three_thirteen",
+            new=lambda: three_thirteen_sheet.Sheet(three_thirteen_sheet.SheetSetup(("Ana", "Bao"))),
+            act=lambda s: s.enter_round(1, ["9s 9h 9c", ""], ["", "12"], [0]),
+            refused=lambda s: s.enter_round(1, ["9s 9h 8c", ""], ["", "12"], [0]),  # the out does not fit
+            can_refused=lambda s: s.can_enter_round(1, ["9s 9h 8c", ""], ["", "12"], [0]),
+            bad_notation=lambda s: s.check_enter_round(1, ["9s 9h 9x", ""], ["", "12"], [0]),
+            can_bad_notation=lambda s: s.can_enter_round(1, ["9s 9h 9x", ""], ["", "12"], [0]),
+            snapshot=lambda s: s.to_dict(),
+            records=three_thirteen_sheet.RECORDS,
+            replay=lambda s, log: three_thirteen_sheet.replay(s.setup, log),
+        ),
     ),
 )

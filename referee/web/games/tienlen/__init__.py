@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from flask_babel import gettext
 
+from referee import tienlen
 from referee.tienlen import TienLenRules
 from referee.tienlen_scores import ScoreRules
 from referee.web.games.tienlen import check, scores, scores_api, table
-from referee.web.registry import CardOrder, Example, GameEntry, HomeLink, Screen
+from referee.web.registry import CardOrder, Contract, Example, GameEntry, HomeLink, Screen
 
 ENTRY = GameEntry(
     slug="tienlen",
@@ -47,5 +48,19 @@ ENTRY = GameEntry(
         Screen(endpoint="tienlen.rules_page", words="Beating what is on the table"),
         Screen(endpoint="tienlen_table.new", words="Start the game"),
         Screen(endpoint="tienlen_scores.index", words="How the table scores"),
+    ),
+    contracts=(
+        Contract(
+            name="tienlen",
+            new=lambda: tienlen.Hand(tienlen.Setup(("Ana", "Bao", "Chi"), leader=0, opening=False)),
+            act=lambda h: h.play(0, "3s 4s 5h"),
+            refused=lambda h: h.play(1, "6s"),  # not Bao's turn
+            can_refused=lambda h: h.can_play(1, "6s"),
+            bad_notation=lambda h: h.check_play(0, "5x"),
+            can_bad_notation=lambda h: h.can_play(0, "5x"),
+            snapshot=lambda h: h.to_dict(),
+            records=tienlen.RECORDS,
+            replay=lambda h, log: tienlen.replay(h.setup, log),
+        ),
     ),
 )

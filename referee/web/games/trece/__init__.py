@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from flask_babel import gettext
 
+from referee import trece
+from referee.cards import Card
 from referee.trece import TreceRules
 from referee.web.games.trece import views
-from referee.web.registry import Example, GameEntry, HomeLink, Screen
+from referee.web.registry import Contract, Example, GameEntry, HomeLink, Screen
 
 ENTRY = GameEntry(
     slug="trece",
@@ -32,5 +34,19 @@ ENTRY = GameEntry(
         Screen(endpoint="trece.index", words="Start the table"),
         Screen(endpoint="trece.check", words="Check a Trece play"),
         Screen(endpoint="trece.rules_page", words="Trece in a minute"),
+    ),
+    contracts=(
+        Contract(
+            name="trece",
+            new=lambda: trece.State(trece.Setup(("Ana", "Ben"), Card.parse("J♦"))),
+            act=lambda g: g.play("Q♥"),
+            refused=lambda g: g.play("7♣"),  # not one rank from J♦
+            can_refused=lambda g: g.can_play("7♣"),
+            bad_notation=lambda g: g.check_play("5x"),
+            can_bad_notation=lambda g: g.can_play("5x"),
+            snapshot=lambda g: g.to_dict(),
+            records=trece.RECORDS,
+            replay=lambda g, log: trece.replay(g.setup, log),
+        ),
     ),
 )
