@@ -32,7 +32,7 @@ PHONE = {"viewport": {"width": 360, "height": 740}, "device_scale_factor": 2, "i
 
 
 def _make_app(uri: str = "sqlite://", **extra):  # type: ignore[no-untyped-def]
-    # Every test app has the app's games and the tests' toy game (tests/games.py, tests/toy).
+    # Every test app has the app's games and the tests' own (tests/games.py).
     config = {"TESTING": True, "SQLALCHEMY_DATABASE_URI": uri, "SECRET_KEY": "test", "GAME_PACKAGES": PACKAGES,
               **extra}
     if uri == "sqlite://":

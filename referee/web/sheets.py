@@ -1,4 +1,4 @@
-"""What the two score sheets (Three Thirteen, Tiến lên scores) share on the web: the CSV
+"""What the score sheets share on the web: the CSV
 download, whose cells are never read as formulas, and the running-total chart's line styles."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A followed game on the web: one path for the three tables (Tiến lên, Trece, Three Thirteen).
+"""A followed game on the web: one path for every table and score sheet of every game.
 
 A followed game lives at ``/<game>/g/<token>``; the token says whether this phone is a
 *keeper* (may enter and correct) or a *watcher* (reads only).  Everything that is the same
@@ -30,7 +30,7 @@ What a game provides (one :class:`FollowedGame` in its web module):
 ``kind``
     the store's name for the game (``Game.kind``).
 ``endpoint``
-    the table page's endpoint, e.g. ``"trece.table"`` (share links, redirects, polls).
+    the table page's endpoint, e.g. ``"<game>.table"`` (share links, redirects, polls).
 ``render(access, feedback, status)``
     the game's page (or its fragment for htmx) showing the state and the :class:`Feedback`:
     ``feedback.stale``, ``feedback.error`` (shown beside the field ``feedback.at``, or above
@@ -56,10 +56,11 @@ and :class:`BadForm` when the form cannot be read.  The route is then one line:
 ``return GAME.write(token, decide, typed={"cards": ...})``; the table page is
 ``return GAME.page(token)`` and undo ``return GAME.undo(token)``.
 
-Adding a fourth game is: a rules module in ``referee/``; a web module with its
-``FollowedGame``, its forms (creating a game, the decide functions) and its routes; its
-templates; its tests (and a row in ``tests/test_followed_games.py``); and one line in
-:data:`referee.web.GAMES` to register the module's blueprint.
+Adding a fourth game is: a rules module in ``referee/``; a package ``referee/web/games/<game>/``
+with its ``FollowedGame``, its forms (creating a game, the decide functions) and its routes, and
+its ``ENTRY`` in ``__init__.py`` (:mod:`referee.web.registry`: the followed games, with a worked
+example of their forms, which gives the game its rows in the shared suites); its templates; its
+tests; and one line in :data:`referee.web.registry.GAME_PACKAGES`.
 """
 
 from __future__ import annotations
@@ -106,7 +107,7 @@ class Feedback:
     typed: dict[str, str] = field(default_factory=dict)
     """What the phone typed, put back in its fields."""
     detail: Any = None
-    """The game's own account of a refusal (Three Thirteen: the judged round entry)."""
+    """The game's own account of a refusal (a score sheet's judged round entry)."""
 
     def value(self, name: str) -> str:
         """What was typed in the field ``name`` ("" when nothing)."""
@@ -200,7 +201,7 @@ class FollowedGame:
 
         ``typed`` is what the phone typed (kept on a 409 or a 422); ``at`` is where a
         refusal of this action is shown; ``render`` another page than the table for the
-        answers that are not a success (Three Thirteen's round page); ``after`` extra
+        answers that are not a success (a score sheet's round page); ``after`` extra
         arguments for the table address a plain form is sent back to.
         """
         access, seen = self.keeper(token)

@@ -172,7 +172,7 @@
     list.push(entry);
     save(list);
   }
-  /* The pages of one game share the part of the address up to its link: /trece/g/<token>. */
+  /* The pages of one game share the part of the address up to its link: /<game>/g/<token>. */
   function gameOf(path) {
     var m = /^(.*?\/g\/[^\/]+)/.exec(path);
     return m ? m[1] : path;
