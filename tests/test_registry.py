@@ -122,3 +122,28 @@ def test_the_card_picker_reads_each_games_rank_order_from_the_page(client) -> No
 
 def test_a_games_own_tests_may_ask_for_its_row() -> None:
     assert row(ROWS[0].kind) is ROWS[0]
+
+
+RULES = [cls for entry in ENTRIES for cls in entry.rules]
+
+
+@pytest.mark.parametrize("cls", RULES, ids=[cls.__name__ for cls in RULES])
+def test_remembered_rules_keep_each_switch_that_still_reads_and_drop_the_others(app, cls) -> None:  # type: ignore[no-untyped-def]
+    """One behaviour for every game's cookie of remembered rules (tables.remembered)."""
+    import dataclasses
+    import json
+
+    from werkzeug.http import dump_cookie
+
+    from referee.web.tables import remembered
+
+    flip = next(f.name for f in dataclasses.fields(cls) if isinstance(f.default, bool))
+    kept = {flip: not getattr(cls(), flip), "no_such_switch": True, **{
+        f.name: "sideways" for f in dataclasses.fields(cls) if f.name != flip}}
+    cookie = dump_cookie("rules_k", json.dumps(kept, separators=(",", ":"))).split(";")[0]  # as the app sets it
+    with app.test_request_context(headers={"Cookie": cookie}):
+        rules = remembered(cls, "k")
+    assert getattr(rules, flip) is (not getattr(cls(), flip))
+    assert all(getattr(rules, f.name) == f.default for f in dataclasses.fields(cls) if f.name != flip)
+    with app.test_request_context():
+        assert remembered(cls, "k") == cls()

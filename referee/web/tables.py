@@ -69,12 +69,13 @@ import json
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from flask import Blueprint, Response, abort, redirect, request, url_for
 from flask_babel import gettext
 
 from referee.errors import RefereeError
+from referee.switches import rules_from_mapping
 from referee.text import Message
 from referee.web import news, store
 from referee.web.guard import whole_number
@@ -349,6 +350,31 @@ def remembered_rules(kind: str) -> dict[str, Any]:
     except ValueError:
         return {}
     return value if isinstance(value, dict) else {}
+
+
+R = TypeVar("R")
+
+
+def remembered(cls: type[R], kind: str, *, over: Mapping[str, Any] | None = None) -> R:
+    """The house rules this phone last used for ``kind`` (its cookie), as the game's rules
+    class ``cls``, with the switches of ``over`` on top; the defaults where nothing is kept.
+
+    One behaviour for every game: a kept switch that no longer reads (a renamed id, a value
+    the switch does not take any more) falls back to its default, the others count.
+    """
+    values = {**remembered_rules(kind), **dict(over or {})}
+    try:
+        return rules_from_mapping(cls, values)
+    except (ValueError, TypeError):
+        pass
+    good: dict[str, Any] = {}
+    for key, value in values.items():
+        try:
+            rules_from_mapping(cls, {**good, key: value})
+        except (ValueError, TypeError):
+            continue
+        good[key] = value
+    return rules_from_mapping(cls, good)
 
 
 def remember_rules(response: Response, kind: str, rules: Mapping[str, Any]) -> Response:

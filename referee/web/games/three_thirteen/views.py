@@ -50,7 +50,7 @@ from referee.web.tables import (
     Refused,
     Render,
     remember_rules,
-    remembered_rules,
+    remembered,
     require_keeper,
     seen_version,
     switches_from_form,
@@ -116,20 +116,13 @@ def rules_from_form(form: Any, ids: Sequence[str] = SWITCH_IDS) -> ThreeThirteen
     return rules_of(values)
 
 
-def safe_remembered() -> ThreeThirteenRules:
-    try:
-        return rules_of(remembered_rules(KIND))
-    except (SwitchError, ValueError, TypeError):
-        return ThreeThirteenRules()
-
-
 # ---------------------------------------------------------------------------
 # Landing, new game, rules
 
 
 @bp.get("/")
 def index() -> Response:
-    rules = safe_remembered()
+    rules = remembered(ThreeThirteenRules, KIND)
     return render_page(
         "three_thirteen/index.html", "three_thirteen/index.html",
         specs=switch_specs(), values=form_values(rules), names=[""] * MAX_PLAYERS, dealer=0, errors={},

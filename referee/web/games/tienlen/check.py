@@ -11,7 +11,6 @@ used last are kept in a cookie and applied when the page is opened again.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request, url_for
@@ -31,7 +30,7 @@ from referee.tienlen import (
 )
 from referee.web import api, openapi
 from referee.web.i18n import rank_plural, reason_fields
-from referee.web.tables import remember_rules, remembered_rules, switches_from_form
+from referee.web.tables import remember_rules, remembered, switches_from_form
 from referee.web.views import is_htmx, read_cards, render_page, say
 
 bp = Blueprint("tienlen", __name__, url_prefix="/tienlen")
@@ -113,21 +112,6 @@ def combo_name(combo: Combination) -> str:
     return gettext("double sequence of %(count)s pairs", count=combo.pairs)
 
 
-def _rules_or_default(values: Mapping[str, Any]) -> TienLenRules:
-    """Rules from a cookie: a stale or damaged switch falls back to its default, the rest count."""
-    try:
-        return TienLenRules.from_dict(values)
-    except SwitchError:
-        good: dict[str, Any] = {}
-        for key, value in values.items():
-            try:
-                TienLenRules.from_dict({key: value})
-            except SwitchError:
-                continue
-            good[key] = value
-        return TienLenRules.from_dict(good)
-
-
 # ---------------------------------------------------------------------------
 # Pages
 # ---------------------------------------------------------------------------
@@ -161,8 +145,7 @@ def check_page() -> Response:
     errors: dict[str, str] = {}
 
     sent = switches_from_form(form, SWITCH_IDS)
-    remembered = remembered_rules(GAME)
-    rules = _rules_or_default(remembered)
+    rules = remembered(TienLenRules, GAME)
     save_rules: dict[str, Any] | None = None
     if sent:
         try:

@@ -53,7 +53,7 @@ from referee.web.tables import (
     Refused,
     Render,
     remember_rules,
-    remembered_rules,
+    remembered,
     require_keeper,
     switches_from_form,
 )
@@ -99,20 +99,13 @@ def switch_specs() -> list[dict[str, Any]]:
     ]
 
 
-def _safe_rules(values: dict[str, Any]) -> ScoreRules:
-    try:
-        return ScoreRules.from_dict(values)
-    except (SwitchError, ValueError, TypeError):
-        return ScoreRules()
-
-
 # ---------------------------------------------------------------------------
 # Starting an evening
 
 
 @bp.get("/")
 def index() -> Response:
-    rules = _safe_rules(remembered_rules(KIND))
+    rules = remembered(ScoreRules, KIND)
     return _start_form([""] * MAX_PLAYERS, rules.to_dict(), {})
 
 
@@ -370,13 +363,7 @@ def start_table(token: str) -> Response:
 
 def _table_rules(rules: ScoreRules) -> TienLenRules:
     """The table's house rules: those this phone last used, with the sheet's play_on and instant_wins."""
-    remembered = remembered_rules(TABLE_KIND)
-    try:
-        base = TienLenRules.from_dict(remembered)
-    except (SwitchError, ValueError, TypeError):
-        base = TienLenRules()
-    values = {**base.to_dict(), "play_on": rules.play_on, "instant_wins": rules.instant_wins}
-    return TienLenRules.from_dict(values)
+    return remembered(TienLenRules, TABLE_KIND, over={"play_on": rules.play_on, "instant_wins": rules.instant_wins})
 
 
 @bp.post("/g/<token>/follow")

@@ -53,7 +53,7 @@ from referee.web.tables import (
     Feedback,
     FollowedGame,
     remember_rules,
-    remembered_rules,
+    remembered,
     switches_from_form,
 )
 from referee.web.views import is_htmx, render_page, say
@@ -179,7 +179,7 @@ def new() -> Response:
     errors: dict[str, str] = {}
     if request.method == "GET":
         names = [""] * MAX_PLAYERS
-        values = _form_rules(remembered_rules(KIND)).to_dict()
+        values = remembered(TienLenRules, KIND).to_dict()
         return _new_form(names, values, leader="", hand_size="13", errors=errors, lowest=str(THREE_OF_SPADES))
 
     form = request.form

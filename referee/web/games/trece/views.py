@@ -52,7 +52,7 @@ from referee.web.tables import (
     FollowedGame,
     Refused,
     remember_rules,
-    remembered_rules,
+    remembered,
     switches_from_form,
 )
 from referee.web.views import render_page, say
@@ -79,13 +79,6 @@ def switch_specs() -> list[dict[str, Any]]:
             "help": gettext("The card that meets a joker's demand may start a run (off: it is played alone)."),
         }
     ]
-
-
-def _rules_or_default(values: Mapping[str, Any]) -> TreceRules:
-    try:
-        return TreceRules.from_mapping(values)
-    except (SwitchError, ValueError):
-        return TreceRules()
 
 
 def card_parts(card: AnyCard | None) -> tuple[str, str]:
@@ -158,7 +151,7 @@ def verdict_view(verdict: Verdict) -> dict[str, Any]:
 def index() -> Response:
     return render_page(
         "trece/index.html", "trece/index.html", form={}, errors={},
-        specs=switch_specs(), rules=_rules_or_default(remembered_rules(KIND)).to_dict(),
+        specs=switch_specs(), rules=remembered(TreceRules, KIND).to_dict(),
     )
 
 
@@ -196,7 +189,7 @@ def check() -> Response:
             errors["rules"] = say(exc)
             rules = TreceRules()
     else:
-        rules = _rules_or_default(remembered_rules(KIND))
+        rules = remembered(TreceRules, KIND)
 
     verdict: dict[str, Any] | None = None
     waiting: str | None = None
