@@ -41,6 +41,7 @@ from referee.web.games.three_thirteen.sheet import (
     stored_rules,
 )
 from referee.web.guard import whole_number
+from referee.web.house_rules import SwitchLabel, Words, switch_labels
 from referee.web.i18n import rank_plural
 from referee.web.sheets import csv_download, line_style, spreadsheet_cell
 from referee.web.store import MAX_PLAYERS, Access, clean_names, create_game, live_events
@@ -64,43 +65,27 @@ SWITCH_IDS = ["faces", "decks", "aces", "jokers", "longer_game", "up_and_back", 
 SCORE_SWITCHES = ["faces", "aces", "jokers", "longer_game"]
 
 
-def switch_specs(ids: Sequence[str] = SWITCH_IDS) -> list[dict[str, Any]]:
+def switch_specs(ids: Sequence[str] = SWITCH_IDS) -> list[SwitchLabel]:
     """Each house rule with a one-line explanation (the switches partial)."""
-    specs = {
-        "faces": {
-            "label": gettext("Picture cards"),
-            "help": gettext("Jack, queen and king cost 10 each, or 11, 12 and 13."),
-            "choices": [("ten", gettext("10 each")), ("rank", gettext("11, 12, 13"))],
-        },
-        "decks": {
-            "label": gettext("Decks"),
-            "help": gettext("Normally one for two players, two for three or four, one more per two extra players."),
-            "choices": [("", gettext("by the number of players"))] + [(str(n), str(n)) for n in range(1, 9)],
-        },
-        "aces": {
-            "label": gettext("Aces"),
-            "help": gettext("Low only, or also above the king (Q K A); a spare ace then costs 15."),
-            "choices": [("low", gettext("low only")), ("high_or_low", gettext("high or low"))],
-        },
-        "jokers": {"label": gettext("Jokers"), "help": gettext("Two per deck, wild in every round; a spare one costs 20.")},
-        "longer_game": {
-            "label": gettext("Longer game"),
-            "help": gettext("Rounds 12 and 13 are added: 14 cards (aces wild), then 15 cards (2s wild)."),
-        },
-        "up_and_back": {
-            "label": gettext("Up and back"),
-            "help": gettext("Climb from 3 cards to 13, then come back down to 3: 22 rounds."),
-        },
-        "doubles": {
-            "label": gettext("Doubles"),
-            "help": gettext("Rounds where jacks, queens or kings are wild score twice."),
-        },
-        "false_out": {
-            "label": gettext("False out"),
-            "help": gettext("Claiming to be out with a hand that does not fit is not refused: the hand counts as usual, plus 20."),
-        },
-    }
-    return [{"id": i, **specs[i]} for i in ids]
+    return switch_labels(ThreeThirteenRules, {
+        "faces": Words(label=gettext("Picture cards"), help=gettext(
+            "Jack, queen and king cost 10 each, or 11, 12 and 13."),
+            choices={"ten": gettext("10 each"), "rank": gettext("11, 12, 13")}),
+        "decks": Words(label=gettext("Decks"), help=gettext(
+            "Normally one for two players, two for three or four, one more per two extra players."),
+            choices={"": gettext("by the number of players"), **{n: str(n) for n in range(1, 9)}}),
+        "aces": Words(label=gettext("Aces"), help=gettext(
+            "Low only, or also above the king (Q K A); a spare ace then costs 15."),
+            choices={"low": gettext("low only"), "high_or_low": gettext("high or low")}),
+        "jokers": Words(label=gettext("Jokers"), help=gettext("Two per deck, wild in every round; a spare one costs 20.")),
+        "longer_game": Words(label=gettext("Longer game"), help=gettext(
+            "Rounds 12 and 13 are added: 14 cards (aces wild), then 15 cards (2s wild).")),
+        "up_and_back": Words(label=gettext("Up and back"), help=gettext(
+            "Climb from 3 cards to 13, then come back down to 3: 22 rounds.")),
+        "doubles": Words(label=gettext("Doubles"), help=gettext("Rounds where jacks, queens or kings are wild score twice.")),
+        "false_out": Words(label=gettext("False out"), help=gettext(
+            "Claiming to be out with a hand that does not fit is not refused: the hand counts as usual, plus 20.")),
+    }, ids)
 
 
 def form_values(rules: ThreeThirteenRules) -> dict[str, Any]:

@@ -29,6 +29,7 @@ from referee.tienlen import (
     table_combination,
 )
 from referee.web import api, openapi
+from referee.web.house_rules import SwitchLabel, Words, switch_labels
 from referee.web.i18n import rank_plural, reason_fields
 from referee.web.tables import remember_rules, remembered, switches_from_form
 from referee.web.views import is_htmx, read_cards, render_page, say
@@ -45,55 +46,30 @@ SWITCH_IDS: list[str] = list(TienLenRules.__dataclass_fields__)
 # ---------------------------------------------------------------------------
 
 
-def switch_specs() -> list[dict[str, Any]]:
+def switch_specs() -> list[SwitchLabel]:
     """Every Tiến lên house rule with a label and a one-line explanation."""
-    return [
-        {
-            "id": "twos_in_sequences",
-            "label": say(SWITCH_NAMES["twos_in_sequences"]),
-            "help": gettext("A 2 may be the top card of a sequence, as in Q K A 2; it never wraps round to 3."),
-        },
-        {
-            "id": "first_lead",
-            "label": say(SWITCH_NAMES["first_lead"]),
-            "help": gettext("What the very first play of the game has to be."),
-            "choices": [
-                ("contains_3s", gettext("must include the 3♠")),
-                ("three_spades_alone", gettext("the 3♠ on its own")),
-                ("any", gettext("anything: no opening rule")),
-            ],
-        },
-        {
-            "id": "quad_beats_pair_of_twos",
-            "label": say(SWITCH_NAMES["quad_beats_pair_of_twos"]),
-            "help": gettext("Four of a kind may bomb a pair of 2s, not just a single 2."),
-        },
-        {
-            "id": "quad_beats_three_pairs",
-            "label": say(SWITCH_NAMES["quad_beats_three_pairs"]),
-            "help": gettext("Four of a kind may beat a double sequence of exactly three pairs."),
-        },
-        {
-            "id": "four_pairs_beat_quad",
-            "label": say(SWITCH_NAMES["four_pairs_beat_quad"]),
-            "help": gettext("A double sequence of four or more pairs may beat four of a kind (never four 2s)."),
-        },
-        {
-            "id": "bomb_after_pass",
-            "label": say(SWITCH_NAMES["bomb_after_pass"]),
-            "help": gettext("Someone who passed can still come back in to bomb a 2 before the table clears."),
-        },
-        {
-            "id": "play_on",
-            "label": say(SWITCH_NAMES["play_on"]),
-            "help": gettext("When the first player runs out, the rest keep going until everyone is placed."),
-        },
-        {
-            "id": "instant_wins",
-            "label": say(SWITCH_NAMES["instant_wins"]),
-            "help": gettext("Four 2s, a 3-to-ace dragon or six pairs in the dealt hand win on the spot."),
-        },
-    ]
+    return switch_labels(TienLenRules, {
+        "twos_in_sequences": Words(label=say(SWITCH_NAMES["twos_in_sequences"]), help=gettext(
+            "A 2 may be the top card of a sequence, as in Q K A 2; it never wraps round to 3.")),
+        "first_lead": Words(label=say(SWITCH_NAMES["first_lead"]), help=gettext(
+            "What the very first play of the game has to be."), choices={
+            "contains_3s": gettext("must include the 3♠"),
+            "three_spades_alone": gettext("the 3♠ on its own"),
+            "any": gettext("anything: no opening rule"),
+        }),
+        "quad_beats_pair_of_twos": Words(label=say(SWITCH_NAMES["quad_beats_pair_of_twos"]), help=gettext(
+            "Four of a kind may bomb a pair of 2s, not just a single 2.")),
+        "quad_beats_three_pairs": Words(label=say(SWITCH_NAMES["quad_beats_three_pairs"]), help=gettext(
+            "Four of a kind may beat a double sequence of exactly three pairs.")),
+        "four_pairs_beat_quad": Words(label=say(SWITCH_NAMES["four_pairs_beat_quad"]), help=gettext(
+            "A double sequence of four or more pairs may beat four of a kind (never four 2s).")),
+        "bomb_after_pass": Words(label=say(SWITCH_NAMES["bomb_after_pass"]), help=gettext(
+            "Someone who passed can still come back in to bomb a 2 before the table clears.")),
+        "play_on": Words(label=say(SWITCH_NAMES["play_on"]), help=gettext(
+            "When the first player runs out, the rest keep going until everyone is placed.")),
+        "instant_wins": Words(label=say(SWITCH_NAMES["instant_wins"]), help=gettext(
+            "Four 2s, a 3-to-ace dragon or six pairs in the dealt hand win on the spot.")),
+    })
 
 
 def combo_name(combo: Combination) -> str:

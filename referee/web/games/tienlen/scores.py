@@ -44,6 +44,7 @@ from referee.web.games.tienlen.evening import (
     typed_from_facts,
 )
 from referee.web.guard import whole_number
+from referee.web.house_rules import SwitchLabel, Words, switch_labels
 from referee.web.sheets import csv_download, line_style, spreadsheet_cell
 from referee.web.store import Access, find_by_token
 from referee.web.tables import (
@@ -66,37 +67,37 @@ SWITCH_IDS: list[str] = [f for f in ScoreRules.__dataclass_fields__]
 LOWEST_CHOICES = ["3♠", "3♣", "3♦", "3♥", "4♠", "4♣", "4♦", "4♥", "5♠", "5♣", "5♦", "5♥", "6♠", "6♣"]
 
 
-def switch_specs() -> list[dict[str, Any]]:
+def switch_specs() -> list[SwitchLabel]:
     """Every score switch with a label and a one-line explanation (amounts are editable numbers)."""
-    return [
-        {"id": "score_by", "label": gettext("Score by"),
-         "help": gettext("Cards: each loser pays the winner a point per card left. Places: the order out pays."),
-         "choices": [("cards", gettext("cards left")), ("places", gettext("places (needs play on)"))]},
-        {"id": "play_on", "label": gettext("Play on"),
-         "help": gettext("After the first player goes out the others play on, so every place is known.")},
-        {"id": "instant_wins", "label": gettext("Instant wins"),
-         "help": gettext("Four 2s, a 3-to-ace dragon or six pairs dealt win the game at once.")},
-        {"id": "first_stake", "amount": True, "label": gettext("First's stake"),
-         "help": gettext("Places: the first out wins this from the last.")},
-        {"id": "second_stake", "amount": True, "label": gettext("Second's stake"),
-         "help": gettext("Places, four players: the second wins this from the third.")},
-        {"id": "frozen", "amount": True, "min": 1, "max": 10, "label": gettext("Frozen (×)"),
-         "help": gettext("Someone who played no card pays this many times over (1: no extra).")},
-        {"id": "two_left_black", "amount": True, "label": gettext("Black 2 left"),
-         "help": gettext("Caught holding a 2♠ or 2♣ at the end: paid to the winner.")},
-        {"id": "two_left_red", "amount": True, "label": gettext("Red 2 left"),
-         "help": gettext("Caught holding a 2♦ or 2♥ at the end: paid to the winner.")},
-        {"id": "bomb_left", "amount": True, "label": gettext("Bomb left"),
-         "help": gettext("Per bomb the leftover cards make (four of a kind, three pairs in a row).")},
-        {"id": "chop_black", "amount": True, "label": gettext("Chop a black 2"),
-         "help": gettext("A bomb beats a black 2: its player pays the bomber at once.")},
-        {"id": "chop_red", "amount": True, "label": gettext("Chop a red 2"),
-         "help": gettext("A bomb beats a red 2: its player pays the bomber at once.")},
-        {"id": "chop_bomb", "amount": True, "label": gettext("Bomb on a bomb"),
-         "help": gettext("A bomb beaten by a bomb pays this, plus all it had won in the trick.")},
-        {"id": "instant_stake", "amount": True, "label": gettext("Instant win"),
-         "help": gettext("Every other player pays the one who declared an instant win.")},
-    ]
+    return switch_labels(ScoreRules, {
+        "score_by": Words(label=gettext("Score by"), help=gettext(
+            "Cards: each loser pays the winner a point per card left. Places: the order out pays."),
+            choices={"cards": gettext("cards left"), "places": gettext("places (needs play on)")}),
+        "play_on": Words(label=gettext("Play on"), help=gettext(
+            "After the first player goes out the others play on, so every place is known.")),
+        "instant_wins": Words(label=gettext("Instant wins"), help=gettext(
+            "Four 2s, a 3-to-ace dragon or six pairs dealt win the game at once.")),
+        "first_stake": Words(label=gettext("First's stake"), help=gettext(
+            "Places: the first out wins this from the last.")),
+        "second_stake": Words(label=gettext("Second's stake"), help=gettext(
+            "Places, four players: the second wins this from the third.")),
+        "frozen": Words(label=gettext("Frozen (×)"), help=gettext(
+            "Someone who played no card pays this many times over (1: no extra)."), low=1, high=10),
+        "two_left_black": Words(label=gettext("Black 2 left"), help=gettext(
+            "Caught holding a 2♠ or 2♣ at the end: paid to the winner.")),
+        "two_left_red": Words(label=gettext("Red 2 left"), help=gettext(
+            "Caught holding a 2♦ or 2♥ at the end: paid to the winner.")),
+        "bomb_left": Words(label=gettext("Bomb left"), help=gettext(
+            "Per bomb the leftover cards make (four of a kind, three pairs in a row).")),
+        "chop_black": Words(label=gettext("Chop a black 2"), help=gettext(
+            "A bomb beats a black 2: its player pays the bomber at once.")),
+        "chop_red": Words(label=gettext("Chop a red 2"), help=gettext(
+            "A bomb beats a red 2: its player pays the bomber at once.")),
+        "chop_bomb": Words(label=gettext("Bomb on a bomb"), help=gettext(
+            "A bomb beaten by a bomb pays this, plus all it had won in the trick.")),
+        "instant_stake": Words(label=gettext("Instant win"), help=gettext(
+            "Every other player pays the one who declared an instant win.")),
+    })
 
 
 # ---------------------------------------------------------------------------

@@ -44,6 +44,7 @@ from referee.trece import (
     replay,
 )
 from referee.web import api, openapi, store
+from referee.web.house_rules import SwitchLabel, Words, switch_labels
 from referee.web.i18n import reason_fields
 from referee.web.models import Game
 from referee.web.tables import (
@@ -70,15 +71,11 @@ API = openapi.Section()
 # --------------------------------------------------------------------------- small helpers
 
 
-def switch_specs() -> list[dict[str, Any]]:
-    return [
-        {
-            "id": "run_after_joker",
-            "type": "bool",
-            "label": gettext("A run may follow a joker"),
-            "help": gettext("The card that meets a joker's demand may start a run (off: it is played alone)."),
-        }
-    ]
+def switch_specs() -> list[SwitchLabel]:
+    return switch_labels(TreceRules, {
+        "run_after_joker": Words(label=gettext("A run may follow a joker"), help=gettext(
+            "The card that meets a joker's demand may start a run (off: it is played alone).")),
+    })
 
 
 def card_parts(card: AnyCard | None) -> tuple[str, str]:
