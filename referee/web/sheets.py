@@ -1,11 +1,13 @@
-"""What the score sheets share on the web: the CSV
-download, whose cells are never read as formulas, and the running-total chart's line styles."""
+"""What the score sheets share on the web: the CSV download, whose cells are never read as
+formulas, and the running-total chart (:func:`running_chart`: one line a player, a colour and
+a dash each)."""
 
 from __future__ import annotations
 
 import csv
 import io
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from flask import Response, make_response
@@ -18,6 +20,62 @@ DASHES = ["", "6 3", "2 3", "8 3 2 3", "", "6 3", "2 3", "8 3 2 3"]
 def line_style(seat: int) -> dict[str, str]:
     """The chart line's colour and dash for ``seat``."""
     return {"colour": COLOURS[seat % len(COLOURS)], "dash": DASHES[seat % len(DASHES)]}
+
+
+@dataclass(frozen=True, slots=True)
+class ChartLine:
+    """One player's running total: the polyline's points, its colour and dash."""
+
+    name: str
+    colour: str
+    dash: str
+    points: str
+    total: int
+
+
+@dataclass(frozen=True, slots=True)
+class Chart:
+    """A running-total chart as the sheets' templates draw it (``partials/sheets.html``)."""
+
+    width: int
+    height: int
+    pad: int
+    top: int
+    """The largest total (in size) the height stands for."""
+    zero: float
+    """Where a total of 0 is drawn (the foot of the chart, or its middle when totals may go below)."""
+    steps: int
+    """How many rounds or games the width stands for."""
+    lines: tuple[ChartLine, ...]
+
+
+def running_chart(
+    names: Sequence[str], steps: Sequence[tuple[int, Sequence[int]]], last: int, totals: Sequence[int],
+    *, below_zero: bool = False,
+) -> Chart | None:
+    """The chart of each player's running total after each step ``(number, totals)`` out of
+    ``last`` (``None`` before the first step); with ``below_zero`` the 0 line is the middle.
+
+    >>> chart = running_chart(["Ana", "Bao"], [(1, [5, 0]), (2, [5, 10])], 4, [5, 10])
+    >>> chart.lines[1].points, chart.top, chart.zero
+    ('24,136 92.0,136.0 160.0,24.0', 10, 136)
+    """
+    if not steps:
+        return None
+    width, height, pad = 320, 160, 24
+    top = max(1, max(abs(t) for _, row in steps for t in row))
+    zero = height / 2 if below_zero else height - pad
+    lines = []
+    for seat, name in enumerate(names):
+        points = [(pad, zero)]
+        for number, row in steps:
+            x = pad + (width - 2 * pad) * number / last
+            y = zero - (zero - pad) * row[seat] / top
+            points.append((round(x, 1), round(y, 1)))
+        style = line_style(seat)
+        lines.append(ChartLine(name=name, colour=style["colour"], dash=style["dash"], total=totals[seat],
+                               points=" ".join(f"{x},{y}" for x, y in points)))
+    return Chart(width=width, height=height, pad=pad, top=top, zero=zero, steps=last, lines=tuple(lines))
 
 
 def spreadsheet_cell(text: str) -> str:

@@ -247,6 +247,15 @@ class FollowedGame:
             return self.stale(access, feedback)
         return self.done(access, notice=gettext("Undone: %(what)s", what=what) if what else None)
 
+    def rematch(self, token: str) -> Response:
+        """The same players, house rules and setup in a new game (keeper only): 303 to its
+        keeper page.  The old game stays as it was."""
+        access = self.open(token)
+        require_keeper(access)
+        old = access.game
+        game = store.create_game(self.kind, old.player_names, rules=dict(old.rules), setup=dict(old.setup))
+        return redirect(url_for(self.endpoint, token=game.keeper_token), 303)  # type: ignore[return-value]
+
     # --- answers ------------------------------------------------------------------------
 
     def done(self, access: Access, *, notice: str | None = None, after: Mapping[str, Any] | None = None) -> Response:

@@ -25,7 +25,7 @@ from referee.three_thirteen import (
     decks_for,
     split_hand,
 )
-from referee.web import api, openapi
+from referee.web import api, openapi, sheets
 from referee.web.games.three_thirteen.sheet import (
     CORRECT,
     KIND,
@@ -43,7 +43,7 @@ from referee.web.games.three_thirteen.sheet import (
 from referee.web.guard import whole_number
 from referee.web.house_rules import SwitchLabel, Words, switch_labels
 from referee.web.i18n import rank_plural
-from referee.web.sheets import csv_download, line_style, spreadsheet_cell
+from referee.web.sheets import Chart, csv_download, spreadsheet_cell
 from referee.web.store import MAX_PLAYERS, Access, clean_names, create_game, live_events
 from referee.web.tables import (
     Feedback,
@@ -353,11 +353,7 @@ def undo(token: str) -> Response:
 
 @bp.post("/g/<token>/again")
 def again(token: str) -> Response:
-    access = GAME.open(token)
-    require_keeper(access)
-    old = access.game
-    game = create_game(KIND, old.player_names, rules=dict(old.rules), setup=dict(old.setup))
-    return redirect(url_for(".game", token=game.keeper_token), code=303)
+    return GAME.rematch(token)
 
 
 @bp.get("/g/<token>/sheet.csv")
@@ -377,24 +373,9 @@ def export_csv(token: str) -> Response:
 # ---------------------------------------------------------------------------
 # The running-total chart (inline SVG drawn here)
 
-def running_chart(sheet: Sheet) -> dict[str, Any] | None:
-    if not sheet.rounds:
-        return None
-    width, height, pad = 320, 160, 24
-    rounds = sheet.schedule.rounds
-    top = max(max(r.totals) for r in sheet.rounds) or 1
-    lines = []
-    for seat, name in enumerate(sheet.names):
-        points = [(pad, height - pad)]
-        for r in sheet.rounds:
-            x = pad + (width - 2 * pad) * r.number / rounds
-            y = (height - pad) - (height - 2 * pad) * r.totals[seat] / top
-            points.append((round(x, 1), round(y, 1)))
-        lines.append({
-            "name": name, **line_style(seat),
-            "points": " ".join(f"{x},{y}" for x, y in points), "total": sheet.totals[seat],
-        })
-    return {"width": width, "height": height, "pad": pad, "top": top, "lines": lines, "rounds": rounds}
+def running_chart(sheet: Sheet) -> Chart | None:
+    steps = [(r.number, r.totals) for r in sheet.rounds]
+    return sheets.running_chart(sheet.names, steps, sheet.schedule.rounds, sheet.totals)
 
 
 # ---------------------------------------------------------------------------

@@ -21,7 +21,7 @@ from referee.cards import Card, NotationError
 from referee.switches import SwitchError
 from referee.tienlen import THREE_OF_SPADES, Setup, TienLenRules
 from referee.tienlen_scores import ScoreRules
-from referee.web import store
+from referee.web import sheets, store
 from referee.web.games.tienlen import scores_api  # noqa: F401  (the API routes and their OpenAPI paths)
 from referee.web.games.tienlen.evening import (
     CORRECT,
@@ -45,7 +45,7 @@ from referee.web.games.tienlen.evening import (
 )
 from referee.web.guard import whole_number
 from referee.web.house_rules import SwitchLabel, Words, switch_labels
-from referee.web.sheets import csv_download, line_style, spreadsheet_cell
+from referee.web.sheets import Chart, csv_download, spreadsheet_cell
 from referee.web.store import Access, find_by_token
 from referee.web.tables import (
     BadForm,
@@ -394,11 +394,7 @@ def follow(token: str) -> Response:
 
 @bp.post("/g/<token>/again")
 def again(token: str) -> Response:
-    access = SHEET.open(token)
-    require_keeper(access)
-    old = access.game
-    game = store.create_game(KIND, old.player_names, rules=dict(old.rules), setup=dict(old.setup))
-    return redirect(url_for(".sheet", token=game.keeper_token), code=303)  # type: ignore[return-value]
+    return SHEET.rematch(token)
 
 
 @bp.get("/g/<token>/scores.csv")
@@ -416,23 +412,6 @@ def export_csv(token: str) -> Response:
 # ---------------------------------------------------------------------------
 # The running-total chart (inline SVG; totals go below zero too)
 
-def running_chart(sheet: Sheet) -> dict[str, Any] | None:
-    if not sheet.games:
-        return None
-    width, height, pad = 320, 160, 24
-    games = len(sheet.games)
-    top = max(1, max(abs(t) for g in sheet.games for t in g.totals))
-    middle = height / 2
-
-    def y(total: int) -> float:
-        return round(middle - (middle - pad) * total / top, 1)
-
-    lines = []
-    for seat, name in enumerate(sheet.names):
-        points: list[tuple[float, float]] = [(pad, middle)]
-        for g in sheet.games:
-            points.append((round(pad + (width - 2 * pad) * g.number / games, 1), y(g.totals[seat])))
-        lines.append({"name": name, **line_style(seat), "total": sheet.totals[seat],
-                      "points": " ".join(f"{px},{py}" for px, py in points)})
-    return {"width": width, "height": height, "pad": pad, "top": top, "middle": middle, "lines": lines,
-            "games": games}
+def running_chart(sheet: Sheet) -> Chart | None:
+    steps = [(g.number, g.totals) for g in sheet.games]
+    return sheets.running_chart(sheet.names, steps, len(sheet.games), sheet.totals, below_zero=True)
