@@ -67,7 +67,7 @@ def running_chart(
     zero = height / 2 if below_zero else height - pad
     lines = []
     for seat, name in enumerate(names):
-        points = [(pad, zero)]
+        points: list[tuple[float, float]] = [(pad, zero)]
         for number, row in steps:
             x = pad + (width - 2 * pad) * number / last
             y = zero - (zero - pad) * row[seat] / top
