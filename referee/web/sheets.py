@@ -8,7 +8,8 @@ import csv
 import io
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from datetime import datetime
+from typing import Any, Protocol
 
 from flask import Response, make_response
 
@@ -20,6 +21,41 @@ DASHES = ["", "6 3", "2 3", "8 3 2 3", "", "6 3", "2 3", "8 3 2 3"]
 def line_style(seat: int) -> dict[str, str]:
     """The chart line's colour and dash for ``seat``."""
     return {"colour": COLOURS[seat % len(COLOURS)], "dash": DASHES[seat % len(DASHES)]}
+
+
+class StoredEvent(Protocol):
+    """What a change needs of a stored event (``referee.web.models.Event``)."""
+
+    seq: int
+    kind: str
+    created_at: datetime | None
+    payload: Any
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One entry of a sheet's history: an entry, a correction, or an undo of an earlier change."""
+
+    seq: int
+    kind: str
+    when: datetime | None
+    number: int | None
+    """The round or game the change is about (``None`` for an undo)."""
+    points: list[int] | None
+    undoes: int | None
+    """The change an undo took back."""
+    undone: bool
+    """Taken back by a later undo."""
+
+
+def change_history(events: Sequence[StoredEvent], number: str) -> list[Change]:
+    """Every change of a sheet, oldest first; ``number`` is the payload's key for the round or game."""
+    undone = {e.payload.get("undoes") for e in events if e.kind == "undo"}
+    return [
+        Change(seq=e.seq, kind=e.kind, when=e.created_at, number=e.payload.get(number),
+               points=e.payload.get("points"), undoes=e.payload.get("undoes"), undone=e.seq in undone)
+        for e in events
+    ]
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,6 +20,7 @@ from referee.three_thirteen_sheet import Sheet as SheetState
 from referee.three_thirteen_sheet import judge_round as rules_judge_round
 from referee.three_thirteen_sheet import preview_hand as rules_preview_hand
 from referee.web.i18n import rank_plural
+from referee.web.sheets import Change, change_history
 from referee.web.store import history, live_events
 from referee.web.views import say
 
@@ -161,7 +162,7 @@ class Sheet:
     names: list[str]
     first_dealer: int
     rounds: list[SheetRound]
-    history: list[dict[str, Any]]
+    history: list[Change]
     state: SheetState
 
     @property
@@ -243,13 +244,5 @@ def build_sheet(game: Any) -> Sheet:
         )
         for r in state.rounds
     ]
-    log = history(game)
-    undone = {e.payload.get("undoes") for e in log if e.kind == "undo"}
-    changes = []
-    for event in log:
-        changes.append({
-            "seq": event.seq, "kind": event.kind, "when": event.created_at,
-            "round": event.payload.get("round"), "points": event.payload.get("points"),
-            "undoes": event.payload.get("undoes"), "undone": event.seq in undone,
-        })
+    changes = change_history(history(game), number="round")
     return Sheet(rules, names, setup.first_dealer, rounds, changes, state)

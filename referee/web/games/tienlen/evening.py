@@ -40,6 +40,7 @@ from referee.tienlen_scores import (
 from referee.web.extensions import db
 from referee.web.guard import whole_number
 from referee.web.models import Game as StoredGame
+from referee.web.sheets import Change, change_history
 from referee.web.store import history, live_events
 from referee.web.views import say
 
@@ -81,7 +82,7 @@ class Sheet:
     rules: ScoreRules
     games: list[SheetGame]
     tables: list[int]
-    history: list[dict[str, Any]] = field(default_factory=list)
+    history: list[Change] = field(default_factory=list)
 
     @property
     def players(self) -> int:
@@ -137,11 +138,7 @@ def build_sheet(game: StoredGame) -> Sheet:
             points=points, payments=[Payment.from_record(p) for p in payload["payments"]],
             totals=list(totals), corrected=corrected, payload=dict(payload),
         ))
-    undone = {e.payload.get("undoes") for e in history(game) if e.kind == "undo"}
-    changes = [{"seq": e.seq, "kind": e.kind, "when": e.created_at, "number": e.payload.get("number"),
-                "points": e.payload.get("points"), "undoes": e.payload.get("undoes"), "undone": e.seq in undone}
-               for e in history(game)]
-    return Sheet(names, rules, games, tables, changes)
+    return Sheet(names, rules, games, tables, change_history(history(game), number="number"))
 
 
 def describe(payment: Payment, names: Sequence[str]) -> str:
