@@ -67,7 +67,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -246,6 +246,19 @@ class FollowedGame:
         except StaleGame:
             return self.stale(access, feedback)
         return self.done(access, notice=gettext("Undone: %(what)s", what=what) if what else None)
+
+    def start(self, names: Sequence[str], *, rules: Mapping[str, Any], setup: Mapping[str, Any]) -> Response:
+        """A new game from its new-table form: stored, its house rules kept on this phone for
+        next time, and the phone sent to its keeper page (a 303; for htmx, a 204 with
+        ``HX-Redirect``)."""
+        game = store.create_game(self.kind, list(names), rules=dict(rules), setup=dict(setup))
+        target = url_for(self.endpoint, token=game.keeper_token)
+        if is_htmx() and not request.htmx.boosted:
+            response = Response(status=204)
+            response.headers["HX-Redirect"] = target
+        else:
+            response = redirect(target, 303)  # type: ignore[assignment]
+        return remember_rules(response, self.kind, rules)
 
     def rematch(self, token: str) -> Response:
         """The same players, house rules and setup in a new game (keeper only): 303 to its

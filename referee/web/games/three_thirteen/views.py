@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from flask import Blueprint, Response, abort, jsonify, redirect, request, url_for
+from flask import Blueprint, Response, abort, jsonify, request
 from flask_babel import gettext
 
 from referee.cards import AnyCard, NotationError, Rank, TooManyCopiesError, parse_cards
@@ -44,13 +44,12 @@ from referee.web.guard import whole_number
 from referee.web.house_rules import SwitchLabel, Words, switch_labels
 from referee.web.i18n import rank_plural
 from referee.web.sheets import Chart, csv_download, spreadsheet_cell
-from referee.web.store import MAX_PLAYERS, Access, clean_names, create_game, live_events
+from referee.web.store import MAX_PLAYERS, Access, clean_names, live_events
 from referee.web.tables import (
     Feedback,
     FollowedGame,
     Refused,
     Render,
-    remember_rules,
     remembered,
     require_keeper,
     seen_version,
@@ -139,9 +138,7 @@ def new_game() -> Response:
             specs=switch_specs(), values=form_values(rules), names=raw, dealer=dealer_row, errors=errors,
         )
     dealer = sum(1 for n in raw[:dealer_row] if " ".join(n.split()))
-    game = create_game(KIND, names, rules=stored_rules(rules), setup={"first_dealer": dealer})
-    response = redirect(url_for(".game", token=game.keeper_token), code=303)
-    return remember_rules(response, KIND, stored_rules(rules))
+    return GAME.start(names, rules=stored_rules(rules), setup={"first_dealer": dealer})
 
 
 @bp.get("/rules")

@@ -53,7 +53,6 @@ from referee.web.tables import (
     FollowedGame,
     Refused,
     Render,
-    remember_rules,
     remembered,
     require_keeper,
     switches_from_form,
@@ -129,9 +128,7 @@ def new() -> Response:
     if errors:
         shown = {**ScoreRules().to_dict(), **{k: v for k, v in values.items()}}
         return _start_form(rows, shown, errors, status=422)
-    game = store.create_game(KIND, names, rules=rules.to_dict(), setup={})
-    response = redirect(url_for(".sheet", token=game.keeper_token), 303)
-    return remember_rules(response, KIND, rules.to_dict())  # type: ignore[arg-type]
+    return SHEET.start(names, rules=rules.to_dict(), setup={})
 
 
 def _start_form(names: list[str], values: dict[str, Any], errors: dict[str, str], status: int = 200) -> Response:

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, Response, redirect, request, url_for
+from flask import Blueprint, Response, request
 from flask_babel import gettext
 
 from referee.cards import Card, NotationError, format_cards
@@ -52,11 +52,10 @@ from referee.web.tables import (
     Decide,
     Feedback,
     FollowedGame,
-    remember_rules,
     remembered,
     switches_from_form,
 )
-from referee.web.views import is_htmx, render_page, say
+from referee.web.views import render_page, say
 
 bp = Blueprint("tienlen_table", __name__, url_prefix="/tienlen")
 
@@ -216,14 +215,7 @@ def new() -> Response:
         return _new_form(rows, _form_rules(values).to_dict(), leader=leader_raw, hand_size=size_raw, errors=errors,
                          status=422, lowest=lowest_raw)
     setup = Setup(tuple(names), rules, leader=leader, opening=True, hand_size=hand_size, lowest_card=lowest)
-    game = store.create_game(KIND, names, rules=rules.to_dict(), setup=setup.to_dict())
-    target = url_for("tienlen_table.table", token=game.keeper_token)
-    if is_htmx():
-        response = Response(status=204)
-        response.headers["HX-Redirect"] = target
-    else:
-        response = redirect(target, 303)  # type: ignore[assignment]
-    return remember_rules(response, KIND, rules.to_dict())
+    return GAME.start(names, rules=rules.to_dict(), setup=setup.to_dict())
 
 
 #: The cards that can be the lowest dealt when 3 players get 13 cards each (13 are left undealt).

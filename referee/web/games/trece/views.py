@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Blueprint, Response, jsonify, redirect, request, url_for
+from flask import Blueprint, Response, jsonify, request
 from flask_babel import gettext
 
 from referee.cards import AnyCard, Joker, NotationError, Suit, TooManyCopiesError, parse_card, parse_cards
@@ -307,9 +307,7 @@ def new_game() -> Response:
             "trece/index.html", "trece/index.html", status=422, form=shown, errors=errors,
             specs=switch_specs(), rules=rules.to_dict(),
         )
-    game = store.create_game(KIND, list(setup.players), rules=rules.to_dict(), setup=setup.to_dict())
-    response = redirect(url_for("trece.table", token=game.keeper_token), code=303)
-    return remember_rules(response, KIND, rules.to_dict())
+    return GAME.start(setup.players, rules=rules.to_dict(), setup=setup.to_dict())
 
 
 # --------------------------------------------------------------------------- the table
