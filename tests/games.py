@@ -29,7 +29,7 @@ class Row:
     """One followed game, as the shared suites drive it."""
 
     entry: GameEntry
-    followed: FollowedGame
+    followed: FollowedGame[Any]
     example: Example
 
     @property

@@ -134,7 +134,7 @@ class GameEntry:
     home: str
     """The endpoint of the game's landing page (its home tile)."""
     links: tuple[HomeLink, ...] = ()
-    followed: tuple[FollowedGame, ...] = ()
+    followed: tuple[FollowedGame[Any], ...] = ()
     """A followed game per store kind (the kinds of ``Game.kind`` this game writes)."""
     card_order: CardOrder = ACE_LOW
     rules: tuple[type, ...] = ()
@@ -152,7 +152,7 @@ class GameEntry:
         """The store kinds this game writes."""
         return tuple(f.kind for f in self.followed)
 
-    def followed_game(self, kind: str) -> FollowedGame:
+    def followed_game(self, kind: str) -> FollowedGame[Any]:
         return next(f for f in self.followed if f.kind == kind)
 
 
@@ -199,7 +199,7 @@ def card_orders(games: Sequence[GameEntry]) -> dict[str, CardOrder]:
     return orders
 
 
-def by_kind(kind: str) -> tuple[GameEntry, FollowedGame]:
+def by_kind(kind: str) -> tuple[GameEntry, FollowedGame[Any]]:
     """The game and the followed game that store ``kind``."""
     for entry in entries():
         for followed in entry.followed:

@@ -42,6 +42,9 @@ What a game provides (one :class:`FollowedGame` in its web module):
 ``live`` (optional)
     ``"table"`` (the default) or ``"sheet"``: the live section of its template carries
     ``data-live="{{ live }}"`` (the watcher's stale mark and notice, in app.js).
+``build`` (optional)
+    the game as its pages use it, from the stored game (a score sheet): :meth:`FollowedGame.opened`
+    opens the link, checks a keeper, and builds it.
 ``refusals`` (optional)
     the library's exception classes answered as a refusal (422 with the sentence).  The
     default, :class:`~referee.errors.RefereeError`, is every mistake the library explains: a
@@ -69,7 +72,7 @@ import json
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 from flask import Blueprint, Response, abort, redirect, request, url_for
 from flask_babel import gettext
@@ -137,8 +140,11 @@ Render = Callable[[Access, Feedback, int], Response]
 Decide = Callable[[Access], tuple[str, dict[str, Any]]]
 
 
+S = TypeVar("S")
+
+
 @dataclass(frozen=True)
-class FollowedGame:
+class FollowedGame(Generic[S]):
     """One followed game's web path (see the module docstring for what a game provides)."""
 
     blueprint: Blueprint
@@ -147,6 +153,8 @@ class FollowedGame:
     render: Render
     last_move: Callable[[Access], str | None]
     refusals: tuple[type[Exception], ...] = (RefereeError,)
+    build: Callable[[Any], S] | None = None
+    """The game as its pages use it, rebuilt from the stored game (a score sheet)."""
     live: str = "table"
     """What the page follows, as a watcher's stale notice names it: ``"table"`` or ``"sheet"``.
     The live section carries it as ``data-live`` (from :meth:`context`), which app.js reads."""
@@ -159,6 +167,17 @@ class FollowedGame:
     def open(self, token: str) -> Access:
         """The game behind a share link, or a 404 page."""
         return open_game(token, self.kind)
+
+    def opened(self, token: str, *, keeper: bool = False) -> tuple[Access, S]:
+        """The game behind a share link and the game as its pages use it (``build``): the one
+        step before every page and write that needs it (a 404 for an unknown link; with
+        ``keeper``, a 403 through a watch link)."""
+        access = self.open(token)
+        if keeper:
+            require_keeper(access)
+        if self.build is None:
+            raise TypeError(f"{self.kind}: a FollowedGame without build has no state to open")
+        return access, self.build(access.game)
 
     def page(self, token: str) -> Response:
         """The table page: a 204 for a poll that finds nothing new, else the state."""

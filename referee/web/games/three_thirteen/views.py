@@ -51,7 +51,6 @@ from referee.web.tables import (
     Refused,
     Render,
     remembered,
-    require_keeper,
     seen_version,
     switches_from_form,
 )
@@ -232,8 +231,8 @@ def render_sheet(access: Access, feedback: Feedback, status: int = 200) -> Respo
     )
 
 
-GAME = FollowedGame(bp, kind=KIND, endpoint="three_thirteen.game", render=render_sheet, last_move=last_move,
-                    live="sheet")
+GAME: FollowedGame[Sheet] = FollowedGame(bp, kind=KIND, endpoint="three_thirteen.game", render=render_sheet,
+                                          last_move=last_move, live="sheet", build=build_sheet)
 
 
 @bp.get("/g/<token>")
@@ -243,8 +242,7 @@ def game(token: str) -> Response:
 
 @bp.get("/g/<token>/round/<int:number>")
 def round_page(token: str, number: int) -> Response:
-    access = GAME.open(token)
-    sheet = build_sheet(access.game)
+    access, sheet = GAME.opened(token)
     _check_round(sheet, number)
     saved = sheet.saved(number)
     if saved is not None:
@@ -308,9 +306,7 @@ def _round_answer(number: int) -> Render:
 
 @bp.post("/g/<token>/round/<int:number>")
 def save_round(token: str, number: int) -> Response:
-    access = GAME.open(token)
-    require_keeper(access)
-    sheet = build_sheet(access.game)
+    access, sheet = GAME.opened(token, keeper=True)
     if not (seen_version() != access.game.version and 1 <= number <= sheet.schedule.rounds):
         # A stale phone's round may have been undone on another phone: it gets the 409 below,
         # with its typing kept, rather than a 404.
@@ -332,8 +328,7 @@ def save_round(token: str, number: int) -> Response:
 
 @bp.get("/g/<token>/round/<int:number>/preview/<int:seat>")
 def preview(token: str, number: int, seat: int) -> Response:
-    access = GAME.open(token)
-    sheet = build_sheet(access.game)
+    access, sheet = GAME.opened(token)
     _check_round(sheet, number)
     if not 0 <= seat < sheet.players:
         abort(404)
@@ -355,8 +350,7 @@ def again(token: str) -> Response:
 
 @bp.get("/g/<token>/sheet.csv")
 def export_csv(token: str) -> Response:
-    access = GAME.open(token)
-    sheet = build_sheet(access.game)
+    access, sheet = GAME.opened(token)
     rows: list[list[Any]] = [["round", "cards", "wild", "doubled", *(spreadsheet_cell(n) for n in sheet.names)]]
     for r in sheet.rounds:
         cells = [f"{p}{' (typed)' if t else ''}" for p, t in zip(r.points, r.typed, strict=True)]

@@ -54,7 +54,6 @@ from referee.web.tables import (
     Refused,
     Render,
     remembered,
-    require_keeper,
     switches_from_form,
 )
 from referee.web.views import render_page, say
@@ -160,8 +159,8 @@ def _undo_label(access: Access) -> str | None:
     return last_move(build_sheet(access.game), access.game)
 
 
-SHEET = FollowedGame(bp, kind=KIND, endpoint="tienlen_scores.sheet", render=render_sheet, last_move=_undo_label,
-                     live="sheet")
+SHEET: FollowedGame[Sheet] = FollowedGame(bp, kind=KIND, endpoint="tienlen_scores.sheet", render=render_sheet,
+                                           last_move=_undo_label, live="sheet", build=build_sheet)
 
 
 @bp.get("/g/<token>")
@@ -199,15 +198,13 @@ def _render_entry(access: Access, sheet: Sheet, number: int | None, entry: Entry
 
 @bp.get("/g/<token>/add")
 def add_page(token: str) -> Response:
-    access = SHEET.open(token)
-    sheet = build_sheet(access.game)
+    access, sheet = SHEET.opened(token)
     return SHEET.show(access, Feedback(), render=lambda a, f, s: _render_entry(a, sheet, None, Entry({})))
 
 
 @bp.get("/g/<token>/game/<int:number>")
 def game_page(token: str, number: int) -> Response:
-    access = SHEET.open(token)
-    sheet = build_sheet(access.game)
+    access, sheet = SHEET.opened(token)
     saved = sheet.saved(number)
     if saved is None:
         abort(404, gettext("This sheet has no game %(n)s yet.", n=number))
@@ -216,9 +213,7 @@ def game_page(token: str, number: int) -> Response:
 
 
 def _save_by_hand(token: str, number: int | None) -> Response:
-    access = SHEET.open(token)
-    require_keeper(access)
-    sheet = build_sheet(access.game)
+    access, sheet = SHEET.opened(token, keeper=True)
     if number is not None and sheet.saved(number) is None:
         abort(404, gettext("This sheet has no game %(n)s yet.", n=number))
     typed = typed_from(request.form, sheet.players)
@@ -291,17 +286,14 @@ def _render_table_entry(access: Access, sheet: Sheet, table_id: int, hand_index:
 
 @bp.get("/g/<token>/table/<int:table_id>/<int:hand>")
 def from_table_page(token: str, table_id: int, hand: int) -> Response:
-    access = SHEET.open(token)
-    sheet = build_sheet(access.game)
+    access, sheet = SHEET.opened(token)
     return SHEET.show(access, Feedback(),
                       render=lambda a, f, s: _render_table_entry(a, sheet, table_id, hand, Entry({})))
 
 
 @bp.post("/g/<token>/table/<int:table_id>/<int:hand>")
 def add_from_table(token: str, table_id: int, hand: int) -> Response:
-    access = SHEET.open(token)
-    require_keeper(access)
-    sheet = build_sheet(access.game)
+    access, sheet = SHEET.opened(token, keeper=True)
     table = _table_or_404(sheet, table_id)
     typed = {f"cards_{s}": str(request.form.get(f"cards_{s}", ""))[:200].strip() for s in range(sheet.players)}
     entry = judge_from_table(sheet.names, sheet.rules, table, hand, typed)
@@ -323,9 +315,7 @@ def add_from_table(token: str, table_id: int, hand: int) -> Response:
 @bp.post("/g/<token>/tables")
 def start_table(token: str) -> Response:
     """Start a followed Tiến lên table with the sheet's players, and follow it."""
-    access = SHEET.open(token)
-    require_keeper(access)
-    sheet = build_sheet(access.game)
+    access, sheet = SHEET.opened(token, keeper=True)
     form = request.form
     typed = {"leader": str(form.get("leader", ""))[:2], "lowest": str(form.get("lowest", "3♠"))[:4]}
     created: list[str] = []
@@ -396,8 +386,7 @@ def again(token: str) -> Response:
 
 @bp.get("/g/<token>/scores.csv")
 def export_csv(token: str) -> Response:
-    access = SHEET.open(token)
-    sheet = build_sheet(access.game)
+    access, sheet = SHEET.opened(token)
     rows: list[list[Any]] = [["game", "from", *(spreadsheet_cell(n) for n in sheet.names), "payments"]]
     for g in sheet.games:
         words = "; ".join(describe(p, sheet.names) for p in g.payments)
