@@ -1,4 +1,4 @@
-"""House-rule switches on a page: one shape for every game.
+"""House-rule switches on a page: one shape for every game, read back one way.
 
 A game gives the words of each switch (:class:`Words`: a label, a line of help and, for a
 switch with choices, each choice's words); :func:`switch_labels` puts them together with the
@@ -6,6 +6,10 @@ library's own metadata of the rules class (the fields, their defaults and types,
 into :class:`SwitchLabel` records, which ``templates/partials/switches.html`` draws: a choice
 list, a number (an amount) or an on/off box.  A field of the rules class with no words is a
 mistake caught when the page is drawn (and by the tests), never a switch silently missing.
+
+What a form sent comes back through :func:`sent_switches` (the switches it carries: a box
+present is on, absent off) and :func:`rules_from_form` (the rules object, or the defaults and the
+reason beside the switches).
 """
 
 from __future__ import annotations
@@ -14,7 +18,12 @@ import dataclasses
 import typing
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
+
+from referee.switches import rules_from_mapping
+from referee.web.views import say
+
+R = TypeVar("R")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -84,3 +93,25 @@ def switch_labels(cls: type, words: Mapping[str, Words], ids: Sequence[str] | No
             min=told.low if amount else None, max=told.high if amount else None,
         ))
     return shown
+
+
+def sent_switches(form: Mapping[str, Any], cls: type, ids: Sequence[str] | None = None) -> dict[str, Any]:
+    """The switches of ``cls`` (or of ``ids``) that a form sent: a checkbox whose
+    ``<id>__present`` came is on when sent, off when not; other fields as given."""
+    values: dict[str, Any] = {}
+    for key in ids if ids is not None else [f.name for f in dataclasses.fields(cls)]:
+        if f"{key}__present" in form or key in form:
+            values[key] = form.get(key, "off")
+    return values
+
+
+def rules_from_form(
+    form: Mapping[str, Any], cls: type[R], errors: dict[str, str], *, ids: Sequence[str] | None = None,
+) -> R:
+    """The rules object the form's switches make; when they do not read, the defaults and the
+    reason in ``errors["rules"]`` (shown beside the switches)."""
+    try:
+        return rules_from_mapping(cls, sent_switches(form, cls, ids))
+    except (ValueError, TypeError) as exc:
+        errors["rules"] = say(exc)
+        return cls()

@@ -425,11 +425,3 @@ def remember_rules(response: Response, kind: str, rules: Mapping[str, Any]) -> R
     )
     return response
 
-
-def switches_from_form(form: Mapping[str, Any], ids: list[str]) -> dict[str, Any]:
-    """The switches a form sent: a checkbox present is on; absent is off; others as given."""
-    values: dict[str, Any] = {}
-    for key in ids:
-        if f"{key}__present" in form or key in form:
-            values[key] = form.get(key, "off")
-    return values

@@ -41,7 +41,7 @@ from referee.web.games.three_thirteen.sheet import (
     stored_rules,
 )
 from referee.web.guard import whole_number
-from referee.web.house_rules import SwitchLabel, Words, switch_labels
+from referee.web.house_rules import SwitchLabel, Words, sent_switches, switch_labels
 from referee.web.i18n import rank_plural
 from referee.web.sheets import Chart, csv_download, spreadsheet_cell
 from referee.web.store import MAX_PLAYERS, Access, clean_names, live_events
@@ -52,18 +52,16 @@ from referee.web.tables import (
     Render,
     remembered,
     seen_version,
-    switches_from_form,
 )
 from referee.web.views import render_page, say
 
 bp = Blueprint("three_thirteen", __name__, url_prefix="/three-thirteen")
 API = openapi.Section()
 
-SWITCH_IDS = ["faces", "decks", "aces", "jokers", "longer_game", "up_and_back", "doubles", "false_out"]
 SCORE_SWITCHES = ["faces", "aces", "jokers", "longer_game"]
 
 
-def switch_specs(ids: Sequence[str] = SWITCH_IDS) -> list[SwitchLabel]:
+def switch_specs(ids: Sequence[str] | None = None) -> list[SwitchLabel]:
     """Each house rule with a one-line explanation (the switches partial)."""
     return switch_labels(ThreeThirteenRules, {
         "faces": Words(label=gettext("Picture cards"), help=gettext(
@@ -92,8 +90,8 @@ def form_values(rules: ThreeThirteenRules) -> dict[str, Any]:
     return values
 
 
-def rules_from_form(form: Any, ids: Sequence[str] = SWITCH_IDS) -> ThreeThirteenRules:
-    values = switches_from_form(form, list(ids))
+def rules_from_form(form: Any, ids: Sequence[str] | None = None) -> ThreeThirteenRules:
+    values = sent_switches(form, ThreeThirteenRules, ids)
     if values.get("decks") in ("", None):
         values.pop("decks", None)
     return rules_of(values)

@@ -29,16 +29,15 @@ from referee.tienlen import (
     table_combination,
 )
 from referee.web import api, openapi
-from referee.web.house_rules import SwitchLabel, Words, switch_labels
+from referee.web.house_rules import SwitchLabel, Words, sent_switches, switch_labels
 from referee.web.i18n import rank_plural, reason_fields
-from referee.web.tables import remember_rules, remembered, switches_from_form
+from referee.web.tables import remember_rules, remembered
 from referee.web.views import is_htmx, read_cards, render_page, say
 
 bp = Blueprint("tienlen", __name__, url_prefix="/tienlen")
 API = openapi.Section()
 
 GAME = "tienlen"
-SWITCH_IDS: list[str] = list(TienLenRules.__dataclass_fields__)
 
 
 # ---------------------------------------------------------------------------
@@ -120,7 +119,7 @@ def check_page() -> Response:
     first_play = (form.get("first_play") or "").lower() in ("on", "1", "true", "yes")
     errors: dict[str, str] = {}
 
-    sent = switches_from_form(form, SWITCH_IDS)
+    sent = sent_switches(form, TienLenRules)
     rules = remembered(TienLenRules, GAME)
     save_rules: dict[str, Any] | None = None
     if sent:

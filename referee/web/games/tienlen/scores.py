@@ -18,7 +18,6 @@ from flask import Blueprint, Response, abort, redirect, request, url_for
 from flask_babel import gettext
 
 from referee.cards import Card, NotationError
-from referee.switches import SwitchError
 from referee.tienlen import THREE_OF_SPADES, Setup, TienLenRules
 from referee.tienlen_scores import ScoreRules
 from referee.web import sheets, store
@@ -44,7 +43,7 @@ from referee.web.games.tienlen.evening import (
     typed_from_facts,
 )
 from referee.web.guard import whole_number
-from referee.web.house_rules import SwitchLabel, Words, switch_labels
+from referee.web.house_rules import SwitchLabel, Words, rules_from_form, sent_switches, switch_labels
 from referee.web.sheets import Chart, csv_download, spreadsheet_cell
 from referee.web.store import Access, find_by_token
 from referee.web.tables import (
@@ -54,14 +53,12 @@ from referee.web.tables import (
     Refused,
     Render,
     remembered,
-    switches_from_form,
 )
 from referee.web.views import render_page, say
 
 bp = Blueprint("tienlen_scores", __name__, url_prefix="/tienlen/scores")
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
-SWITCH_IDS: list[str] = [f for f in ScoreRules.__dataclass_fields__]
 LOWEST_CHOICES = ["3♠", "3♣", "3♦", "3♥", "4♠", "4♣", "4♦", "4♥", "5♠", "5♣", "5♦", "5♥", "6♠", "6♣"]
 
 
@@ -118,12 +115,8 @@ def new() -> Response:
         names = store.clean_names(rows, least=MIN_PLAYERS, most=MAX_PLAYERS)
     except store.PlayerNamesError as exc:
         errors["names"] = say(exc)
-    values = switches_from_form(form, SWITCH_IDS)
-    rules = ScoreRules()
-    try:
-        rules = ScoreRules.from_dict(values)
-    except SwitchError as exc:
-        errors["rules"] = say(exc)
+    values = sent_switches(form, ScoreRules)
+    rules = rules_from_form(form, ScoreRules, errors)
     if errors:
         shown = {**ScoreRules().to_dict(), **{k: v for k, v in values.items()}}
         return _start_form(rows, shown, errors, status=422)

@@ -46,6 +46,7 @@ from referee.tienlen import (
 from referee.web import store
 from referee.web.games.tienlen.check import combo_name, switch_specs
 from referee.web.guard import whole_number
+from referee.web.house_rules import sent_switches
 from referee.web.store import Access
 from referee.web.tables import (
     BadForm,
@@ -53,7 +54,6 @@ from referee.web.tables import (
     Feedback,
     FollowedGame,
     remembered,
-    switches_from_form,
 )
 from referee.web.views import render_page, say
 
@@ -61,7 +61,6 @@ bp = Blueprint("tienlen_table", __name__, url_prefix="/tienlen")
 
 KIND = "tienlen"
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
-SWITCH_IDS: list[str] = list(TienLenRules.__dataclass_fields__)
 
 
 # ---------------------------------------------------------------------------
@@ -184,7 +183,7 @@ def new() -> Response:
     form = request.form
     rows = [" ".join(form.get(f"name{i}", "").split()) for i in range(MAX_PLAYERS)]
     named = [i for i, n in enumerate(rows) if n]
-    values = switches_from_form(form, SWITCH_IDS)
+    values = sent_switches(form, TienLenRules)
     leader_raw = form.get("leader", "")
     size_raw = form.get("hand_size", "13").strip() or "13"
     lowest_raw = (form.get("lowest") or str(THREE_OF_SPADES)).strip()[:4]

@@ -25,7 +25,6 @@ from flask import Blueprint, Response, jsonify, request
 from flask_babel import gettext
 
 from referee.cards import AnyCard, Joker, NotationError, Suit, TooManyCopiesError, parse_card, parse_cards
-from referee.switches import SwitchError
 from referee.trece import (
     DemandError,
     Draw,
@@ -44,7 +43,7 @@ from referee.trece import (
     replay,
 )
 from referee.web import api, openapi, store
-from referee.web.house_rules import SwitchLabel, Words, switch_labels
+from referee.web.house_rules import SwitchLabel, Words, rules_from_form, sent_switches, switch_labels
 from referee.web.i18n import reason_fields
 from referee.web.models import Game
 from referee.web.tables import (
@@ -54,12 +53,10 @@ from referee.web.tables import (
     Refused,
     remember_rules,
     remembered,
-    switches_from_form,
 )
 from referee.web.views import render_page, say
 
 KIND = "trece"
-SWITCH_IDS = ["run_after_joker"]
 JOKER_CODES = ("RJ", "BJ")
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = (("♠", "s", "black"), ("♥", "h", "red"), ("♣", "c", "black"), ("♦", "d", "red"))
@@ -179,12 +176,8 @@ def check() -> Response:
         except ValueError as exc:
             errors["must_follow"] = say(exc)
 
-    if request.method == "POST" or any(k in form or f"{k}__present" in form for k in SWITCH_IDS):
-        try:
-            rules = TreceRules.from_mapping(switches_from_form(form, SWITCH_IDS))
-        except (SwitchError, ValueError) as exc:
-            errors["rules"] = say(exc)
-            rules = TreceRules()
+    if request.method == "POST" or sent_switches(form, TreceRules):
+        rules = rules_from_form(form, TreceRules, errors)
     else:
         rules = remembered(TreceRules, KIND)
 
@@ -289,11 +282,7 @@ def new_game() -> Response:
     turned, turned_rank, turned_suit = read_one_card(form, "turned", errors, jokers=False)
     if turned is None and "turned" not in errors:
         errors["turned"] = gettext("Choose the card turned face up to start the pile (rank and suit).")
-    try:
-        rules = TreceRules.from_mapping(switches_from_form(form, SWITCH_IDS))
-    except (SwitchError, ValueError) as exc:
-        errors["rules"] = say(exc)
-        rules = TreceRules()
+    rules = rules_from_form(form, TreceRules, errors)
     setup: Setup | None = None
     if not errors:
         try:
