@@ -9,7 +9,7 @@ from dataclasses import FrozenInstanceError, fields
 
 import pytest
 
-from referee import three_thirteen_sheet, tienlen, trece
+from referee import three_thirteen_sheet, tienlen, tienlen_evening, trece
 from referee.cards import NotationError
 from referee.errors import NothingToUndo, RefereeError, RefusedAction
 from referee.records import UnknownRecordError
@@ -81,3 +81,5 @@ def test_each_games_refusal_error_is_the_shared_one() -> None:
     assert issubclass(tienlen.ActionError, RefusedAction)
     assert issubclass(trece.IllegalActionError, RefusedAction)
     assert issubclass(three_thirteen_sheet.RoundRefused, RefusedAction)
+    assert issubclass(tienlen_evening.EntryRefused, RefusedAction)
+    assert issubclass(tienlen_evening.EveningRefused, RefusedAction)

@@ -28,9 +28,10 @@ def init_app(app: Flask) -> None:
     htmx.init_app(app)
     app.jinja_env.globals["get_locale"] = get_locale
 
-    from referee.web import api, assets, offline, registry, sharing, tables, views
+    from referee.web import api, assets, names, offline, registry, sharing, tables, views
 
     app.jinja_env.globals["POLL_SECONDS"] = tables.POLL_SECONDS
+    app.jinja_env.globals["short_names"] = names.short_names
 
     # Pages, fragments and JSON compressed (brotli, else gzip); static files are served
     # precompressed under versioned names by WhiteNoise (see referee.web.assets).
@@ -128,7 +129,12 @@ def _title(exc: HTTPException) -> str:
 
 def _http_error(exc: HTTPException):  # type: ignore[no-untyped-def]
     if _wants_json():
-        return with_error_headers(jsonify(error=exc.description or exc.name), exc), exc.code
+        body: dict[str, str] = {"error": getattr(exc, "english", None) or exc.description or exc.name}
+        if i18n.reader_locale():
+            body["error_localized"] = _plain_words(exc) or exc.name
+        if getattr(exc, "field", None):
+            body["field"] = exc.field  # type: ignore[attr-defined]
+        return with_error_headers(jsonify(body), exc), exc.code
     from referee.web.views import render_page
 
     response = render_page(
@@ -150,7 +156,10 @@ def _server_error(exc: Exception):  # type: ignore[no-untyped-def]
     current_app.logger.exception("unhandled error", exc_info=exc)
     db.session.rollback()
     if _wants_json():
-        return jsonify(error="the referee hit an internal error; nothing was saved"), 500
+        body = {"error": "the referee hit an internal error; nothing was saved"}
+        if i18n.reader_locale():
+            body["error_localized"] = gettext("The referee hit an internal error. Nothing was saved; try again.")
+        return jsonify(body), 500
     from referee.web.views import render_page
 
     try:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask_babel import gettext
 
-from referee import tienlen
+from referee import tienlen, tienlen_evening
 from referee.tienlen import TienLenRules
 from referee.tienlen_scores import ScoreRules
 from referee.web.games.tienlen import check, scores, scores_api, table
@@ -61,6 +61,18 @@ ENTRY = GameEntry(
             snapshot=lambda h: h.to_dict(),
             records=tienlen.RECORDS,
             replay=lambda h, log: tienlen.replay(h.setup, log),
+        ),
+        Contract(
+            name="tienlen_evening",
+            new=lambda: tienlen_evening.Evening(tienlen_evening.EveningSetup(("Ana", "Bao"))),
+            act=lambda e: e.add_by_hand({"out": "0", "left_1": "5"}),
+            refused=lambda e: e.add_by_hand({"out": "0", "left_1": "13", "frozen_1": "no"}),  # 13 left: frozen
+            can_refused=lambda e: e.can_add_by_hand({"out": "0", "left_1": "13", "frozen_1": "no"}),
+            bad_notation=lambda e: e.check_add_by_hand({"out": "0", "cards_1": "9s 9h 9x"}),
+            can_bad_notation=lambda e: e.can_add_by_hand({"out": "0", "cards_1": "9s 9h 9x"}),
+            snapshot=lambda e: e.to_dict(),
+            records=tienlen_evening.RECORDS,
+            replay=lambda e, log: tienlen_evening.replay(e.setup, log),
         ),
     ),
 )

@@ -18,14 +18,21 @@ from flask import Blueprint, Response, abort, redirect, request, url_for
 from flask_babel import gettext
 
 from referee.cards import Card, NotationError
-from referee.tienlen import THREE_OF_SPADES, Setup, TienLenRules
+from referee.errors import RefereeError
+from referee.tienlen import THREE_OF_SPADES, Setup, TienLenRules, lowest_cards
+from referee.tienlen_evening import (
+    EntryRefused,
+    NotFollowedError,
+    SheetGame,
+    TableFollowed,
+    finished_hand,
+    judge_from_table,
+    seat_map,
+)
 from referee.tienlen_scores import ScoreRules
 from referee.web import sheets, store
 from referee.web.games.tienlen import scores_api  # noqa: F401  (the API routes and their OpenAPI paths)
 from referee.web.games.tienlen.evening import (
-    CORRECT,
-    FOLLOW,
-    GAME,
     KIND,
     TABLE_KIND,
     Entry,
@@ -33,14 +40,13 @@ from referee.web.games.tienlen.evening import (
     build_sheet,
     describe,
     followed_table,
-    judge_by_hand,
-    judge_from_table,
     last_move,
-    seat_map,
+    refused_entry,
     table_hands,
     table_state,
     typed_from,
     typed_from_facts,
+    written,
 )
 from referee.web.guard import whole_number
 from referee.web.house_rules import SwitchLabel, Words, rules_from_form, sent_switches, switch_labels
@@ -59,7 +65,6 @@ from referee.web.views import render_page, say
 bp = Blueprint("tienlen_scores", __name__, url_prefix="/tienlen/scores")
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
-LOWEST_CHOICES = ["3♠", "3♣", "3♦", "3♥", "4♠", "4♣", "4♦", "4♥", "5♠", "5♣", "5♦", "5♥", "6♠", "6♣"]
 
 
 def switch_specs() -> list[SwitchLabel]:
@@ -142,7 +147,8 @@ def render_sheet(access: Access, feedback: Feedback, status: int = 200) -> Respo
     added = request.args.get("added", "")
     return render_page(
         "tienlen_scores/sheet.html", "tienlen_scores/_sheet.html", status=status, feedback=feedback,
-        table_hands=table_hands(sheet) if sheet.tables else [], lowest_choices=LOWEST_CHOICES,
+        table_hands=table_hands(sheet) if sheet.tables else [],
+        lowest_choices=[str(c) for c in lowest_cards(sheet.players)],
         added=whole_number(added, high=9999),
         **_context(access, sheet),
     )
@@ -198,30 +204,33 @@ def add_page(token: str) -> Response:
 @bp.get("/g/<token>/game/<int:number>")
 def game_page(token: str, number: int) -> Response:
     access, sheet = SHEET.opened(token)
-    saved = sheet.saved(number)
-    if saved is None:
-        abort(404, gettext("This sheet has no game %(n)s yet.", n=number))
-    entry = Entry(typed_from_facts(saved.facts))
+    saved = _saved_or_404(sheet, number)
+    entry = Entry(typed_from_facts(saved.record.facts, sheet.names))
     return SHEET.show(access, Feedback(), render=lambda a, f, s: _render_entry(a, sheet, number, entry))
+
+
+def _saved_or_404(sheet: Sheet, number: int) -> SheetGame:
+    try:
+        return sheet.check_game_saved(number)
+    except RefereeError as exc:
+        abort(404, say(exc))
 
 
 def _save_by_hand(token: str, number: int | None) -> Response:
     access, sheet = SHEET.opened(token, keeper=True)
-    if number is not None and sheet.saved(number) is None:
-        abort(404, gettext("This sheet has no game %(n)s yet.", n=number))
+    if number is not None:
+        _saved_or_404(sheet, number)
     typed = typed_from(request.form, sheet.players)
-    entry = judge_by_hand(sheet.names, sheet.rules, typed)
+    entry = Entry(typed)
 
     def decide(access: Access) -> tuple[str, dict[str, Any]]:
-        if not entry.ok:
-            raise Refused(entry.problem or gettext("Nothing was saved: fix what is marked below."), detail=entry)
-        payload = dict(entry.payload or {})
-        if number is None:
-            return GAME, payload
-        old = build_sheet(access.game).saved(number)
-        if old is not None and old.table is not None:  # still counts as that table hand
-            payload["table"], payload["hand"] = old.table
-        return CORRECT, {**payload, "number": number}
+        evening = build_sheet(access.game)
+        try:
+            record = evening.add_by_hand(typed) if number is None else evening.correct(number, typed)
+        except EntryRefused as exc:
+            shown = refused_entry(typed, exc, evening.names)
+            raise Refused(shown.problem or say(exc), detail=shown) from None
+        return written(access.game, evening, record)
 
     after = {"added": number or len(sheet.games) + 1}
     return SHEET.write(token, decide, typed=typed, detail=entry, render=_entry_page(number), after=after)
@@ -241,9 +250,13 @@ def correct(token: str, number: int) -> Response:
 
 
 def _table_or_404(sheet: Sheet, table_id: int) -> Any:
-    table = followed_table(table_id) if table_id in sheet.tables else None
+    try:
+        sheet.check_follows(table_id)
+    except RefereeError as exc:
+        abort(404, say(exc))
+    table = followed_table(table_id)
     if table is None:
-        abort(404, gettext("This sheet does not follow that table."))
+        abort(404, say(NotFollowedError()))
     return table
 
 
@@ -260,12 +273,16 @@ def _render_table_entry(access: Access, sheet: Sheet, table_id: int, hand_index:
                         status: int = 200, feedback: Feedback | None = None) -> Response:
     table = _table_or_404(sheet, table_id)
     state = table_state(table)
-    if not 0 <= hand_index < len(state.hands) or not state.hands[hand_index].over:
-        abort(404, gettext("That hand of the table is not over yet."))
-    hand = state.hands[hand_index]
+    try:
+        hand = finished_hand(state.hands, hand_index)
+    except RefereeError as exc:
+        abort(404, say(exc))
     mapping = seat_map(sheet.names, hand.players) or list(range(len(hand.players)))
-    preview = entry if entry.payload is not None or entry.errors or entry.problem else judge_from_table(
-        sheet.names, sheet.rules, table, hand_index, entry.typed)
+    preview = entry
+    if not (entry.ok or entry.errors or entry.problem):
+        preview = Entry(entry.typed).take(
+            judge_from_table(sheet.names, sheet.rules, table_id, state.hands, hand_index, _leftover(entry.typed)),
+            sheet.names)
     left = hand.cards_left_at_first_out or hand.cards_left
     seats: list[dict[str, Any]] = [{"seat": mapping[s], "name": hand.players[s], "left": left[s], "winner": s == hand.winner,
               "frozen": s in (hand.no_card_at_first_out or ())} for s in range(len(hand.players))]
@@ -284,21 +301,30 @@ def from_table_page(token: str, table_id: int, hand: int) -> Response:
                       render=lambda a, f, s: _render_table_entry(a, sheet, table_id, hand, Entry({})))
 
 
+def _leftover(typed: dict[str, str]) -> dict[int, str]:
+    """The leftover cards typed, by sheet seat."""
+    return {int(name.removeprefix("cards_")): text for name, text in typed.items() if name.startswith("cards_")}
+
+
 @bp.post("/g/<token>/table/<int:table_id>/<int:hand>")
 def add_from_table(token: str, table_id: int, hand: int) -> Response:
     access, sheet = SHEET.opened(token, keeper=True)
     table = _table_or_404(sheet, table_id)
     typed = {f"cards_{s}": str(request.form.get(f"cards_{s}", ""))[:200].strip() for s in range(sheet.players)}
-    entry = judge_from_table(sheet.names, sheet.rules, table, hand, typed)
+    hands = table_state(table).hands
 
     def decide(access: Access) -> tuple[str, dict[str, Any]]:
-        if (table_id, hand) in build_sheet(access.game).added:
-            raise Refused(gettext("This hand of the table is already on the sheet."), detail=entry)
-        if not entry.ok:
-            raise Refused(entry.problem or gettext("Nothing was saved: fix what is marked below."), detail=entry)
-        return GAME, dict(entry.payload or {})
+        evening = build_sheet(access.game)
+        try:
+            return written(access.game, evening, evening.add_from_table(table_id, hands, hand, _leftover(typed)))
+        except EntryRefused as exc:
+            shown = refused_entry(typed, exc, evening.names)
+            raise Refused(shown.problem or say(exc), detail=shown) from None
+        except RefereeError as exc:
+            raise Refused(exc, detail=Entry(typed).take(judge_from_table(
+                evening.names, evening.rules, table_id, hands, hand, _leftover(typed)), evening.names)) from None
 
-    return SHEET.write(token, decide, typed=typed, detail=entry, render=_table_page(table_id, hand),
+    return SHEET.write(token, decide, typed=typed, detail=Entry(typed), render=_table_page(table_id, hand),
                        after={"added": len(sheet.games) + 1})
 
 
@@ -311,7 +337,7 @@ def start_table(token: str) -> Response:
     access, sheet = SHEET.opened(token, keeper=True)
     form = request.form
     typed = {"leader": str(form.get("leader", ""))[:2], "lowest": str(form.get("lowest", "3♠"))[:4]}
-    created: list[str] = []
+    new_tables: list[store.NewGame] = []
 
     def decide(access: Access) -> tuple[str, dict[str, Any]]:
         leader = whole_number(typed["leader"], high=sheet.players - 1)
@@ -325,20 +351,18 @@ def start_table(token: str) -> Response:
         game_rules = _table_rules(sheet.rules)
         try:
             setup = Setup(tuple(sheet.names), game_rules, leader=leader, lowest_card=lowest)
-        except ValueError:
-            raise Refused(gettext("With all 52 cards dealt, the 3♠ is the lowest card dealt, not %(card)s.",
-                                  card=str(lowest)) if sheet.players == 4 else
-                          gettext("With %(dealt)s cards dealt, the lowest card dealt cannot be as high as %(card)s.",
-                                  dealt=13 * sheet.players, card=str(lowest)), at="lowest") from None
-        table = store.create_game(TABLE_KIND, sheet.names, rules=game_rules.to_dict(),
-                                  setup={**setup.to_dict(), "sheet": access.game.keeper_token,
-                                         "sheet_watch": access.game.watch_token})
-        created.append(table.keeper_token)
-        return FOLLOW, {"table": table.id}
+        except RefereeError as exc:
+            raise Refused(exc, at="lowest") from None
+        table = store.NewGame(TABLE_KIND, sheet.names, game_rules.to_dict(),
+                              {**setup.to_dict(), "sheet": access.game.keeper_token,
+                               "sheet_watch": access.game.watch_token})
+        new_tables.append(table)
+        return TableFollowed.action, {"table": table}  # created with the write: nothing is left behind by a 409
 
     response = SHEET.write(token, decide, typed=typed)
-    if created and response.status_code in (200, 303):
-        return redirect(url_for("tienlen_table.table", token=created[0]), 303)  # type: ignore[return-value]
+    created = new_tables[0].created if new_tables else None
+    if created is not None and response.status_code in (200, 303):
+        return redirect(url_for("tienlen_table.table", token=created.keeper_token), 303)  # type: ignore[return-value]
     return response
 
 
@@ -353,18 +377,13 @@ def follow(token: str) -> Response:
     typed = {"link": str(request.form.get("link", ""))[:300].strip()}
 
     def decide(access: Access) -> tuple[str, dict[str, Any]]:
-        sheet = build_sheet(access.game)
         link = typed["link"].rstrip("/")
         found = find_by_token(link.rsplit("/", 1)[-1], TABLE_KIND) if link else None
         if found is None:
             raise Refused(gettext("That is not the link of a Tiến lên table: copy it from the table's share box."),
                           at="link")
-        if seat_map(sheet.names, found.game.player_names) is None:
-            raise Refused(gettext("That table's players (%(them)s) are not this sheet's (%(us)s).",
-                                  them=", ".join(found.game.player_names), us=", ".join(sheet.names)), at="link")
-        if found.game.id in sheet.tables:
-            raise Refused(gettext("This sheet already follows that table."), at="link")
-        return FOLLOW, {"table": found.game.id}
+        evening = build_sheet(access.game)
+        return written(access.game, evening, evening.follow(found.game.id, found.game.player_names))
 
     return SHEET.write(token, decide, typed=typed, at="link")
 
