@@ -1,6 +1,7 @@
 """The web layer: the only part of ``referee`` that knows Flask.
 
-``init_app`` binds the extensions, registers a blueprint per game and the JSON
+``init_app`` binds the extensions, registers the games of the registry
+(:mod:`referee.web.registry`: one entry per package under ``referee/web/games/``) and the JSON
 API, and installs the error pages.
 """
 
@@ -27,7 +28,7 @@ def init_app(app: Flask) -> None:
     htmx.init_app(app)
     app.jinja_env.globals["get_locale"] = get_locale
 
-    from referee.web import api, assets, names, offline, sharing, tables, views
+    from referee.web import api, assets, names, offline, registry, sharing, tables, views
 
     app.jinja_env.globals["POLL_SECONDS"] = tables.POLL_SECONDS
     app.jinja_env.globals["short_names"] = names.short_names
@@ -48,9 +49,9 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(views.bp)
     app.register_blueprint(offline.bp)
     app.register_blueprint(sharing.bp)
-    # Each game's web module registers its page blueprint and its API routes.
-    for module in _game_modules():
-        app.register_blueprint(module.bp)
+    # Each game's package describes itself once (its registry entry): its blueprints, links,
+    # followed games, card order, switches and API paths.  Its API routes are on api.bp.
+    registry.init_app(app)
     app.register_blueprint(api.bp)
 
     guard.init_app(app)
@@ -62,20 +63,6 @@ def init_app(app: Flask) -> None:
         # Bring the database (SQLite or PostgreSQL) up to the latest migration on start, under
         # a lock so that processes starting at once never race (see referee.web.database).
         upgrade_database(app)
-
-
-# The games' web modules, each with a page blueprint ``bp`` (and API routes on ``api.bp``).
-GAMES: tuple[str, ...] = (
-    "games.tienlen.check", "games.tienlen.table", "games.tienlen.scores",
-    "games.trece.views", "games.three_thirteen.views",
-)
-
-
-def _game_modules() -> list:  # type: ignore[type-arg]
-    import importlib
-
-    modules = [importlib.import_module(f"referee.web.{name}") for name in GAMES]
-    return [module for module in modules if hasattr(module, "bp")]
 
 
 # Everything comes from this server (the table may be offline): the policy enforces it in the
