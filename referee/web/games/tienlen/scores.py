@@ -19,6 +19,7 @@ from flask_babel import gettext
 
 from referee.cards import Card, NotationError
 from referee.errors import RefereeError
+from referee.switches import rules_from_mapping
 from referee.tienlen import THREE_OF_SPADES, Setup, TienLenRules, lowest_cards
 from referee.tienlen_evening import (
     EntryRefused,
@@ -61,6 +62,7 @@ from referee.web.tables import (
     Refused,
     Render,
     remembered,
+    require_keeper,
 )
 from referee.web.views import render_page, say
 
