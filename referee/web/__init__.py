@@ -41,7 +41,10 @@ def init_app(app: Flask) -> None:
         "application/json", "application/manifest+json", "image/svg+xml", "text/csv",
     ])
     compress.init_app(app)
-    assets.init_app(app)
+    built = assets.init_app(app)
+    missing = runs_without(app, has_workbox=built.has_workbox)
+    if missing:
+        app.logger.warning("Thirteen runs without %s.", "; without ".join(missing))
     app.context_processor(_page_time)
 
     app.register_blueprint(views.bp)
@@ -61,6 +64,19 @@ def init_app(app: Flask) -> None:
         # Bring the database (SQLite or PostgreSQL) up to the latest migration on start, under
         # a lock so that processes starting at once never race (see referee.web.database).
         upgrade_database(app)
+
+
+def runs_without(app: Flask, *, has_workbox: bool) -> list[str]:
+    """What this start lacks, in the words of the one line the app says when it starts: the
+    compiled catalogues (``pybabel compile``) and Workbox (``npm ci``) are built, never committed."""
+    missing = []
+    uncompiled = [code for code in app.config["LANGUAGES"] if not i18n.compiled(app, code)]
+    if uncompiled:
+        missing.append(f"compiled translations for {', '.join(uncompiled)} (those pages are shown in "
+                       f"English; run: pybabel compile -d translations)")
+    if not has_workbox:
+        missing.append("Workbox (no service worker: pages do not reopen offline; run: scripts/npm-install)")
+    return missing
 
 
 # The games' web modules, each with a page blueprint ``bp`` (and API routes on ``api.bp``).
