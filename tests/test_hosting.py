@@ -414,3 +414,50 @@ def test_without_a_network_the_loopback_address_stays(make_app, monkeypatch):
     client = make_app(LAN_SHARING=True).test_client()
     watch, _, said = _share_box(client, "http://127.0.0.1:8000")
     assert watch.startswith("http://127.0.0.1:8000/") and said.startswith("loopback:")
+
+
+# --------------------------------------------------------------------------- ./scripts/serve without internet
+
+
+def _no_registry(tmp_path: Path, *, cache: Path | None) -> dict[str, str]:
+    """npm's settings for a table without internet: every request goes to a closed port."""
+    closed = f"http://127.0.0.1:{free_port()}/"
+    env = {**os.environ, "npm_config_proxy": closed, "npm_config_https_proxy": closed,
+           "npm_config_update_notifier": "false"}
+    if cache is not None:
+        env["npm_config_cache"] = str(cache)
+    return env
+
+
+def test_npm_install_without_internet_and_an_empty_cache_says_so_in_one_line_and_keeps_the_old_files(tmp_path):
+    tree = _clean_tree(tmp_path / "tree")
+    (tree / "node_modules").mkdir()
+    (tree / "node_modules" / "kept.txt").write_text("an older install")
+    (tree / "node_modules" / ".thirteen-lock").write_text("an older lock file")
+    done = subprocess.run(["scripts/npm-install"], cwd=tree, env=_no_registry(tmp_path, cache=tmp_path / "empty-cache"),
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0
+    assert done.stderr.strip().count("\n") == 0 and "runs without a service worker" in done.stderr
+    assert (tree / "node_modules" / "kept.txt").is_file()
+
+
+def test_npm_install_without_internet_takes_what_the_cache_holds(tmp_path):
+    tree = _clean_tree(tmp_path / "tree")
+    done = subprocess.run(["scripts/npm-install"], cwd=tree, env=_no_registry(tmp_path, cache=None),
+                          capture_output=True, text=True, timeout=60)  # the cache scripts/test filled
+    assert done.returncode == 0, done.stderr
+    assert (tree / "node_modules" / "workbox-core" / "build" / "workbox-core.prod.js").is_file()
+    assert (tree / "node_modules" / ".thirteen-lock").read_bytes() == (tree / "package-lock.json").read_bytes()
+
+
+def test_serve_says_the_port_is_taken_before_installing_anything(tmp_path):
+    tree = _clean_tree(tmp_path / "tree")
+    port = free_port()
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", port))
+        taken.listen()
+        done = subprocess.run(["scripts/serve", "--host", "127.0.0.1", "--port", str(port)], cwd=tree,
+                              capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert f"Port {port} is already in use on 127.0.0.1" in done.stderr
+    assert not (tree / ".venv").exists()  # nothing slow ran first

@@ -23,7 +23,6 @@ that follow games by polling every 3 s, measured with ``tests/bench_room.py`` (R
 from __future__ import annotations
 
 import argparse
-import errno
 import io
 import logging
 import re
@@ -128,7 +127,12 @@ def main(argv: list[str] | None = None) -> int:
     from waitress.server import create_server
 
     from app import create_app
+    from portcheck import cannot_listen
 
+    taken = cannot_listen(args.host, args.port)  # said at once, not after the app is built
+    if taken:
+        print(taken, file=sys.stderr)
+        return 2
     app = create_app()  # migrations first: alembic's logging setup replaces what was there
     _log_requests(quiet=args.quiet)
     # A keeper who opens http://127.0.0.1 gets share links with the LAN address, when phones can reach it.
@@ -140,12 +144,8 @@ def main(argv: list[str] | None = None) -> int:
             max_request_body_size=MAX_BODY, channel_timeout=IDLE_SECONDS, ident="Thirteen",
             clear_untrusted_proxy_headers=True,
         )
-    except OSError as exc:
-        if exc.errno == errno.EADDRINUSE:
-            print(f"Port {args.port} is already in use on {args.host}: another server (perhaps Thirteen "
-                  f"itself) is running there. Stop it, or choose another port with --port.", file=sys.stderr)
-        else:
-            print(f"Cannot listen on {args.host}:{args.port}: {exc.strerror or exc}.", file=sys.stderr)
+    except OSError:  # taken meanwhile
+        print(cannot_listen(args.host, args.port) or f"Cannot listen on {args.host}:{args.port}.", file=sys.stderr)
         return 2
     url = shown_url(args.host, server.effective_port)  # type: ignore[union-attr]
     if not is_loopback(args.host):
