@@ -238,3 +238,33 @@ def test_an_unknown_link_is_404_and_another_games_link_too(client, game):
     other = next(g for g in GAMES if g is not game)
     keeper, _ = other.start(client)
     assert client.get(f"{game.prefix}/g/{keeper}").status_code == 404
+
+
+@pytest.mark.parametrize("headers", [{}, HTMX], ids=["form", "htmx"])
+def test_a_write_while_the_database_is_down_is_a_503_in_the_players_language_with_no_traceback(
+        any_db_app, game, headers, caplog, database_down):
+    client = any_db_app.test_client()
+    keeper, _ = game.start(client)
+    spanish = {**headers, "Accept-Language": "es", "X-Thirteen-Write": "abc123def"}
+    with database_down(any_db_app):
+        write = game.post(client, keeper, game.legal, 0, headers=spanish)
+        page = client.get(f"{game.prefix}/g/{keeper}", headers={"Accept-Language": "es"})
+    for response in (write, page):
+        assert response.status_code == 503
+        assert response.headers["Retry-After"].isdigit()
+        assert "no se guardó nada" in text(response)
+    assert not [r for r in caplog.records if r.exc_info]  # a known outage: one line, no traceback
+    assert any("database not answering" in r.getMessage() and "/g/" in r.getMessage() and keeper not in r.getMessage()
+               for r in caplog.records)
+    assert events(any_db_app) == 0
+    # Sent again once the database is back, with the same write id: stored once.
+    again = game.post(client, keeper, game.legal, 0, headers=spanish)
+    assert again.status_code in (200, 303) and events(any_db_app) == 1
+
+
+def test_starting_a_game_while_the_database_is_down_is_a_503(any_db_app, game, database_down):
+    client = any_db_app.test_client()
+    with database_down(any_db_app):
+        response = client.post(f"{game.prefix}/new", data=game.new)
+    assert response.status_code == 503
+

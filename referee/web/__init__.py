@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from flask import Flask, current_app, jsonify, request
 from flask_babel import get_locale, gettext
+from sqlalchemy.exc import DBAPIError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from werkzeug.exceptions import HTTPException
 
 from referee.web import guard, i18n
@@ -58,6 +60,8 @@ def init_app(app: Flask) -> None:
     guard.init_app(app)
     app.after_request(_security_headers)
     app.register_error_handler(HTTPException, _http_error)
+    app.register_error_handler(DBAPIError, _database_error)
+    app.register_error_handler(PoolTimeout, _database_error)
     app.register_error_handler(Exception, _server_error)
 
     if app.config.get("AUTO_MIGRATE", True):
@@ -168,6 +172,48 @@ def with_error_headers(response, exc: HTTPException):  # type: ignore[no-untyped
     for name, value in exc.get_headers():
         if name.lower() != "content-type":
             response.headers[name] = value
+    return response
+
+
+DATABASE_RETRY_SECONDS = 30
+
+
+def database_down(exc: BaseException) -> bool:
+    """Whether ``exc`` is the database not answering (refused, gone, restarting, locked, the
+    pool exhausted): a known outage, not a mistake of the app."""
+    if isinstance(exc, (OperationalError, PoolTimeout)):
+        return True
+    return isinstance(exc, DBAPIError) and bool(exc.connection_invalidated)
+
+
+def _database_error(exc: Exception):  # type: ignore[no-untyped-def]
+    """A database that does not answer: 503 in the reader's language, one log line, no traceback.
+
+    Nothing was stored (the write's transaction never committed); a phone keeps the write in
+    its outbox and sends it again (static/js/app.js), a form keeps what was typed."""
+    if not database_down(exc):
+        return _server_error(exc)
+    from referee.web.serve import shown_path
+
+    first_line = str(getattr(exc, "orig", None) or exc).strip().splitlines()[:1]
+    current_app.logger.warning("database not answering (%s %s answered 503): %s", request.method,
+                               shown_path(request.path), first_line[0] if first_line else type(exc).__name__)
+    try:
+        db.session.rollback()
+    except DBAPIError:
+        pass
+    detail = gettext("The referee cannot reach its records just now, so nothing was saved. "
+                     "What you typed is kept: send it again in a minute.")
+    if _wants_json():
+        response = jsonify(error="the database is not answering; nothing was saved, send it again later")
+        response.status_code = 503
+    else:
+        from referee.web.views import render_page
+
+        response = render_page("errors/error.html", "partials/error.html", status=503, code=503,
+                               title=gettext("Not answering"), detail=detail)
+    response.headers["Retry-After"] = str(DATABASE_RETRY_SECONDS)
+    response.headers["Cache-Control"] = "no-store"
     return response
 
 

@@ -5,7 +5,8 @@
      soon as one gets through.
    - Sending: a write (a form with a `version` field) shows "Sending…" on its button and
      its buttons are disabled until the answer comes, so a slow network gets no second tap.
-   - The outbox: a write that cannot reach the referee (a play, a pass, a round, a
+   - The outbox: a write that cannot reach the referee, or that the referee answers 503 (its
+     database not answering: nothing was stored) (a play, a pass, a round, a
      correction, an undo) is kept in localStorage with everything it carried, the version it
      was typed against included, and listed as "waiting to send".  It is sent by itself when
      the network is back (or when the page is opened again, even after the tab was closed),
@@ -271,7 +272,7 @@
     var id = replayId(detail);
     var xhr = detail.xhr;
     sendingId = "";
-    if (!xhr || !xhr.status) {  /* still no network: keep it, unclaimed */
+    if (!xhr || !xhr.status || xhr.status === 503) {  /* still no network, or no database: keep it, unclaimed */
       var list = load();
       list.forEach(function (e) { if (e.id === id) delete e.claim; });
       save(list);
@@ -381,7 +382,11 @@
   document.addEventListener("htmx:responseError", function (e) {
     var xhr = e.detail.xhr;
     if (!xhr) return;
-    if (xhr.status >= 500) {
+    if (xhr.status === 503) {
+      /* The referee is up but its database is not: nothing was saved; a write waits in the outbox. */
+      say(reasonIn(xhr) || offlineWords());
+      if (isWrite(e.detail) && !replayId(e.detail)) keep(e.detail);
+    } else if (xhr.status >= 500) {
       say(document.body.dataset.servererror || "The referee hit an error. Nothing was saved; try again.");
     } else {
       /* A refusal that is not swapped into the page (403, 404, 413…) is said in the banner. */
