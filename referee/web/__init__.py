@@ -32,6 +32,7 @@ def init_app(app: Flask) -> None:
     from referee.web import api, assets, offline, sharing, tables, views
 
     app.jinja_env.globals["POLL_SECONDS"] = tables.POLL_SECONDS
+    app.jinja_env.globals["new_write_id"] = tables.new_starting_id
 
     # Pages, fragments and JSON compressed (brotli, else gzip); static files are served
     # precompressed under versioned names by WhiteNoise (see referee.web.assets).

@@ -19,7 +19,7 @@ from sqlalchemy.exc import IntegrityError
 
 from referee.text import Message, message
 from referee.web.extensions import db
-from referee.web.models import NAME_MAX, Event, Game, Player, _now
+from referee.web.models import NAME_MAX, Event, Game, Player, Write, _now
 
 T = TypeVar("T")
 
@@ -89,13 +89,34 @@ def clean_names(names: Iterable[str], *, least: int, most: int = MAX_PLAYERS) ->
     return cleaned
 
 
-def create_game(kind: str, names: Sequence[str], *, rules: dict[str, Any], setup: dict[str, Any]) -> Game:
-    """Store a new game with its players, in one transaction."""
-    game = Game(kind=kind, rules=rules, setup=setup, version=0)
+def create_game(kind: str, names: Sequence[str], *, rules: dict[str, Any], setup: dict[str, Any],
+                created_by: str | None = None) -> Game:
+    """Store a new game with its players, in one transaction.
+
+    ``created_by`` is the write id of the form that starts it: the same form sent again (a
+    double tap, a resend after a lost answer) gets the game it started, not a second one.
+    """
+    if created_by:
+        started = game_started_by(created_by, kind)
+        if started is not None:
+            return started
+    game = Game(kind=kind, rules=rules, setup=setup, version=0, created_by=created_by or None)
     game.players = [Player(seat=i, name=n) for i, n in enumerate(names)]
     db.session.add(game)
-    db.session.commit()
+    try:
+        db.session.commit()
+    except IntegrityError:  # the same form, sent twice at once: the other request stored it
+        db.session.rollback()
+        started = game_started_by(created_by or "", kind)
+        if started is None:
+            raise
+        return started
     return game
+
+
+def game_started_by(write_id: str, kind: str) -> Game | None:
+    """The game of ``kind`` a form with this write id started, if any."""
+    return db.session.scalar(select(Game).where(Game.created_by == write_id, Game.kind == kind))
 
 
 def is_token(token: str) -> bool:
@@ -121,12 +142,24 @@ def find_by_token(token: str, kind: str | None = None) -> Access | None:
     return Access(game, "keeper" if game.keeper_token == token else "watcher")
 
 
-def has_write(game: Game, seen: int, write_id: str) -> bool:
-    """Whether a write carrying ``write_id`` (a phone's own id for one entry, stored in the
-    event's payload as ``_write``) was stored after version ``seen``: a phone sending again an
-    entry whose answer it never got (the Wi-Fi dropped on the way back)."""
-    payloads = db.session.scalars(select(Event.payload).where(Event.game_id == game.id, Event.seq > seen))
-    return any(isinstance(p, dict) and p.get("_write") == write_id for p in payloads)
+@dataclass(frozen=True)
+class WriteId:
+    """The id a phone gave one write, and what that write carried (hashed)."""
+
+    id: str
+    fingerprint: str
+
+
+def applied_write(game: Game, write: WriteId) -> Write | None:
+    """The write of ``game`` stored under this id, at whatever version: a phone sending again
+    an entry whose answer it never got (the Wi-Fi dropped on the way back)."""
+    return db.session.scalar(select(Write).where(Write.game_id == game.id, Write.write_id == write.id))
+
+
+def same_write(stored: Write, write: WriteId) -> bool:
+    """Whether ``write`` is the stored one sent again (the same body; a write stored before
+    bodies were kept matches any)."""
+    return stored.fingerprint in ("", write.fingerprint)
 
 
 _games = Game.__table__.c
@@ -146,10 +179,12 @@ def game_version(token: str, kind: str) -> int | None:
         return connection.execute(_VERSION_BY_TOKEN, {"token": token, "kind": kind}).scalar()
 
 
-def append_event(game: Game, seen: int, kind: str, payload: dict[str, Any]) -> Event:
-    """Add one event to the game, in one transaction, if nobody wrote since ``seen``.
+def append_event(game: Game, seen: int, kind: str, payload: dict[str, Any], write: WriteId | None = None) -> Event:
+    """Add one event to the game, in one transaction, if nobody wrote since ``seen``; with
+    ``write``, its id is kept in the same transaction (:func:`applied_write`).
 
-    Raises :class:`StaleGame` (after rolling back) when the game moved on.
+    Raises :class:`StaleGame` (after rolling back) when the game moved on, or when the same
+    write id was stored meanwhile.
     """
     bumped = db.session.execute(
         update(Game)
@@ -163,6 +198,8 @@ def append_event(game: Game, seen: int, kind: str, payload: dict[str, Any]) -> E
         raise StaleGame(game, seen)
     event = Event(game_id=game.id, seq=seen + 1, kind=kind, payload=payload)
     db.session.add(event)
+    if write is not None:
+        db.session.add(Write(game_id=game.id, write_id=write.id, seq=seen + 1, fingerprint=write.fingerprint))
     try:
         db.session.commit()
     except IntegrityError:
@@ -201,13 +238,13 @@ def effective_events(events: Iterable[Event]) -> list[Event]:
     return stack
 
 
-def undo_last(game: Game, seen: int) -> Event:
+def undo_last(game: Game, seen: int, write: WriteId | None = None) -> Event:
     """Record an undo of the latest effective event (kept in the history)."""
     live = live_events(game)
     if not live:
         raise UndoNothing("there is nothing to undo")
     target = live[-1]
-    return append_event(game, seen, UNDO, {"undoes": target.seq, "kind": target.kind})
+    return append_event(game, seen, UNDO, {"undoes": target.seq, "kind": target.kind}, write)
 
 
 def replay(game: Game, apply: Callable[[T, Event], T], start: T) -> T:

@@ -61,8 +61,10 @@ templates; its tests (and a row in ``tests/test_followed_games.py``); and one li
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
+import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -74,8 +76,9 @@ from referee.errors import RefereeError
 from referee.text import Message
 from referee.web import news, store
 from referee.web.guard import whole_number
+from referee.web.models import Write
 from referee.web.sharing import qr_svg, share_links
-from referee.web.store import Access, StaleGame, UndoNothing, find_by_token, game_version
+from referee.web.store import Access, StaleGame, UndoNothing, WriteId, find_by_token, game_version
 from referee.web.views import is_htmx, say
 
 REMEMBER_SECONDS = 3600 * 24 * 365
@@ -198,10 +201,10 @@ class FollowedGame:
         """
         access, seen = self.keeper(token)
         feedback = Feedback(typed=dict(typed or {}), detail=detail)
-        mine = write_id()
+        mine = this_write()
+        if mine and (stored := store.applied_write(access.game, mine)):
+            return self.again(access, feedback, stored, mine, render)  # sent again
         if seen != access.game.version:
-            if mine and store.has_write(access.game, seen, mine):
-                return self.done(access, after=after)  # this phone's own entry, sent again
             return self.stale(access, feedback, render)
         try:
             kind, payload = decide(access)
@@ -213,13 +216,11 @@ class FollowedGame:
             return self.refuse(access, feedback, exc.sentence, exc.at or at, render)
         except self.refusals as exc:
             return self.refuse(access, feedback, say(exc), at, render)
-        if mine:
-            payload = {**payload, "_write": mine}
         try:
-            store.append_event(access.game, seen, kind, payload)
+            store.append_event(access.game, seen, kind, payload, mine)
         except StaleGame:
-            if mine and store.has_write(access.game, seen, mine):
-                return self.done(access, after=after)
+            if mine and (stored := store.applied_write(access.game, mine)):
+                return self.again(access, feedback, stored, mine, render)
             return self.stale(access, feedback, render)
         return self.done(access, after=after)
 
@@ -227,18 +228,33 @@ class FollowedGame:
         """Take back the latest move still in force (kept in the history)."""
         access, seen = self.keeper(token)
         feedback = Feedback(typed=dict(typed or {}))
+        mine = this_write()
+        if mine and (stored := store.applied_write(access.game, mine)):
+            return self.again(access, feedback, stored, mine)
         if seen != access.game.version:
             return self.stale(access, feedback)
         what = self.last_move(access)
         try:
-            store.undo_last(access.game, seen)
+            store.undo_last(access.game, seen, mine)
         except UndoNothing:
             return self.refuse(access, feedback, gettext("There is nothing to undo."), None)
         except StaleGame:
+            if mine and (stored := store.applied_write(access.game, mine)):
+                return self.again(access, feedback, stored, mine)
             return self.stale(access, feedback)
         return self.done(access, notice=gettext("Undone: %(what)s", what=what) if what else None)
 
     # --- answers ------------------------------------------------------------------------
+
+    def again(self, access: Access, feedback: Feedback, stored: Write, mine: WriteId,
+              render: Render | None = None) -> Response:
+        """A write id already applied: the same write is answered as it was (the game as it is
+        now), at whatever version it is sent; the same id with another body is stale (409).
+        ``after`` (what the first answer's address added, such as the entry to mark) is left
+        out: it was worked out for the game as it was then."""
+        if store.same_write(stored, mine):
+            return self.done(access)
+        return self.stale(access, feedback, render)
 
     def done(self, access: Access, *, notice: str | None = None, after: Mapping[str, Any] | None = None) -> Response:
         """A write that stood: the fresh fragment for htmx, a 303 to the table otherwise (a
@@ -262,6 +278,9 @@ class FollowedGame:
 
 
 WRITE_ID = re.compile(r"[0-9a-z]{6,40}")
+STARTING_ID = re.compile(r"[0-9a-z]{20,40}")
+"""A form that starts a game answers with its keeper link when sent again: its id is long
+enough that nobody guesses another phone's."""
 
 
 def write_id() -> str:
@@ -269,6 +288,31 @@ def write_id() -> str:
     with the entry when it must be sent again): the same entry is never stored twice."""
     raw = request.headers.get("X-Thirteen-Write", "")
     return raw if WRITE_ID.fullmatch(raw) else ""
+
+
+def this_write() -> WriteId | None:
+    """This request's write id with a fingerprint of what it carries (the path and every
+    field but the version, in order), or ``None`` without an id."""
+    mine = write_id()
+    if not mine:
+        return None
+    fields = sorted((k, v) for k, v in request.form.items(multi=True) if k != "version")
+    body = json.dumps([request.path, fields], ensure_ascii=False, separators=(",", ":"))
+    return WriteId(mine, hashlib.sha256(body.encode()).hexdigest())
+
+
+def new_starting_id() -> str:
+    """A fresh id for a form that starts a game (``partials/starting_id.html``)."""
+    return secrets.token_hex(16)
+
+
+def starting_id() -> str | None:
+    """The write id of a form that starts a game: its hidden ``write`` field (the page's own,
+    made fresh by app.js on every showing), or the header app.js sets on a write form."""
+    for raw in (request.form.get("write", ""), request.headers.get("X-Thirteen-Write", "")):
+        if STARTING_ID.fullmatch(raw):
+            return raw
+    return None
 
 
 def _no_store(response: Response) -> Response:

@@ -39,6 +39,7 @@ from referee.web.tables import (
     remembered_rules,
     require_keeper,
     seen_version,
+    starting_id,
     switches_from_form,
 )
 from referee.web.three_thirteen_sheet import (
@@ -160,7 +161,8 @@ def new_game() -> Response:
             specs=switch_specs(), values=form_values(rules), names=raw, dealer=dealer_row, errors=errors,
         )
     dealer = sum(1 for n in raw[:dealer_row] if " ".join(n.split()))
-    game = create_game(KIND, names, rules=stored_rules(rules), setup={"first_dealer": dealer})
+    game = create_game(KIND, names, rules=stored_rules(rules), setup={"first_dealer": dealer},
+                       created_by=starting_id())
     response = redirect(url_for(".game", token=game.keeper_token), code=303)
     return remember_rules(response, KIND, stored_rules(rules))
 
@@ -376,7 +378,8 @@ def again(token: str) -> Response:
     access = GAME.open(token)
     require_keeper(access)
     old = access.game
-    game = create_game(KIND, old.player_names, rules=dict(old.rules), setup=dict(old.setup))
+    game = create_game(KIND, old.player_names, rules=dict(old.rules), setup=dict(old.setup),
+                       created_by=starting_id())
     return redirect(url_for(".game", token=game.keeper_token), code=303)
 
 

@@ -37,6 +37,7 @@ from referee.web.tables import (
     remember_rules,
     remembered_rules,
     require_keeper,
+    starting_id,
     switches_from_form,
 )
 from referee.web.tienlen_sheet import (
@@ -137,7 +138,7 @@ def new() -> Response:
     if errors:
         shown = {**ScoreRules().to_dict(), **{k: v for k, v in values.items()}}
         return _start_form(rows, shown, errors, status=422)
-    game = store.create_game(KIND, names, rules=rules.to_dict(), setup={})
+    game = store.create_game(KIND, names, rules=rules.to_dict(), setup={}, created_by=starting_id())
     response = redirect(url_for(".sheet", token=game.keeper_token), 303)
     return remember_rules(response, KIND, rules.to_dict())  # type: ignore[arg-type]
 
@@ -359,11 +360,15 @@ def start_table(token: str) -> Response:
                                   dealt=13 * sheet.players, card=str(lowest)), at="lowest") from None
         table = store.create_game(TABLE_KIND, sheet.names, rules=game_rules.to_dict(),
                                   setup={**setup.to_dict(), "sheet": access.game.keeper_token,
-                                         "sheet_watch": access.game.watch_token})
+                                         "sheet_watch": access.game.watch_token},
+                                  created_by=starting_id())
         created.append(table.keeper_token)
         return FOLLOW, {"table": table.id}
 
     response = SHEET.write(token, decide, typed=typed)
+    if not created and response.status_code in (200, 303) and (mine := starting_id()):  # the same form, sent again
+        started = store.game_started_by(mine, TABLE_KIND)
+        created = [started.keeper_token] if started else []
     if created and response.status_code in (200, 303):
         return redirect(url_for("tienlen_table.table", token=created[0]), 303)  # type: ignore[return-value]
     return response
@@ -410,7 +415,8 @@ def again(token: str) -> Response:
     access = SHEET.open(token)
     require_keeper(access)
     old = access.game
-    game = store.create_game(KIND, old.player_names, rules=dict(old.rules), setup=dict(old.setup))
+    game = store.create_game(KIND, old.player_names, rules=dict(old.rules), setup=dict(old.setup),
+                             created_by=starting_id())
     return redirect(url_for(".sheet", token=game.keeper_token), code=303)  # type: ignore[return-value]
 
 

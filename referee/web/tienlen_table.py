@@ -53,6 +53,7 @@ from referee.web.tables import (
     FollowedGame,
     remember_rules,
     remembered_rules,
+    starting_id,
     switches_from_form,
 )
 from referee.web.tienlen import combo_name, switch_specs
@@ -216,7 +217,7 @@ def new() -> Response:
         return _new_form(rows, _form_rules(values).to_dict(), leader=leader_raw, hand_size=size_raw, errors=errors,
                          status=422, lowest=lowest_raw)
     setup = Setup(tuple(names), rules, leader=leader, opening=True, hand_size=hand_size, lowest_card=lowest)
-    game = store.create_game(KIND, names, rules=rules.to_dict(), setup=setup.to_dict())
+    game = store.create_game(KIND, names, rules=rules.to_dict(), setup=setup.to_dict(), created_by=starting_id())
     target = url_for("tienlen_table.table", token=game.keeper_token)
     if is_htmx():
         response = Response(status=204)

@@ -53,6 +53,7 @@ from referee.web.tables import (
     Refused,
     remember_rules,
     remembered_rules,
+    starting_id,
     switches_from_form,
 )
 from referee.web.views import render_page, say
@@ -320,7 +321,8 @@ def new_game() -> Response:
             "trece/index.html", "trece/index.html", status=422, form=shown, errors=errors,
             specs=switch_specs(), rules=rules.to_dict(),
         )
-    game = store.create_game(KIND, list(setup.players), rules=rules.to_dict(), setup=setup.to_dict())
+    game = store.create_game(KIND, list(setup.players), rules=rules.to_dict(), setup=setup.to_dict(),
+                             created_by=starting_id())
     response = redirect(url_for("trece.table", token=game.keeper_token), code=303)
     return remember_rules(response, KIND, rules.to_dict())
 

@@ -349,7 +349,19 @@
   /* Every write carries an id of its own, kept with it in the outbox: if the referee stored it
      but the answer was lost on the way back, the same entry sent again is recognised there
      (and answered with the game as it is), never stored twice nor called stale. */
-  function newId() { return Date.now().toString(36) + Math.random().toString(36).slice(2, 9); }
+  /* The time, then 24 random letters and digits: long enough that no phone guesses another's
+     (a form that starts a game answers its keeper link when its id is sent again). */
+  function newId() {
+    var bytes = new Uint8Array(24);
+    (window.crypto || window.msCrypto).getRandomValues(bytes);
+    return Date.now().toString(36) + Array.prototype.map.call(bytes, function (b) { return (b % 36).toString(36); }).join("");
+  }
+  /* A form that starts a game carries an id of its own, fresh on every showing of the page
+     (one kept in the browser's history or the phone's copy must not open an earlier game). */
+  function freshStartingIds(scope) {
+    if (!scope || !scope.querySelectorAll) return;
+    scope.querySelectorAll("input[data-write-id]").forEach(function (input) { input.value = newId(); });
+  }
   document.addEventListener("htmx:configRequest", function (e) {
     var d = e.detail;
     if (!d || d.verb === "get" || !d.headers) return;
@@ -403,9 +415,12 @@
     if (d.successful && !sendingId) clear();
     if (wasStale) reconnect();
   });
-  document.addEventListener("htmx:load", function (e) { boost(e.detail.elt); render(); });
+  document.addEventListener("htmx:load", function (e) { boost(e.detail.elt); freshStartingIds(e.detail.elt); render(); });
   window.addEventListener("online", reconnect);
-  window.addEventListener("pageshow", function (e) { leaving = false; if (e.persisted) flush(); });
+  window.addEventListener("pageshow", function (e) {
+    leaving = false;
+    if (e.persisted) { freshStartingIds(document); flush(); }
+  });
   /* A tab that goes away lets the others send what it was sending. */
   window.addEventListener("pagehide", function () {
     leaving = true;
@@ -418,6 +433,7 @@
   document.addEventListener("DOMContentLoaded", function () {
     if (window.htmx) window.htmx.config.timeout = 15000;
     boost(document);
+    freshStartingIds(document);
     var rendered = Date.parse(document.body.dataset.rendered || "");
     if (document.body.hasAttribute("data-from-cache")) {
       /* Opened from the phone's copy: say how old it is until a poll gets through. */
