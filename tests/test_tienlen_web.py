@@ -7,7 +7,7 @@ import pytest
 from werkzeug.http import parse_cookie
 
 from referee.tienlen import TienLenRules, parse_combination
-from referee.web.tienlen import combo_name
+from referee.web.games.tienlen.check import combo_name
 
 HTMX = {"HX-Request": "true"}
 BOMB = {"table": "2♥", "play": "3♠3♣4♦4♥5♠5♣"}

@@ -85,13 +85,17 @@ def runs_without(app: Flask, *, has_workbox: bool) -> list[str]:
 
 
 # The games' web modules, each with a page blueprint ``bp`` (and API routes on ``api.bp``).
-GAMES: tuple[str, ...] = ("tienlen", "tienlen_table", "tienlen_scores", "trece", "three_thirteen")
+GAMES: tuple[str, ...] = (
+    "games.tienlen.check", "games.tienlen.table", "games.tienlen.scores",
+    "games.trece.views", "games.three_thirteen.views",
+)
 
 
 def _game_modules() -> list:  # type: ignore[type-arg]
     import importlib
 
-    return [importlib.import_module(f"referee.web.{name}") for name in GAMES]
+    modules = [importlib.import_module(f"referee.web.{name}") for name in GAMES]
+    return [module for module in modules if hasattr(module, "bp")]
 
 
 # Everything comes from this server (the table may be offline): the policy enforces it in the

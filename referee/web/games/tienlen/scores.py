@@ -5,9 +5,9 @@ Pages live under ``/tienlen/scores``; an evening is reached through its share li
 shared path of :mod:`referee.web.tables`.  Each game is added **from a followed
 table** (the table knows the cards left, who played nothing and every chop; the
 keeper may add the losers' leftover cards, checked against the plays) or **by hand**.
-The judging and the replay are in :mod:`referee.web.tienlen_sheet`.
+The judging and the replay are in :mod:`referee.web.games.tienlen.evening`.
 
-Also registers ``POST /api/tienlen/score`` (:mod:`referee.web.tienlen_scores_api`).
+Also registers ``POST /api/tienlen/score`` (:mod:`referee.web.games.tienlen.scores_api`).
 """
 
 from __future__ import annotations
@@ -21,26 +21,9 @@ from referee.cards import Card, NotationError
 from referee.switches import SwitchError
 from referee.tienlen import THREE_OF_SPADES, Setup, TienLenRules
 from referee.tienlen_scores import ScoreRules
-from referee.web import (
-    store,
-    tienlen_scores_api,  # noqa: F401  (the API routes and their OpenAPI paths)
-)
-from referee.web.guard import whole_number
-from referee.web.sheets import csv_download, line_style, spreadsheet_cell
-from referee.web.store import Access, find_by_token
-from referee.web.tables import (
-    BadForm,
-    Feedback,
-    FollowedGame,
-    Refused,
-    Render,
-    remember_rules,
-    remembered_rules,
-    require_keeper,
-    starting_id,
-    switches_from_form,
-)
-from referee.web.tienlen_sheet import (
+from referee.web import store
+from referee.web.games.tienlen import scores_api  # noqa: F401  (the API routes and their OpenAPI paths)
+from referee.web.games.tienlen.evening import (
     CORRECT,
     FOLLOW,
     GAME,
@@ -59,6 +42,21 @@ from referee.web.tienlen_sheet import (
     table_state,
     typed_from,
     typed_from_facts,
+)
+from referee.web.guard import whole_number
+from referee.web.sheets import csv_download, line_style, spreadsheet_cell
+from referee.web.store import Access, find_by_token
+from referee.web.tables import (
+    BadForm,
+    Feedback,
+    FollowedGame,
+    Refused,
+    Render,
+    remember_rules,
+    remembered_rules,
+    require_keeper,
+    starting_id,
+    switches_from_form,
 )
 from referee.web.views import render_page, say
 

@@ -44,6 +44,7 @@ from referee.tienlen import (
     sort_cards,
 )
 from referee.web import store
+from referee.web.games.tienlen.check import combo_name, switch_specs
 from referee.web.guard import whole_number
 from referee.web.store import Access
 from referee.web.tables import (
@@ -56,7 +57,6 @@ from referee.web.tables import (
     starting_id,
     switches_from_form,
 )
-from referee.web.tienlen import combo_name, switch_specs
 from referee.web.views import is_htmx, render_page, say
 
 bp = Blueprint("tienlen_table", __name__, url_prefix="/tienlen")

@@ -2,7 +2,7 @@
 
 Pages live under ``/three-thirteen``; a game is reached through its share link
 ``/three-thirteen/g/<token>`` (keeper or watcher).  A round is saved as one event
-for the whole table (see :mod:`referee.web.three_thirteen_sheet`).
+for the whole table (see :mod:`referee.web.games.three_thirteen.sheet`).
 """
 
 from __future__ import annotations
@@ -26,6 +26,20 @@ from referee.three_thirteen import (
     split_hand,
 )
 from referee.web import api, openapi
+from referee.web.games.three_thirteen.sheet import (
+    CORRECT,
+    KIND,
+    ROUND,
+    RoundEntry,
+    Sheet,
+    build_sheet,
+    entry_from_payload,
+    judge_round,
+    preview_hand,
+    rules_of,
+    split_view,
+    stored_rules,
+)
 from referee.web.guard import whole_number
 from referee.web.i18n import rank_plural
 from referee.web.sheets import csv_download, line_style, spreadsheet_cell
@@ -41,20 +55,6 @@ from referee.web.tables import (
     seen_version,
     starting_id,
     switches_from_form,
-)
-from referee.web.three_thirteen_sheet import (
-    CORRECT,
-    KIND,
-    ROUND,
-    RoundEntry,
-    Sheet,
-    build_sheet,
-    entry_from_payload,
-    judge_round,
-    preview_hand,
-    rules_of,
-    split_view,
-    stored_rules,
 )
 from referee.web.views import render_page, say
 
