@@ -44,6 +44,7 @@ from referee.web.games.tienlen.evening import (
     typed_from_facts,
 )
 from referee.web.guard import whole_number
+from referee.web.models import Game as StoredGame
 from referee.web.sheets import csv_download, line_style, spreadsheet_cell
 from referee.web.store import Access, find_by_token
 from referee.web.tables import (
@@ -55,6 +56,7 @@ from referee.web.tables import (
     remember_rules,
     remembered_rules,
     require_keeper,
+    seen_version,
     starting_id,
     switches_from_form,
 )
@@ -228,9 +230,12 @@ def _save_by_hand(token: str, number: int | None) -> Response:
     access = SHEET.open(token)
     require_keeper(access)
     sheet = build_sheet(access.game)
-    if number is not None and sheet.saved(number) is None:
-        abort(404, gettext("This sheet has no game %(n)s yet.", n=number))
     typed = typed_from(request.form, sheet.players)
+    if number is not None and sheet.saved(number) is None:
+        if seen_version() == access.game.version:  # nothing moved: there never was such a game
+            abort(404, gettext("This sheet has no game %(n)s yet.", n=number))
+        # Another keeper's undo took that game away: the fresh sheet's entry form, with what was typed.
+        return SHEET.stale(access, Feedback(typed=dict(typed)), _entry_page(None))
     entry = judge_by_hand(sheet.names, sheet.rules, typed)
 
     def decide(access: Access) -> tuple[str, dict[str, Any]]:
@@ -261,25 +266,34 @@ def correct(token: str, number: int) -> Response:
 # --- a game from a followed table ------------------------------------------------------------
 
 
-def _table_or_404(sheet: Sheet, table_id: int) -> Any:
-    table = followed_table(table_id) if table_id in sheet.tables else None
+def _table_or_404(sheet: Sheet, table_id: int, *, once: StoredGame | None = None) -> Any:
+    """The followed table ``table_id``; or ``once``, a table the sheet followed until an undo."""
+    table = followed_table(table_id) if table_id in sheet.tables else once
     if table is None:
         abort(404, gettext("This sheet does not follow that table."))
     return table
 
 
-def _table_page(table_id: int, hand: int) -> Render:
+def _followed_once(access: Access, table_id: int) -> StoredGame | None:
+    """A table this sheet followed at some version (an undo may have taken the follow back)."""
+    if any(e.kind == FOLLOW and e.payload.get("table") == table_id for e in access.game.events):
+        return followed_table(table_id)
+    return None
+
+
+def _table_page(table_id: int, hand: int, *, once: StoredGame | None = None) -> Render:
     def render(access: Access, feedback: Feedback, status: int) -> Response:
         sheet = build_sheet(access.game)
         entry = feedback.detail if isinstance(feedback.detail, Entry) else Entry(dict(feedback.typed))
-        return _render_table_entry(access, sheet, table_id, hand, entry, status=status, feedback=feedback)
+        return _render_table_entry(access, sheet, table_id, hand, entry, status=status, feedback=feedback, once=once)
 
     return render
 
 
 def _render_table_entry(access: Access, sheet: Sheet, table_id: int, hand_index: int, entry: Entry, *,
-                        status: int = 200, feedback: Feedback | None = None) -> Response:
-    table = _table_or_404(sheet, table_id)
+                        status: int = 200, feedback: Feedback | None = None,
+                        once: StoredGame | None = None) -> Response:
+    table = _table_or_404(sheet, table_id, once=once)
     state = table_state(table)
     if not 0 <= hand_index < len(state.hands) or not state.hands[hand_index].over:
         abort(404, gettext("That hand of the table is not over yet."))
@@ -311,8 +325,12 @@ def add_from_table(token: str, table_id: int, hand: int) -> Response:
     access = SHEET.open(token)
     require_keeper(access)
     sheet = build_sheet(access.game)
-    table = _table_or_404(sheet, table_id)
     typed = {f"cards_{s}": str(request.form.get(f"cards_{s}", ""))[:200].strip() for s in range(sheet.players)}
+    if table_id not in sheet.tables and seen_version() != access.game.version:
+        once = _followed_once(access, table_id)  # another keeper's undo took the follow back
+        if once is not None:
+            return SHEET.stale(access, Feedback(typed=typed), _table_page(table_id, hand, once=once))
+    table = _table_or_404(sheet, table_id)
     entry = judge_from_table(sheet.names, sheet.rules, table, hand, typed)
 
     def decide(access: Access) -> tuple[str, dict[str, Any]]:
