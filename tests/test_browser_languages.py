@@ -48,17 +48,17 @@ def other_phone(browser, server):  # type: ignore[no-untyped-def]
 def test_the_switcher_changes_the_language_and_this_phone_remembers_it(phone, other_phone):
     page = phone.open("/tienlen/check")
     assert page.locator("html").get_attribute("lang") == "en"
-    page.locator("nav.langs a", has_text="Tiếng Việt").tap()
+    page.locator("nav.langs button", has_text="Tiếng Việt").tap()
     page.wait_for_url("**/tienlen/check")
     assert page.locator("html").get_attribute("lang") == "vi"
     assert page.locator("h1").first.inner_text() == translate("vi", "Check a play")
-    assert page.locator('nav.langs a[aria-current="true"]').inner_text() == "Tiếng Việt"
+    assert page.locator('nav.langs button[aria-current="true"]').inner_text() == "Tiếng Việt"
     page.reload()
     assert page.locator("html").get_attribute("lang") == "vi"
     page.locator(".brand").tap()
     page.wait_for_url(phone.base_url + "/")
     assert page.locator("h1").inner_text() == translate("vi", "Which game is on the table?")
-    page.locator("nav.langs a", has_text="Português").tap()
+    page.locator("nav.langs button", has_text="Português").tap()
     page.wait_for_url(phone.base_url + "/")
     assert page.locator("html").get_attribute("lang") == "pt-BR"
     # Another phone at the same table keeps its own language.

@@ -32,7 +32,8 @@ from tests.servers import PYTHON, REPO, ProductionServer, free_port, fresh_postg
 def test_the_lan_server_start_line_and_request_log(tmp_path):
     server = ProductionServer("waitress", f"sqlite:///{tmp_path / 'room.sqlite'}", tmp_path / "log", quiet=False)
     with server:
-        for path in ("/healthz", "/trece/g/AbCdEfGhIjKlMnOpQrSt"):
+        for path in ("/healthz", "/trece/g/AbCdEfGhIjKlMnOpQrSt", "/lang/es?next=/trece/g/meWmpUBiMFKYcdPCUk_NQrydpf",
+                     "/lang/es?next=%2Ftrece%2Fg%2FmeWmpUBiMFKYcdPCUk_NQrydpf"):
             try:
                 urllib.request.urlopen(server.url + path).close()
             except urllib.error.HTTPError as exc:
@@ -43,6 +44,7 @@ def test_the_lan_server_start_line_and_request_log(tmp_path):
     assert "█" not in output  # --host 127.0.0.1: no QR code for an address no phone can reach
     assert re.search(r"127\.0\.0\.1 GET /healthz 200 [0-9.]+ ms", output)
     assert "GET /trece/g/AbCd… 404" in output and "AbCdEfGh" not in output
+    assert "GET /lang/es?next=/trece/g/meWm… 303" in output and "meWmpU" not in output
 
 
 def test_a_port_in_use_is_a_plain_message_before_any_qr_code(tmp_path):
@@ -70,6 +72,27 @@ def test_the_printed_address_follows_the_host(monkeypatch):
 
 def test_the_request_log_cuts_share_link_tokens():
     assert shown_path("/three-thirteen/g/Zx9_-abcdefghijklmnop/round/2") == "/three-thirteen/g/Zx9_…/round/2"
+
+
+def _chunked_post(port: int, body: bytes) -> bytes:
+    with socket.create_connection(("127.0.0.1", port), timeout=20) as s:
+        s.sendall(b"POST /trece/new HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+                  b"Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n")
+        for i in range(0, len(body), 8192):
+            part = body[i:i + 8192]
+            s.sendall(b"%x\r\n" % len(part) + part + b"\r\n")
+        s.sendall(b"0\r\n\r\n")
+        return s.recv(4096)
+
+
+@pytest.mark.parametrize("kind", ["waitress", "gunicorn"])
+def test_every_server_refuses_a_chunked_body_past_the_limit_with_a_413(tmp_path, kind):
+    form = b"name0=Ana&name1=Ben&dealer=0&turned_rank=Q&turned_suit=h"
+    with ProductionServer(kind, f"sqlite:///{tmp_path / 'room.sqlite'}", tmp_path / "log", workers=1) as server:
+        too_large = _chunked_post(server.port, form + b"&pad=" + b"x" * 100_000)
+        within = _chunked_post(server.port, b"pad=" + b"x" * 30_000 + b"&" + form)  # the names come last
+    assert too_large.startswith(b"HTTP/1.1 413")
+    assert within.startswith(b"HTTP/1.1 303") and b"/trece/g/" in within  # every field read
 
 
 def test_the_lan_server_refuses_a_50_megabyte_body_without_reading_it(tmp_path):

@@ -30,6 +30,7 @@ import sys
 import time
 from collections.abc import Callable, Iterable
 from typing import Any
+from urllib.parse import unquote_plus
 
 import qrcode
 
@@ -44,6 +45,19 @@ IDLE_SECONDS = 120
 log = logging.getLogger("thirteen.requests")
 
 _TOKEN_IN_PATH = re.compile(r"(/g/)([A-Za-z0-9_-]{4})[A-Za-z0-9_-]+")
+_LONG_TOKEN = re.compile(r"([A-Za-z0-9_-]{4})[A-Za-z0-9_-]{16,}")
+
+
+def shown_query(query: str) -> str:
+    """A query string fit for a log: decoded, with share-link tokens cut as in a path, and any
+    other run of 20 or more token characters (a link's token anywhere) cut to its first 4.
+
+    >>> shown_query("next=%2Ftrece%2Fg%2FmeWmpUBiMFKYcdPCUk_NQrydpf&x=1")
+    'next=/trece/g/meWm…&x=1'
+    >>> shown_query("link=http://192.168.1.20:8000/tienlen/g/Ql1JEuxAn-XGUUsQh38kcDtGgEQgfFm2"), shown_query("since=12")
+    ('link=http://192.168.1.20:8000/tienlen/g/Ql1J…', 'since=12')
+    """
+    return _LONG_TOKEN.sub(r"\1…", shown_path(unquote_plus(query)))
 
 
 def shown_path(path: str) -> str:
@@ -81,7 +95,7 @@ class RequestLog:
     @staticmethod
     def _log(environ: dict[str, Any], status: list[str], started: float) -> None:
         query = environ.get("QUERY_STRING", "")
-        path = shown_path(environ.get("PATH_INFO", "")) + (f"?{query[:40]}" if query else "")
+        path = shown_path(environ.get("PATH_INFO", "")) + (f"?{shown_query(query)[:40]}" if query else "")
         log.info("%s %s %s %s %.1f ms", environ.get("REMOTE_ADDR", "-"), environ.get("REQUEST_METHOD"),
                  path, status[0] if status else "-", (time.perf_counter() - started) * 1000)
 

@@ -75,7 +75,7 @@ from flask_babel import gettext
 from referee.errors import RefereeError
 from referee.text import Message
 from referee.web import news, store
-from referee.web.guard import whole_number
+from referee.web.guard import MAX_JSON_DEPTH, json_depth, whole_number
 from referee.web.models import Write
 from referee.web.sharing import qr_svg, share_links
 from referee.web.store import Access, StaleGame, UndoNothing, WriteId, find_by_token, game_version
@@ -378,11 +378,11 @@ def unchanged_since(access: Access) -> Response | None:
 def remembered_rules(kind: str) -> dict[str, Any]:
     """The house-rule switches this phone last used for ``kind`` (from a cookie)."""
     raw = request.cookies.get(f"rules_{kind}")
-    if not raw:
+    if not raw or json_depth(raw) > MAX_JSON_DEPTH:  # nested deeper than any switches: not ours
         return {}
     try:
         value = json.loads(raw)
-    except ValueError:
+    except (ValueError, RecursionError):
         return {}
     return value if isinstance(value, dict) else {}
 
@@ -390,7 +390,8 @@ def remembered_rules(kind: str) -> dict[str, Any]:
 def remember_rules(response: Response, kind: str, rules: Mapping[str, Any]) -> Response:
     """Keep the switches on this phone for next time."""
     response.set_cookie(
-        f"rules_{kind}", json.dumps(dict(rules), separators=(",", ":")), max_age=REMEMBER_SECONDS, samesite="Lax"
+        f"rules_{kind}", json.dumps(dict(rules), separators=(",", ":")), max_age=REMEMBER_SECONDS, samesite="Lax",
+        httponly=True,  # read by the referee only, never by a script
     )
     return response
 

@@ -455,6 +455,11 @@
       navigator.serviceWorker.register("/sw.js").catch(function () { /* no worker: pages need the network */ });
     }
   });
+  /* The share box's links: a tap selects the whole link, ready to copy. */
+  document.addEventListener("focusin", function (e) {
+    if (e.target && e.target.hasAttribute && e.target.hasAttribute("data-select-on-focus")) e.target.select();
+  });
+
   window.Thirteen = window.Thirteen || {};
   window.Thirteen.outbox = { list: load, flush: flush };
 })();
