@@ -73,6 +73,23 @@ def test_a_poll_with_news_is_rendered_once_for_every_phone_of_the_link(app, clie
     assert all(r.headers["Cache-Control"] == "no-store" and r.headers["Content-Type"] == first.headers["Content-Type"]
                for r in again)
     assert cost.templates == []
+    assert len(cost.statements) == 5  # the version lookup alone: the game is not read again
+
+
+@game_param
+def test_a_shared_answer_is_compressed_once_and_handed_out_as_is(app, client, game, monkeypatch):
+    keeper, watch = game.create(client)
+    assert game.write(client, keeper, 0).status_code in (200, 303)
+    compressed: list[int] = []
+    real = news.brotli.compress
+    monkeypatch.setattr(news.brotli, "compress", lambda data, **kw: compressed.append(len(data)) or real(data, **kw))
+    answers = [client.get(game.page(watch), query_string={"since": "0"}, headers={**HX, "Accept-Encoding": "br"})
+               for _ in range(4)]
+    assert len(compressed) == 1
+    assert all(a.headers["Content-Encoding"] == "br" and a.data == answers[0].data for a in answers)
+    assert "Accept-Encoding" in answers[0].headers["Vary"] and "HX-Request" in answers[0].headers["Vary"]
+    plain = client.get(game.page(watch), query_string={"since": "0"}, headers=HX)
+    assert "Content-Encoding" not in plain.headers and news.brotli.decompress(answers[0].data) == plain.data
 
 
 @game_param

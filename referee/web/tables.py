@@ -157,13 +157,19 @@ class FollowedGame:
 
     def page(self, token: str) -> Response:
         """The table page: a 204 for a poll that finds nothing new, else the state."""
-        unchanged = poll_unchanged(token, self.kind)  # most polls end here: one indexed lookup
-        if unchanged is not None:
-            return unchanged
-        access = self.open(token)
-        if "since" in request.args:  # a poll with news: one render per version for the whole table
-            return news.shared_answer(access, lambda: self.show(access, Feedback()))
-        return self.show(access, Feedback())
+        since = whole_number(request.args.get("since"))
+        if since is not None:  # a poll: one indexed lookup of the version
+            version = game_version(token, self.kind)
+            if version == since:  # most polls end here
+                return _unchanged()
+            if version is not None:  # news: one render per version for the whole table
+
+                def render() -> tuple[Response, int]:
+                    access = self.open(token)
+                    return self.show(access, Feedback()), access.game.version
+
+                return news.shared_answer(token, version, render)
+        return self.show(self.open(token), Feedback())
 
     def show(self, access: Access, feedback: Feedback, status: int = 200, render: Render | None = None) -> Response:
         return (render or self.render)(access, feedback, status)
@@ -360,6 +366,11 @@ def poll_unchanged(token: str, kind: str) -> Response | None:
     since = whole_number(request.args.get("since"))
     if since is None or since != game_version(token, kind):
         return None
+    return _unchanged()
+
+
+def _unchanged() -> Response:
+    """A poll's answer when nothing changed: empty, never cached."""
     response = Response(status=204)
     response.headers["Cache-Control"] = "no-store"
     response.vary.add("HX-Request")
