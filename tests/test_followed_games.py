@@ -251,7 +251,8 @@ def test_a_write_while_the_database_is_down_is_a_503_in_the_players_language_wit
     with database_down(any_db_app):
         write = game.post(client, keeper, game.legal, 0, headers=spanish)
         page = client.get(f"{game.prefix}/g/{keeper}", headers={"Accept-Language": "es"})
-    for response in (write, page):
+        poll = client.get(f"{game.prefix}/g/{keeper}?since=0", headers={**HTMX, "Accept-Language": "es"})
+    for response in (write, page, poll):
         assert response.status_code == 503
         assert response.headers["Retry-After"].isdigit()
         assert "no se guardó nada" in text(response)

@@ -57,6 +57,8 @@ def test_an_unchanged_poll_is_one_indexed_lookup_and_no_template(app, client, ga
         assert response.status_code == 204
         assert len(cost.statements) == 1, cost.statements
         assert cost.statements[0].lstrip().upper().startswith("SELECT GAMES.VERSION")
+        assert response.headers["Cache-Control"] == "no-store" and "HX-Request" in response.headers["Vary"]
+        assert "Content-Security-Policy" in response.headers
         assert "keeper_token" in cost.statements[0] and "watch_token" in cost.statements[0]  # unique indexes
         assert cost.templates == []
 

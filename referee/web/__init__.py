@@ -70,6 +70,9 @@ def init_app(app: Flask) -> None:
     app.register_error_handler(DBAPIError, _database_error)
     app.register_error_handler(PoolTimeout, _database_error)
     app.register_error_handler(Exception, _server_error)
+    from referee.web import quick_poll
+
+    quick_poll.init_app(app)  # after every route and hook: its unchanged polls answer as they would
 
     if app.config.get("AUTO_MIGRATE", True):
         # Bring the database (SQLite or PostgreSQL) up to the latest migration on start, under

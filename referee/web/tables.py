@@ -132,6 +132,10 @@ class BadForm(Refused):
 
 
 Render = Callable[[Access, Feedback, int], Response]
+FOLLOWED: list[FollowedGame] = []
+KNOWN_VERSION = "thirteen.poll_version"
+"""The environ key of (token, version) a poll's version lookup already found (referee.web.quick_poll)."""
+"""Every followed game (their unchanged polls are answered before Flask: referee.web.quick_poll)."""
 Decide = Callable[[Access], tuple[str, dict[str, Any]]]
 
 
@@ -148,6 +152,7 @@ class FollowedGame:
 
     def __post_init__(self) -> None:
         self.blueprint.after_request(_no_store)
+        FOLLOWED.append(self)
 
     # --- reading ------------------------------------------------------------------------
 
@@ -158,10 +163,11 @@ class FollowedGame:
     def page(self, token: str) -> Response:
         """The table page: a 204 for a poll that finds nothing new, else the state."""
         since = whole_number(request.args.get("since"))
-        if since is not None:  # a poll: one indexed lookup of the version
-            version = game_version(token, self.kind)
+        if since is not None:  # a poll: one indexed lookup of the version (made by quick_poll already)
+            known = request.environ.get(KNOWN_VERSION)
+            version = known[1] if known and known[0] == token else game_version(token, self.kind)
             if version == since:  # most polls end here
-                return _unchanged()
+                return unchanged()
             if version is not None:  # news: one render per version for the whole table
 
                 def render() -> tuple[Response, int]:
@@ -366,10 +372,10 @@ def poll_unchanged(token: str, kind: str) -> Response | None:
     since = whole_number(request.args.get("since"))
     if since is None or since != game_version(token, kind):
         return None
-    return _unchanged()
+    return unchanged()
 
 
-def _unchanged() -> Response:
+def unchanged() -> Response:
     """A poll's answer when nothing changed: empty, never cached."""
     response = Response(status=204)
     response.headers["Cache-Control"] = "no-store"
