@@ -19,6 +19,7 @@ from referee.three_thirteen_sheet import MAX_TYPED, SheetSetup, jokers_for, repl
 from referee.three_thirteen_sheet import Sheet as SheetState
 from referee.three_thirteen_sheet import judge_round as rules_judge_round
 from referee.three_thirteen_sheet import preview_hand as rules_preview_hand
+from referee.web.derived import per_version
 from referee.web.i18n import rank_plural
 from referee.web.store import history, live_events
 from referee.web.views import say
@@ -226,6 +227,11 @@ class Sheet:
 
 
 def build_sheet(game: Any) -> Sheet:
+    """The sheet at the game's version, built once per version (:mod:`referee.web.derived`)."""
+    return per_version(game, "three_thirteen.sheet", _build_sheet)
+
+
+def _build_sheet(game: Any) -> Sheet:
     """Replay the game's effective events into the sheet (:func:`referee.three_thirteen_sheet.replay`)."""
     rules = rules_of(game.rules)
     names = game.player_names

@@ -37,6 +37,7 @@ from referee.tienlen_scores import (
     finished_game_from_hand,
     score,
 )
+from referee.web.derived import per_request
 from referee.web.extensions import db
 from referee.web.guard import whole_number
 from referee.web.models import Game as StoredGame
@@ -111,6 +112,12 @@ def rules_of(raw: Mapping[str, Any] | None) -> ScoreRules:
 
 
 def build_sheet(game: StoredGame) -> Sheet:
+    """The evening's sheet, built once per request (it reads the followed tables too, which move
+    on without the sheet's version: :func:`referee.web.derived.per_request`)."""
+    return per_request(game, "tienlen.evening", _build_sheet)
+
+
+def _build_sheet(game: StoredGame) -> Sheet:
     """Replay the evening's effective events into the sheet."""
     names = game.player_names
     rules = rules_of(game.rules)
