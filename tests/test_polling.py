@@ -132,3 +132,26 @@ def test_a_three_thirteen_sheet_is_built_once_per_version(app, client, monkeypat
         assert client.get(THREE_THIRTEEN.page(token), query_string={"since": "0"}, headers=HX).status_code == 200
     assert THREE_THIRTEEN.undo(client, keeper, 1).status_code == 303  # judged on that same sheet
     assert sorted(built) == [0, 1]
+
+
+@game_param
+def test_a_poll_with_news_after_the_first_phones_is_answered_before_flask_in_each_phones_language(app, client, game):
+    from flask import request_started
+
+    keeper, watch = game.create(client)
+    assert game.write(client, keeper, 0).status_code in (200, 303)
+    english = client.get(game.page(watch), query_string={"since": "0"}, headers=HX)
+    seen: list[str] = []
+
+    def started(sender, **extra) -> None:  # type: ignore[no-untyped-def]
+        seen.append("flask")
+
+    request_started.connect(started, app)
+    try:
+        again = [client.get(game.page(watch), query_string={"since": "0"}, headers=HX) for _ in range(3)]
+        spanish = client.get(game.page(watch), query_string={"since": "0"}, headers={**HX, "Accept-Language": "es"})
+    finally:
+        request_started.disconnect(started, app)
+    assert all(a.status_code == 200 and a.data == english.data and a.headers == english.headers for a in again)
+    assert seen == ["flask"]  # only the Spanish phone's first poll reached the app
+    assert spanish.status_code == 200 and spanish.data != english.data  # its own language, not the English answer

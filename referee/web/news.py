@@ -24,6 +24,9 @@ import brotli
 from flask import Response, current_app, request
 from flask_babel import get_locale
 
+SHARED_VERSION = "thirteen.shared_version"
+"""The environ key saying this request's answer is the shared one of that game version (the
+WSGI layer, referee.web.quick_poll, may then hand the whole answer to the next phone)."""
 ENTRIES = 512
 """Answers kept at most (a room of 50 tables needs 2 per table: keeper and watch link)."""
 
@@ -96,6 +99,7 @@ def shared_answer(token: str, version: int, render: Callable[[], tuple[Response,
                     _answers[key] = kept
                     while len(_answers) > ENTRIES:
                         _answers.popitem(last=False)
+    request.environ[SHARED_VERSION] = version
     return kept.response()
 
 

@@ -16,7 +16,9 @@ the app's own routes when it starts, so a fourth game is covered without a line 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Iterable
 from typing import Any
 
 from flask import Flask
@@ -24,16 +26,25 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
+from referee.web.news import SHARED_VERSION
 from referee.web.store import _VERSION_BY_TOKEN, is_token
 from referee.web.tables import FOLLOWED, KNOWN_VERSION, unchanged
 
 Environ = dict[str, Any]
 _SINCE = re.compile(r"since=([0-9]{1,10})")
 _PLACEHOLDER = "TOKEN"
+ENTRIES = 512
+"""Whole answers to polls with news kept at most (a room of 50 tables needs about 2 per table)."""
+# What a poll's answer may depend on besides the link and the version: the address it was opened
+# at (share links), the language (cookie, Accept-Language), fragment or page, the encoding.
+_ANSWER_DEPENDS_ON = ("HTTP_HOST", "SCRIPT_NAME", "wsgi.url_scheme", "HTTP_X_FORWARDED_PROTO", "HTTP_X_FORWARDED_HOST",
+                      "HTTP_COOKIE", "HTTP_ACCEPT_LANGUAGE", "HTTP_ACCEPT_ENCODING", "HTTP_HX_REQUEST",
+                      "HTTP_HX_BOOSTED", "HTTP_HX_TARGET", "HTTP_HX_TRIGGER", "HTTP_HX_CURRENT_URL")
 
 
 class QuickPoll:
-    """WSGI middleware: ``204`` for a poll whose game is still at the version it names."""
+    """WSGI middleware: ``204`` for a poll whose game is still at the version it names; the
+    answer the app gave the table's first phone for a poll with news, to the others."""
 
     def __init__(self, wsgi_app: Callable[..., Iterable[bytes]], engine: Engine, pages: dict[str, str],
                  headers: list[tuple[str, str]]) -> None:
@@ -44,6 +55,8 @@ class QuickPoll:
         compiled = _VERSION_BY_TOKEN.compile(dialect=engine.dialect)
         self.sql = compiled.string
         self.positions = compiled.positiontup if compiled.positional else None
+        self.answers: OrderedDict[Hashable, tuple[str, list[tuple[str, str]], bytes]] = OrderedDict()
+        self.lock = threading.Lock()
 
     def __call__(self, environ: Environ, start_response: Callable[..., Any]) -> Iterable[bytes]:
         if environ.get("REQUEST_METHOD") == "GET":
@@ -56,8 +69,45 @@ class QuickPoll:
                     if version == int(since.group(1)):
                         start_response("204 No Content", list(self.headers))
                         return []
-                    environ[KNOWN_VERSION] = (token, version)  # news: the app need not ask again
+                    if version is not None:
+                        return self._news(environ, start_response, token, version)
         return self.wsgi_app(environ, start_response)
+
+    def _news(self, environ: Environ, start_response: Callable[..., Any], token: str, version: int) -> Iterable[bytes]:
+        """A poll with news: the app's whole answer, kept for the next phone that asks exactly the
+        same (every request header the answer may depend on is in the key), so the table's other
+        phones get it without Flask.  Only an answer the app marks as shared (a 200 of that very
+        version, :mod:`referee.web.news`) and that sets no cookie is kept."""
+        key = (token, version, *(environ.get(name) for name in _ANSWER_DEPENDS_ON))
+        with self.lock:
+            kept = self.answers.get(key)
+            if kept is not None:
+                self.answers.move_to_end(key)
+        if kept is not None:
+            status, headers, body = kept
+            start_response(status, list(headers))
+            return [body]
+        environ[KNOWN_VERSION] = (token, version)  # the app need not ask again
+        answer: list[Any] = []
+
+        def keep_start_response(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
+            answer[:] = [status, headers]
+            return start_response(status, headers, exc_info)
+
+        chunks = self.wsgi_app(environ, keep_start_response)
+        try:
+            body = b"".join(chunks)
+        finally:
+            if hasattr(chunks, "close"):
+                chunks.close()
+        status, headers = answer
+        if (environ.get(SHARED_VERSION) == version and status.startswith("200 ")
+                and not any(name.lower() == "set-cookie" for name, _ in headers)):
+            with self.lock:
+                self.answers[key] = (status, list(headers), body)
+                while len(self.answers) > ENTRIES:
+                    self.answers.popitem(last=False)
+        return [body]
 
     def _version(self, token: str, kind: str) -> int | None:
         values = {"token": token, "kind": kind}
