@@ -202,6 +202,7 @@ def test_tap_to_verdict_at_400_kbps_and_400_ms(browser, live_server):
     context, page = slow_phone(browser, base + "/tienlen/check")
     # One grid: the 2♥ goes to the table, the 3♠ (no match for a 2♥) starts the play.
     page.locator("#picker-check [data-card='2h']").tap()
+    page.locator("#picker-play [data-target]").tap()  # the grid fills the table until "The play"
     for card in ("3s", "3c", "4d", "4h", "5s"):
         page.locator(f"#picker-check [data-card='{card}']").tap()
     times["Tiến lên check (a bomb on a 2)"] = tap_median(

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from referee import three_thirteen_sheet, tienlen, trece
+from referee import three_thirteen_sheet, tienlen, tienlen_evening, trece
 from referee.cards import Card, NotationError
 from referee.errors import NothingToUndo, RefereeError, RefusedAction
 from referee.records import UnknownRecordError
@@ -42,6 +42,10 @@ def _trece() -> trece.State:
 
 def _sheet() -> three_thirteen_sheet.Sheet:
     return three_thirteen_sheet.Sheet(three_thirteen_sheet.SheetSetup(("Ana", "Bao")))
+
+
+def _evening() -> tienlen_evening.Evening:
+    return tienlen_evening.Evening(tienlen_evening.EveningSetup(("Ana", "Bao")))
 
 
 GAMES = [
@@ -77,6 +81,17 @@ GAMES = [
         snapshot=lambda s: s.to_dict(),
         records=three_thirteen_sheet.RECORDS,
         replay=lambda s, log: three_thirteen_sheet.replay(s.setup, log),
+    ),
+    Game(
+        "tienlen_evening", _evening,
+        act=lambda e: e.add_by_hand({"out": "0", "left_1": "5"}),
+        refused=lambda e: e.add_by_hand({"out": "0", "left_1": "13", "frozen_1": "no"}),  # 13 left: frozen
+        can_refused=lambda e: e.can_add_by_hand({"out": "0", "left_1": "13", "frozen_1": "no"}),
+        bad_notation=lambda e: e.check_add_by_hand({"out": "0", "cards_1": "9s 9h 9x"}),
+        can_bad_notation=lambda e: e.can_add_by_hand({"out": "0", "cards_1": "9s 9h 9x"}),
+        snapshot=lambda e: e.to_dict(),
+        records=tienlen_evening.RECORDS,
+        replay=lambda e, log: tienlen_evening.replay(e.setup, log),
     ),
 ]
 
@@ -142,3 +157,5 @@ def test_each_games_refusal_error_is_the_shared_one() -> None:
     assert issubclass(tienlen.ActionError, RefusedAction)
     assert issubclass(trece.IllegalActionError, RefusedAction)
     assert issubclass(three_thirteen_sheet.RoundRefused, RefusedAction)
+    assert issubclass(tienlen_evening.EntryRefused, RefusedAction)
+    assert issubclass(tienlen_evening.EveningRefused, RefusedAction)

@@ -353,8 +353,9 @@ def test_an_api_mistake_names_its_template_too(client):
     assert body["reason_code"] == "{piece} at position {position} is not a card"
     assert body["params"] == {"piece": "'zz'", "position": 2}
     assert body["field"] == "play"
-    assert body["error_localized"] == translate("vi", "{piece} at position {position} is not a card",
-                                                piece="'zz'", position=2)
+    assert body["error_localized"] == translate("vi", "{what}: {why}", what=translate("vi", "the play"),
+                                                why=translate("vi", "{piece} at position {position} is not a card",
+                                                              piece="'zz'", position=2))
     parse = client.post("/api/cards/parse", json={"cards": "3s zz"}).get_json()
     assert parse["error"] == "'zz' at position 2 is not a card"
     assert parse["reason_code"] == "{piece} at position {position} is not a card"

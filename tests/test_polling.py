@@ -118,22 +118,6 @@ def test_a_shared_answer_keeps_the_address_it_was_opened_at(client):
     assert "http://192.168.1.20:8000/" in one and "http://10.0.0.7:8000/" in other
 
 
-def test_a_three_thirteen_sheet_is_built_once_per_version(app, client, monkeypatch):
-    from referee.web import derived
-    from referee.web.games.three_thirteen import sheet as three_thirteen_sheet
-
-    derived.forget_all()
-    built: list[int] = []
-    real = three_thirteen_sheet._build_sheet
-    monkeypatch.setattr(three_thirteen_sheet, "_build_sheet", lambda game: built.append(game.version) or real(game))
-    keeper, watch = THREE_THIRTEEN.create(client)
-    assert THREE_THIRTEEN.write(client, keeper, 0).status_code == 303  # judged on the sheet at version 0
-    for token in (watch, keeper):  # the table's phones see the news: the sheet at version 1
-        assert client.get(THREE_THIRTEEN.page(token), query_string={"since": "0"}, headers=HX).status_code == 200
-    assert THREE_THIRTEEN.undo(client, keeper, 1).status_code == 303  # judged on that same sheet
-    assert sorted(built) == [0, 1]
-
-
 @game_param
 def test_a_poll_with_news_after_the_first_phones_is_answered_before_flask_in_each_phones_language(app, client, game):
     from flask import request_started

@@ -434,7 +434,7 @@ def test_instant_wins_can_be_declared_before_the_first_play_when_the_rule_is_on(
     assert "Declare an instant win" in t.page()
     t.ok(t.post("instant", seat="3", kind="dragon"))
     body = t.page()
-    assert "Dung wins" in body and "instant win: a dragon (3 to A)" in body
+    assert "Dung wins" in body and "instant win: a dragon (3 to ace)" in body
     off = Table(app, client, create(client))
     assert "Declare an instant win" not in off.page()
     assert off.post("instant", seat="3", kind="dragon").status_code == 422

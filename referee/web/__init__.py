@@ -35,10 +35,11 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals["get_locale"] = get_locale
     app.jinja_env.globals["JS_ON"] = JS_ON
 
-    from referee.web import api, assets, offline, sharing, tables, views
+    from referee.web import api, assets, names, offline, sharing, tables, views
 
     app.jinja_env.globals["POLL_SECONDS"] = tables.POLL_SECONDS
     app.jinja_env.globals["new_write_id"] = tables.new_starting_id
+    app.jinja_env.globals["short_names"] = names.short_names
 
     # Pages, fragments and JSON compressed (brotli, else gzip); static files are served
     # precompressed under versioned names by WhiteNoise (see referee.web.assets).
@@ -175,7 +176,12 @@ def _title(exc: HTTPException) -> str:
 
 def _http_error(exc: HTTPException):  # type: ignore[no-untyped-def]
     if _wants_json():
-        return with_error_headers(jsonify(error=exc.description or exc.name), exc), exc.code
+        body: dict[str, str] = {"error": getattr(exc, "english", None) or exc.description or exc.name}
+        if i18n.reader_locale():
+            body["error_localized"] = _plain_words(exc) or exc.name
+        if getattr(exc, "field", None):
+            body["field"] = exc.field  # type: ignore[attr-defined]
+        return with_error_headers(jsonify(body), exc), exc.code
     from referee.web.views import render_page
 
     response = render_page(
@@ -239,7 +245,10 @@ def _server_error(exc: Exception):  # type: ignore[no-untyped-def]
     current_app.logger.exception("unhandled error", exc_info=exc)
     db.session.rollback()
     if _wants_json():
-        return jsonify(error="the referee hit an internal error; nothing was saved"), 500
+        body = {"error": "the referee hit an internal error; nothing was saved"}
+        if i18n.reader_locale():
+            body["error_localized"] = gettext("The referee hit an internal error. Nothing was saved; try again.")
+        return jsonify(body), 500
     from referee.web.views import render_page
 
     try:

@@ -18,12 +18,14 @@ from __future__ import annotations
 
 import io
 import re
+from collections.abc import Callable
 from itertools import accumulate
-from typing import Any
+from typing import Any, NoReturn
 from urllib.parse import urlsplit
 
 from flask import Flask, Response, abort, current_app, request
-from flask_babel import gettext
+from flask_babel import force_locale, gettext
+from werkzeug.exceptions import HTTPException
 from werkzeug.routing import IntegerConverter, Map
 
 #: The largest number a form or URL may carry: a version, a seat, a count (PostgreSQL INTEGER).
@@ -136,6 +138,19 @@ class ChunkedBodyLimit:
 
 TOO_LARGE = "thirteen.body_too_large"
 
+def refuse(code: int, say: Callable[[], str], *, field: str | None = None) -> NoReturn:
+    """Abort with ``say()`` in the reader's language; the exception keeps it in English too
+    (``english``, the JSON API's ``error``) and the ``field`` at fault, if one is."""
+    with force_locale("en"):
+        english = say()
+    try:
+        abort(code, say())
+    except HTTPException as exc:
+        exc.english = english  # type: ignore[attr-defined]
+        exc.field = field  # type: ignore[attr-defined]
+        raise
+
+
 
 def refuse_large_body() -> None:
     """413 from the ``Content-Length`` header alone (nothing of the body is read), or for a
@@ -143,7 +158,7 @@ def refuse_large_body() -> None:
     limit = current_app.config.get("MAX_CONTENT_LENGTH")
     length = request.content_length
     if limit is not None and (request.environ.get(TOO_LARGE) or (length is not None and length > limit)):
-        abort(413, gettext("That was too much to send at once (at most %(kb)s KB).", kb=limit // 1024))
+        refuse(413, lambda: gettext("That was too much to send at once (at most %(kb)s KB).", kb=limit // 1024))
 
 
 def refuse_cross_site_write() -> None:
@@ -154,15 +169,15 @@ def refuse_cross_site_write() -> None:
     if fetch_site is not None:
         if fetch_site in ("same-origin", "none"):
             return
-        abort(403, gettext("This came from another website, so the referee did not accept it. "
-                           "Open the game's own page and send it from there."))
+        refuse(403, lambda: gettext("This came from another website, so the referee did not accept it. "
+                                    "Open the game's own page and send it from there."))
     origin = request.headers.get("Origin")
     if origin is None:
         return
     parts = urlsplit(origin)
     if origin == "null" or not _is_this_host(parts.netloc):
-        abort(403, gettext("This came from another website, so the referee did not accept it. "
-                           "Open the game's own page and send it from there."))
+        refuse(403, lambda: gettext("This came from another website, so the referee did not accept it. "
+                                    "Open the game's own page and send it from there."))
 
 
 def refuse_control_characters() -> None:
@@ -174,15 +189,19 @@ def refuse_control_characters() -> None:
     for multi in fields:
         for key, value in multi.items(multi=True):
             if has_control_character(key) or has_control_character(value):
-                abort(400, gettext("The field “%(field)s” holds a control character (such as NUL) that "
-                                   "nobody can type; remove it and send again.", field=_shown(key)))
+                shown = _shown(key)
+                refuse(400, lambda shown=shown: gettext(  # type: ignore[misc]
+                    "The field “%(field)s” holds a control character (such as NUL) "
+                    "that nobody can type; remove it and send again.", field=shown),
+                       field=key if not has_control_character(key) else None)
 
 
 def refuse_deep_json() -> None:
     """400 for a JSON body nested deeper than any endpoint reads (a parser would recurse)."""
     if request.method in _WRITES and request.is_json:
         if json_depth(request.get_data(cache=True)) > MAX_JSON_DEPTH:
-            abort(400, f"the JSON body nests deeper than {MAX_JSON_DEPTH} levels; no endpoint takes that")
+            refuse(400, lambda: gettext("the JSON body nests deeper than %(most)s levels; no endpoint takes that",
+                                        most=MAX_JSON_DEPTH))
 
 
 def _shown(key: str) -> str:

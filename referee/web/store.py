@@ -89,6 +89,14 @@ def clean_names(names: Iterable[str], *, least: int, most: int = MAX_PLAYERS) ->
     return cleaned
 
 
+def _new_game(kind: str, names: Sequence[str], rules: dict[str, Any], setup: dict[str, Any],
+              created_by: str | None = None) -> Game:
+    game = Game(kind=kind, rules=rules, setup=setup, version=0, created_by=created_by or None)
+    game.players = [Player(seat=i, name=n) for i, n in enumerate(names)]
+    db.session.add(game)
+    return game
+
+
 def create_game(kind: str, names: Sequence[str], *, rules: dict[str, Any], setup: dict[str, Any],
                 created_by: str | None = None) -> Game:
     """Store a new game with its players, in one transaction.
@@ -100,9 +108,7 @@ def create_game(kind: str, names: Sequence[str], *, rules: dict[str, Any], setup
         started = game_started_by(created_by, kind)
         if started is not None:
             return started
-    game = Game(kind=kind, rules=rules, setup=setup, version=0, created_by=created_by or None)
-    game.players = [Player(seat=i, name=n) for i, n in enumerate(names)]
-    db.session.add(game)
+    game = _new_game(kind, names, rules, setup, created_by)
     try:
         db.session.commit()
     except IntegrityError:  # the same form, sent twice at once: the other request stored it
@@ -117,6 +123,19 @@ def create_game(kind: str, names: Sequence[str], *, rules: dict[str, Any], setup
 def game_started_by(write_id: str, kind: str) -> Game | None:
     """The game of ``kind`` a form with this write id started, if any."""
     return db.session.scalar(select(Game).where(Game.created_by == write_id, Game.kind == kind))
+
+
+@dataclass
+class NewGame:
+    """A game to create with a write, in the write's own transaction: a payload value of an
+    event, stored as the new game's id.  A stale write (409) creates nothing; ``created`` is
+    the game once the write stood."""
+
+    kind: str
+    names: Sequence[str]
+    rules: dict[str, Any]
+    setup: dict[str, Any]
+    created: Game | None = None
 
 
 def is_token(token: str) -> bool:
@@ -156,6 +175,17 @@ def applied_write(game: Game, write: WriteId) -> Write | None:
     return db.session.scalar(select(Write).where(Write.game_id == game.id, Write.write_id == write.id))
 
 
+def game_made_by(game: Game, write: WriteId, key: str) -> Game | None:
+    """The game a write of ``game`` created with its event (a :class:`NewGame` at ``key`` of the
+    payload), if this write id was applied: a form that starts a game, sent again."""
+    stored = applied_write(game, write)
+    if stored is None or not same_write(stored, write):
+        return None
+    payload = db.session.scalar(select(Event.payload).where(Event.game_id == game.id, Event.seq == stored.seq))
+    made = payload.get(key) if isinstance(payload, dict) else None
+    return db.session.get(Game, made) if isinstance(made, int) else None
+
+
 def same_write(stored: Write, write: WriteId) -> bool:
     """Whether ``write`` is the stored one sent again (the same body; a write stored before
     bodies were kept matches any)."""
@@ -183,8 +213,9 @@ def append_event(game: Game, seen: int, kind: str, payload: dict[str, Any], writ
     """Add one event to the game, in one transaction, if nobody wrote since ``seen``; with
     ``write``, its id is kept in the same transaction (:func:`applied_write`).
 
-    Raises :class:`StaleGame` (after rolling back) when the game moved on, or when the same
-    write id was stored meanwhile.
+    A :class:`NewGame` among the payload's values is created in the same transaction (the
+    event keeps its id), so it exists exactly when the event does.  Raises :class:`StaleGame`
+    (after rolling back) when the game moved on, or when the same write id was stored meanwhile.
     """
     bumped = db.session.execute(
         update(Game)
@@ -196,7 +227,12 @@ def append_event(game: Game, seen: int, kind: str, payload: dict[str, Any], writ
         db.session.rollback()
         db.session.refresh(game)
         raise StaleGame(game, seen)
-    event = Event(game_id=game.id, seq=seen + 1, kind=kind, payload=payload)
+    new = {key: value for key, value in payload.items() if isinstance(value, NewGame)}
+    made = {key: _new_game(n.kind, n.names, n.rules, n.setup) for key, n in new.items()}
+    if made:
+        db.session.flush()  # the new games' ids, inside this transaction
+    event = Event(game_id=game.id, seq=seen + 1, kind=kind,
+                  payload={**payload, **{key: made_game.id for key, made_game in made.items()}})
     db.session.add(event)
     if write is not None:
         db.session.add(Write(game_id=game.id, write_id=write.id, seq=seen + 1, fingerprint=write.fingerprint))
@@ -206,6 +242,8 @@ def append_event(game: Game, seen: int, kind: str, payload: dict[str, Any], writ
         db.session.rollback()
         db.session.refresh(game)
         raise StaleGame(game, seen) from None
+    for key, made_game in made.items():
+        new[key].created = made_game
     db.session.refresh(game)
     return event
 

@@ -15,7 +15,9 @@ from flask import Blueprint, Response, abort, jsonify, redirect, request, url_fo
 from flask_babel import gettext
 
 from referee.cards import AnyCard, NotationError, Rank, TooManyCopiesError, parse_cards
+from referee.errors import RefereeError
 from referee.switches import SwitchError
+from referee.text import message
 from referee.three_thirteen import (
     HandSizeError,
     Schedule,
@@ -25,15 +27,16 @@ from referee.three_thirteen import (
     decks_for,
     split_hand,
 )
+from referee.three_thirteen_sheet import RoundRefused
 from referee.web import api, openapi
 from referee.web.games.three_thirteen.sheet import (
     CORRECT,
     KIND,
-    ROUND,
     RoundEntry,
     Sheet,
     build_sheet,
     entry_from_payload,
+    entry_from_verdict,
     judge_round,
     preview_hand,
     rules_of,
@@ -42,6 +45,7 @@ from referee.web.games.three_thirteen.sheet import (
 )
 from referee.web.guard import whole_number
 from referee.web.i18n import rank_plural
+from referee.web.rebuilt import written
 from referee.web.sheets import csv_download, line_style, spreadsheet_cell
 from referee.web.store import MAX_PLAYERS, Access, clean_names, create_game, live_events
 from referee.web.tables import (
@@ -281,8 +285,9 @@ def round_page(token: str, number: int) -> Response:
 
 
 def _check_round(sheet: Sheet, number: int) -> None:
-    limit = sheet.next_round or sheet.schedule.rounds
-    if not 1 <= number <= limit:
+    try:
+        sheet.state.check_round_open(number)
+    except RefereeError:
         abort(404, gettext("This game has no round %(n)s to show yet.", n=number))
 
 
@@ -345,12 +350,17 @@ def save_round(token: str, number: int) -> Response:
     out = {seat for seat in (whole_number(raw, high=n - 1) for raw in form.getlist("out")) if seat is not None}
     cards = [form.get(f"cards_{i}", "")[:400] for i in range(n)]
     points = [form.get(f"points_{i}", "")[:10] for i in range(n)]
-    entry = judge_round(sheet.rules, n, number, cards, points, out)
+    entry = RoundEntry(number, [c.strip() for c in cards], [p.strip() for p in points], set(out))
 
     def decide(access: Access) -> tuple[str, dict[str, Any]]:
-        if not entry.ok:
-            raise Refused(entry.problem or gettext("Nothing was saved: fix the hands marked below."))
-        return (CORRECT if build_sheet(access.game).saved(number) is not None else ROUND), entry.payload or {}
+        state = build_sheet(access.game).state
+        try:
+            record = state.enter_round(number, cards, points, out)
+        except RoundRefused as exc:
+            shown = entry_from_verdict(exc.verdict, cards, points, out)
+            raise Refused(shown.problem or gettext("Nothing was saved: fix the hands marked below."),
+                          detail=shown) from None
+        return written(access.game, state, record)
 
     return GAME.write(token, decide, detail=entry, render=_round_answer(number), after={"saved": number})
 
@@ -458,14 +468,20 @@ def api_score():  # type: ignore[no-untyped-def]
     hand = api.text_field(data, "hand")
     round_number = data["round"]
     if isinstance(round_number, bool) or not isinstance(round_number, int):
-        raise api.BadRequest("the field 'round' must be a whole number (1 for the first round)")
+        raise api.BadRequest(message("the field {field} must be a whole number (1 for the first round)",
+                                     field="'round'"), field="round")
     players = data.get("players", 4)
     if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= MAX_PLAYERS:
-        raise api.BadRequest(f"the field 'players' must be a whole number from 2 to {MAX_PLAYERS}")
+        raise api.BadRequest(message("the field {field} must be a whole number from 2 to {most}",
+                                     field="'players'", most=MAX_PLAYERS), field="players")
     rules = rules_of(api.rules_field(data))
     schedule = Schedule(rules)
     dealt = schedule.cards_dealt(round_number)
-    cards = parse_cards(hand)
+    try:
+        cards = parse_cards(hand)
+    except NotationError as exc:
+        raise api.BadRequest(message("{what}: {why}", what=message("the hand"), why=exc.reason),
+                             reason=exc.reason, field="hand") from None
     split = split_hand(cards, round_number, rules, players=players)
     factor = 2 if schedule.is_doubled(round_number) else 1
     return jsonify(

@@ -17,16 +17,19 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, request, url_for
 from flask_babel import gettext
 
-from referee.cards import NotationError, TooManyCopiesError, check_copies, parse_cards
-from referee.switches import SwitchError
+from referee.cards import Card, NotationError, TooManyCopiesError, check_copies, parse_cards
+from referee.switches import SwitchError, rules_from_mapping
+from referee.text import Message, message
 from referee.tienlen import (
     SWITCH_NAMES,
+    THREE_OF_SPADES,
     Combination,
     Kind,
     NotACombinationError,
     TienLenRules,
     Verdict,
     check,
+    lowest_cards,
     table_combination,
 )
 from referee.web import api, openapi
@@ -76,7 +79,8 @@ def switch_specs() -> list[dict[str, Any]]:
         {
             "id": "four_pairs_beat_quad",
             "label": say(SWITCH_NAMES["four_pairs_beat_quad"]),
-            "help": gettext("A double sequence of four or more pairs may beat four of a kind (never four 2s)."),
+            "help": gettext("A double sequence of four pairs may beat four of a kind (never four 2s). House "
+                            "convention of this app: a longer double sequence may too."),
         },
         {
             "id": "bomb_after_pass",
@@ -86,7 +90,8 @@ def switch_specs() -> list[dict[str, Any]]:
         {
             "id": "play_on",
             "label": say(SWITCH_NAMES["play_on"]),
-            "help": gettext("When the first player runs out, the rest keep going until everyone is placed."),
+            "help": gettext("When the first player runs out, the rest keep going until everyone is placed. If "
+                            "the player who went out made the last play, the next player still in leads."),
         },
         {
             "id": "instant_wins",
@@ -115,16 +120,16 @@ def combo_name(combo: Combination) -> str:
 def _rules_or_default(values: Mapping[str, Any]) -> TienLenRules:
     """Rules from a cookie: a stale or damaged switch falls back to its default, the rest count."""
     try:
-        return TienLenRules.from_dict(values)
+        return rules_from_mapping(TienLenRules, values)
     except SwitchError:
         good: dict[str, Any] = {}
         for key, value in values.items():
             try:
-                TienLenRules.from_dict({key: value})
+                rules_from_mapping(TienLenRules, {key: value})
             except SwitchError:
                 continue
             good[key] = value
-        return TienLenRules.from_dict(good)
+        return rules_from_mapping(TienLenRules, good)
 
 
 # ---------------------------------------------------------------------------
@@ -157,7 +162,9 @@ def check_page() -> Response:
     table_text = (form.get("table") or "").strip()
     play_text = (form.get("play") or "").strip()
     first_play = (form.get("first_play") or "").lower() in ("on", "1", "true", "yes")
+    lowest_text = (form.get("lowest") or "").strip()[:4]
     errors: dict[str, str] = {}
+    lowest = _lowest_from_form(lowest_text, errors)
 
     sent = switches_from_form(form, SWITCH_IDS)
     remembered = remembered_rules(GAME)
@@ -165,7 +172,7 @@ def check_page() -> Response:
     save_rules: dict[str, Any] | None = None
     if sent:
         try:
-            rules = TienLenRules.from_dict({**rules.to_dict(), **sent})
+            rules = rules_from_mapping(TienLenRules, {**rules.to_dict(), **sent})
             save_rules = rules.to_dict()
         except SwitchError as exc:
             errors["rules"] = say(exc)
@@ -184,7 +191,7 @@ def check_page() -> Response:
         )
     if play_cards and not errors:
         try:
-            verdict = check(play_cards, table_cards, rules, first_play=first_play)
+            verdict = check(play_cards, table_cards, rules, first_play=first_play, opening_card=lowest)
         except TooManyCopiesError as exc:  # a card both on the table and in the play
             errors["play"] = say(exc)
 
@@ -195,6 +202,8 @@ def check_page() -> Response:
         table=table_text,
         play=play_text,
         first_play=first_play,
+        lowest=str(lowest),
+        lowest_choices=LOWEST_CHOICES,
         verdict=verdict,
         errors=errors,
         values=rules.to_dict(),
@@ -206,6 +215,24 @@ def check_page() -> Response:
     if save_rules is not None:
         remember_rules(response, GAME, save_rules)
     return response
+
+
+#: Every card that can be the lowest dealt at some table (two players: up to the 9♦).
+LOWEST_CHOICES: list[str] = [str(c) for c in lowest_cards(2)]
+
+
+def _lowest_from_form(text: str, errors: dict[str, str]) -> Card:
+    """The lowest card dealt the check screen names (the 3♠ when it names none)."""
+    if not text:
+        return THREE_OF_SPADES
+    try:
+        card = Card.parse(text)
+    except NotationError:
+        card = None
+    if card is None or str(card) not in LOWEST_CHOICES:
+        errors["lowest"] = gettext("Choose the lowest card dealt from the list.")
+        return THREE_OF_SPADES
+    return card
 
 
 # ---------------------------------------------------------------------------
@@ -224,28 +251,45 @@ def _combo_json(combo: Combination | None, cards: tuple[Any, ...]) -> dict[str, 
     }
 
 
-def _api_cards(data: dict[str, Any], key: str, where: str) -> tuple[Any, ...]:
+def _api_cards(data: dict[str, Any], key: str, where: Message) -> tuple[Any, ...]:
     text = api.text_field(data, key)
     try:
         cards = parse_cards(text)
         check_copies(cards, decks=1)
     except (NotationError, TooManyCopiesError) as exc:
-        raise api.BadRequest(f"{where}: {exc}", reason=exc.reason, field=key) from None
+        raise api.BadRequest(message("{what}: {why}", what=where, why=exc.reason), reason=exc.reason,
+                             field=key) from None
     return cards
+
+
+def _api_lowest(data: dict[str, Any]) -> Card:
+    value = data.get("lowest")
+    if value is None:
+        return THREE_OF_SPADES
+    try:
+        card = Card.parse(value) if isinstance(value, str) else None
+    except NotationError:
+        card = None
+    if card is None or str(card) not in LOWEST_CHOICES:
+        raise api.BadRequest(message("the field {field} must be one card from 3♠ to {highest}",
+                                     field="'lowest'", highest=LOWEST_CHOICES[-1]), field="lowest")
+    return card
 
 
 @api.bp.post("/tienlen/check")
 def api_check():  # type: ignore[no-untyped-def]
-    data = api.json_body(required=("play",), allowed=("table", "first_play", "rules"))
-    play = _api_cards(data, "play", "the play")
-    table = _api_cards(data, "table", "the table")
+    data = api.json_body(required=("play",), allowed=("table", "first_play", "lowest", "rules"))
+    play = _api_cards(data, "play", message("the play"))
+    table = _api_cards(data, "table", message("the table"))
     first_play = data.get("first_play")
     if first_play is None:
         first_play = False
     if not isinstance(first_play, bool):
-        raise api.BadRequest("the field 'first_play' must be true or false")
-    rules = TienLenRules.from_dict(api.rules_field(data))
-    verdict = check(play, table, rules, first_play=first_play)
+        raise api.BadRequest(message("the field {field} must be true or false", field="'first_play'"),
+                             field="first_play")
+    lowest = _api_lowest(data)
+    rules = rules_from_mapping(TienLenRules, api.rules_field(data))
+    verdict = check(play, table, rules, first_play=first_play, opening_card=lowest)
     return jsonify(
         legal=verdict.legal,
         bomb=verdict.bomb,
@@ -322,6 +366,13 @@ openapi.add_path(
                     "type": "boolean",
                     "default": False,
                     "description": "The first play of the game (the opening rule first_lead applies).",
+                },
+                "lowest": {
+                    "type": "string",
+                    "default": "3♠",
+                    "enum": LOWEST_CHOICES,
+                    "description": "With 2 or 3 players the 3♠ may not be dealt: the lowest card dealt, which "
+                                   "then plays the part of the 3♠ in the opening rule (with first_play).",
                 },
                 "rules": {"$ref": "#/components/schemas/TienLenRules"},
             },

@@ -18,15 +18,22 @@ from flask import Blueprint, Response, abort, redirect, request, url_for
 from flask_babel import gettext
 
 from referee.cards import Card, NotationError
-from referee.switches import SwitchError
-from referee.tienlen import THREE_OF_SPADES, Setup, TienLenRules
+from referee.errors import RefereeError
+from referee.switches import SwitchError, rules_from_mapping
+from referee.tienlen import THREE_OF_SPADES, Setup, TienLenRules, lowest_cards
+from referee.tienlen_evening import (
+    EntryRefused,
+    NotFollowedError,
+    SheetGame,
+    TableFollowed,
+    finished_hand,
+    judge_from_table,
+    seat_map,
+)
 from referee.tienlen_scores import ScoreRules
 from referee.web import store
 from referee.web.games.tienlen import scores_api  # noqa: F401  (the API routes and their OpenAPI paths)
 from referee.web.games.tienlen.evening import (
-    CORRECT,
-    FOLLOW,
-    GAME,
     KIND,
     TABLE_KIND,
     Entry,
@@ -34,14 +41,13 @@ from referee.web.games.tienlen.evening import (
     build_sheet,
     describe,
     followed_table,
-    judge_by_hand,
-    judge_from_table,
     last_move,
-    seat_map,
+    refused_entry,
     table_hands,
     table_state,
     typed_from,
     typed_from_facts,
+    written,
 )
 from referee.web.guard import whole_number
 from referee.web.models import Game as StoredGame
@@ -59,6 +65,7 @@ from referee.web.tables import (
     seen_version,
     starting_id,
     switches_from_form,
+    this_write,
 )
 from referee.web.views import render_page, say
 
@@ -66,7 +73,6 @@ bp = Blueprint("tienlen_scores", __name__, url_prefix="/tienlen/scores")
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 SWITCH_IDS: list[str] = [f for f in ScoreRules.__dataclass_fields__]
-LOWEST_CHOICES = ["3♠", "3♣", "3♦", "3♥", "4♠", "4♣", "4♦", "4♥", "5♠", "5♣", "5♦", "5♥", "6♠", "6♣"]
 
 
 def switch_specs() -> list[dict[str, Any]]:
@@ -104,7 +110,7 @@ def switch_specs() -> list[dict[str, Any]]:
 
 def _safe_rules(values: dict[str, Any]) -> ScoreRules:
     try:
-        return ScoreRules.from_dict(values)
+        return rules_from_mapping(ScoreRules, values)
     except (SwitchError, ValueError, TypeError):
         return ScoreRules()
 
@@ -132,7 +138,7 @@ def new() -> Response:
     values = switches_from_form(form, SWITCH_IDS)
     rules = ScoreRules()
     try:
-        rules = ScoreRules.from_dict(values)
+        rules = rules_from_mapping(ScoreRules, values)
     except SwitchError as exc:
         errors["rules"] = say(exc)
     if errors:
@@ -162,7 +168,8 @@ def render_sheet(access: Access, feedback: Feedback, status: int = 200) -> Respo
     added = request.args.get("added", "")
     return render_page(
         "tienlen_scores/sheet.html", "tienlen_scores/_sheet.html", status=status, feedback=feedback,
-        table_hands=table_hands(sheet) if sheet.tables else [], lowest_choices=LOWEST_CHOICES,
+        table_hands=table_hands(sheet) if sheet.tables else [],
+        lowest_choices=[str(c) for c in lowest_cards(sheet.players)],
         added=whole_number(added, high=9999),
         **_context(access, sheet),
     )
@@ -219,11 +226,16 @@ def add_page(token: str) -> Response:
 def game_page(token: str, number: int) -> Response:
     access = SHEET.open(token)
     sheet = build_sheet(access.game)
-    saved = sheet.saved(number)
-    if saved is None:
-        abort(404, gettext("This sheet has no game %(n)s yet.", n=number))
-    entry = Entry(typed_from_facts(saved.facts))
+    saved = _saved_or_404(sheet, number)
+    entry = Entry(typed_from_facts(saved.record.facts, sheet.names))
     return SHEET.show(access, Feedback(), render=lambda a, f, s: _render_entry(a, sheet, number, entry))
+
+
+def _saved_or_404(sheet: Sheet, number: int) -> SheetGame:
+    try:
+        return sheet.check_game_saved(number)
+    except RefereeError as exc:
+        abort(404, say(exc))
 
 
 def _save_by_hand(token: str, number: int | None) -> Response:
@@ -231,23 +243,21 @@ def _save_by_hand(token: str, number: int | None) -> Response:
     require_keeper(access)
     sheet = build_sheet(access.game)
     typed = typed_from(request.form, sheet.players)
-    if number is not None and sheet.saved(number) is None:
-        if seen_version() == access.game.version:  # nothing moved: there never was such a game
-            abort(404, gettext("This sheet has no game %(n)s yet.", n=number))
+    if number is not None and sheet.saved(number) is None and seen_version() != access.game.version:
         # Another keeper's undo took that game away: the fresh sheet's entry form, with what was typed.
         return SHEET.stale(access, Feedback(typed=dict(typed)), _entry_page(None))
-    entry = judge_by_hand(sheet.names, sheet.rules, typed)
+    if number is not None:
+        _saved_or_404(sheet, number)
+    entry = Entry(typed)
 
     def decide(access: Access) -> tuple[str, dict[str, Any]]:
-        if not entry.ok:
-            raise Refused(entry.problem or gettext("Nothing was saved: fix what is marked below."), detail=entry)
-        payload = dict(entry.payload or {})
-        if number is None:
-            return GAME, payload
-        old = build_sheet(access.game).saved(number)
-        if old is not None and old.table is not None:  # still counts as that table hand
-            payload["table"], payload["hand"] = old.table
-        return CORRECT, {**payload, "number": number}
+        evening = build_sheet(access.game)
+        try:
+            record = evening.add_by_hand(typed) if number is None else evening.correct(number, typed)
+        except EntryRefused as exc:
+            shown = refused_entry(typed, exc, evening.names)
+            raise Refused(shown.problem or say(exc), detail=shown) from None
+        return written(access.game, evening, record)
 
     after = {"added": number or len(sheet.games) + 1}
     return SHEET.write(token, decide, typed=typed, detail=entry, render=_entry_page(number), after=after)
@@ -268,15 +278,21 @@ def correct(token: str, number: int) -> Response:
 
 def _table_or_404(sheet: Sheet, table_id: int, *, once: StoredGame | None = None) -> Any:
     """The followed table ``table_id``; or ``once``, a table the sheet followed until an undo."""
-    table = followed_table(table_id) if table_id in sheet.tables else once
+    if once is not None:
+        return once
+    try:
+        sheet.check_follows(table_id)
+    except RefereeError as exc:
+        abort(404, say(exc))
+    table = followed_table(table_id)
     if table is None:
-        abort(404, gettext("This sheet does not follow that table."))
+        abort(404, say(NotFollowedError()))
     return table
 
 
 def _followed_once(access: Access, table_id: int) -> StoredGame | None:
     """A table this sheet followed at some version (an undo may have taken the follow back)."""
-    if any(e.kind == FOLLOW and e.payload.get("table") == table_id for e in access.game.events):
+    if any(e.kind == TableFollowed.action and e.payload.get("table") == table_id for e in access.game.events):
         return followed_table(table_id)
     return None
 
@@ -295,12 +311,16 @@ def _render_table_entry(access: Access, sheet: Sheet, table_id: int, hand_index:
                         once: StoredGame | None = None) -> Response:
     table = _table_or_404(sheet, table_id, once=once)
     state = table_state(table)
-    if not 0 <= hand_index < len(state.hands) or not state.hands[hand_index].over:
-        abort(404, gettext("That hand of the table is not over yet."))
-    hand = state.hands[hand_index]
+    try:
+        hand = finished_hand(state.hands, hand_index)
+    except RefereeError as exc:
+        abort(404, say(exc))
     mapping = seat_map(sheet.names, hand.players) or list(range(len(hand.players)))
-    preview = entry if entry.payload is not None or entry.errors or entry.problem else judge_from_table(
-        sheet.names, sheet.rules, table, hand_index, entry.typed)
+    preview = entry
+    if not (entry.ok or entry.errors or entry.problem):
+        preview = Entry(entry.typed).take(
+            judge_from_table(sheet.names, sheet.rules, table_id, state.hands, hand_index, _leftover(entry.typed)),
+            sheet.names)
     left = hand.cards_left_at_first_out or hand.cards_left
     seats: list[dict[str, Any]] = [{"seat": mapping[s], "name": hand.players[s], "left": left[s], "winner": s == hand.winner,
               "frozen": s in (hand.no_card_at_first_out or ())} for s in range(len(hand.players))]
@@ -320,6 +340,11 @@ def from_table_page(token: str, table_id: int, hand: int) -> Response:
                       render=lambda a, f, s: _render_table_entry(a, sheet, table_id, hand, Entry({})))
 
 
+def _leftover(typed: dict[str, str]) -> dict[int, str]:
+    """The leftover cards typed, by sheet seat."""
+    return {int(name.removeprefix("cards_")): text for name, text in typed.items() if name.startswith("cards_")}
+
+
 @bp.post("/g/<token>/table/<int:table_id>/<int:hand>")
 def add_from_table(token: str, table_id: int, hand: int) -> Response:
     access = SHEET.open(token)
@@ -331,16 +356,20 @@ def add_from_table(token: str, table_id: int, hand: int) -> Response:
         if once is not None:
             return SHEET.stale(access, Feedback(typed=typed), _table_page(table_id, hand, once=once))
     table = _table_or_404(sheet, table_id)
-    entry = judge_from_table(sheet.names, sheet.rules, table, hand, typed)
+    hands = table_state(table).hands
 
     def decide(access: Access) -> tuple[str, dict[str, Any]]:
-        if (table_id, hand) in build_sheet(access.game).added:
-            raise Refused(gettext("This hand of the table is already on the sheet."), detail=entry)
-        if not entry.ok:
-            raise Refused(entry.problem or gettext("Nothing was saved: fix what is marked below."), detail=entry)
-        return GAME, dict(entry.payload or {})
+        evening = build_sheet(access.game)
+        try:
+            return written(access.game, evening, evening.add_from_table(table_id, hands, hand, _leftover(typed)))
+        except EntryRefused as exc:
+            shown = refused_entry(typed, exc, evening.names)
+            raise Refused(shown.problem or say(exc), detail=shown) from None
+        except RefereeError as exc:
+            raise Refused(exc, detail=Entry(typed).take(judge_from_table(
+                evening.names, evening.rules, table_id, hands, hand, _leftover(typed)), evening.names)) from None
 
-    return SHEET.write(token, decide, typed=typed, detail=entry, render=_table_page(table_id, hand),
+    return SHEET.write(token, decide, typed=typed, detail=Entry(typed), render=_table_page(table_id, hand),
                        after={"added": len(sheet.games) + 1})
 
 
@@ -355,7 +384,7 @@ def start_table(token: str) -> Response:
     sheet = build_sheet(access.game)
     form = request.form
     typed = {"leader": str(form.get("leader", ""))[:2], "lowest": str(form.get("lowest", "3♠"))[:4]}
-    created: list[str] = []
+    new_tables: list[store.NewGame] = []
 
     def decide(access: Access) -> tuple[str, dict[str, Any]]:
         leader = whole_number(typed["leader"], high=sheet.players - 1)
@@ -369,24 +398,20 @@ def start_table(token: str) -> Response:
         game_rules = _table_rules(sheet.rules)
         try:
             setup = Setup(tuple(sheet.names), game_rules, leader=leader, lowest_card=lowest)
-        except ValueError:
-            raise Refused(gettext("With all 52 cards dealt, the 3♠ is the lowest card dealt, not %(card)s.",
-                                  card=str(lowest)) if sheet.players == 4 else
-                          gettext("With %(dealt)s cards dealt, the lowest card dealt cannot be as high as %(card)s.",
-                                  dealt=13 * sheet.players, card=str(lowest)), at="lowest") from None
-        table = store.create_game(TABLE_KIND, sheet.names, rules=game_rules.to_dict(),
-                                  setup={**setup.to_dict(), "sheet": access.game.keeper_token,
-                                         "sheet_watch": access.game.watch_token},
-                                  created_by=starting_id())
-        created.append(table.keeper_token)
-        return FOLLOW, {"table": table.id}
+        except RefereeError as exc:
+            raise Refused(exc, at="lowest") from None
+        table = store.NewGame(TABLE_KIND, sheet.names, game_rules.to_dict(),
+                              {**setup.to_dict(), "sheet": access.game.keeper_token,
+                               "sheet_watch": access.game.watch_token})
+        new_tables.append(table)
+        return TableFollowed.action, {"table": table}  # created with the write: nothing is left behind by a 409
 
     response = SHEET.write(token, decide, typed=typed)
-    if not created and response.status_code in (200, 303) and (mine := starting_id()):  # the same form, sent again
-        started = store.game_started_by(mine, TABLE_KIND)
-        created = [started.keeper_token] if started else []
-    if created and response.status_code in (200, 303):
-        return redirect(url_for("tienlen_table.table", token=created[0]), 303)  # type: ignore[return-value]
+    created = new_tables[0].created if new_tables else None
+    if created is None and (mine := this_write()):  # the same form sent again: the table it started
+        created = store.game_made_by(access.game, mine, "table")
+    if created is not None and response.status_code in (200, 303):
+        return redirect(url_for("tienlen_table.table", token=created.keeper_token), 303)  # type: ignore[return-value]
     return response
 
 
@@ -394,11 +419,11 @@ def _table_rules(rules: ScoreRules) -> TienLenRules:
     """The table's house rules: those this phone last used, with the sheet's play_on and instant_wins."""
     remembered = remembered_rules(TABLE_KIND)
     try:
-        base = TienLenRules.from_dict(remembered)
+        base = rules_from_mapping(TienLenRules, remembered)
     except (SwitchError, ValueError, TypeError):
         base = TienLenRules()
     values = {**base.to_dict(), "play_on": rules.play_on, "instant_wins": rules.instant_wins}
-    return TienLenRules.from_dict(values)
+    return rules_from_mapping(TienLenRules, values)
 
 
 @bp.post("/g/<token>/follow")
@@ -407,18 +432,13 @@ def follow(token: str) -> Response:
     typed = {"link": str(request.form.get("link", ""))[:300].strip()}
 
     def decide(access: Access) -> tuple[str, dict[str, Any]]:
-        sheet = build_sheet(access.game)
         link = typed["link"].rstrip("/")
         found = find_by_token(link.rsplit("/", 1)[-1], TABLE_KIND) if link else None
         if found is None:
             raise Refused(gettext("That is not the link of a Tiến lên table: copy it from the table's share box."),
                           at="link")
-        if seat_map(sheet.names, found.game.player_names) is None:
-            raise Refused(gettext("That table's players (%(them)s) are not this sheet's (%(us)s).",
-                                  them=", ".join(found.game.player_names), us=", ".join(sheet.names)), at="link")
-        if found.game.id in sheet.tables:
-            raise Refused(gettext("This sheet already follows that table."), at="link")
-        return FOLLOW, {"table": found.game.id}
+        evening = build_sheet(access.game)
+        return written(access.game, evening, evening.follow(found.game.id, found.game.player_names))
 
     return SHEET.write(token, decide, typed=typed, at="link")
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from flask import jsonify
 
+from referee.switches import rules_from_mapping
 from referee.tienlen_scores import ITEMS, FinishedGame, ScoreRules, score
 from referee.web import api, openapi
 
@@ -19,7 +20,7 @@ FIELDS = ("players", "winner", "order", "cards_left", "leftover", "frozen", "cho
 @api.bp.post("/tienlen/score")
 def api_tienlen_score():  # type: ignore[no-untyped-def]
     data = api.json_body(required=("players", "winner", "cards_left"), allowed=FIELDS)
-    rules = ScoreRules.from_dict(api.rules_field(data))
+    rules = rules_from_mapping(ScoreRules, api.rules_field(data))
     game = FinishedGame.from_dict({k: v for k, v in data.items() if k != "rules"})
     return jsonify(score(game, rules).to_dict())
 

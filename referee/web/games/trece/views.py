@@ -25,7 +25,8 @@ from flask import Blueprint, Response, jsonify, redirect, request, url_for
 from flask_babel import gettext
 
 from referee.cards import AnyCard, Joker, NotationError, Suit, TooManyCopiesError, parse_card, parse_cards
-from referee.switches import SwitchError
+from referee.switches import SwitchError, rules_from_mapping
+from referee.text import message
 from referee.trece import (
     DemandError,
     Draw,
@@ -83,7 +84,7 @@ def switch_specs() -> list[dict[str, Any]]:
 
 def _rules_or_default(values: Mapping[str, Any]) -> TreceRules:
     try:
-        return TreceRules.from_mapping(values)
+        return rules_from_mapping(TreceRules, values)
     except (SwitchError, ValueError):
         return TreceRules()
 
@@ -135,9 +136,14 @@ def read_one_card(
 def read_suit(raw: Any) -> Suit | None:
     if raw is None or (isinstance(raw, str) and not raw.strip()):
         return None
+    wrong = message("the field {field} must be a suit such as ♥ or h, or null", field="'must_follow'")
     if not isinstance(raw, str):
-        raise api.BadRequest("the field 'must_follow' must be a suit such as \"♥\" or \"h\", or null")
-    return Suit.parse(raw.strip())
+        raise api.BadRequest(wrong, field="must_follow")
+    try:
+        return Suit.parse(raw.strip())
+    except ValueError:
+        raise api.BadRequest(message("the field {field} must be a suit such as ♥ or h, or null: {value} is not a suit",
+                                     field="'must_follow'", value=repr(raw.strip())), field="must_follow") from None
 
 
 def verdict_view(verdict: Verdict) -> dict[str, Any]:
@@ -191,7 +197,7 @@ def check() -> Response:
 
     if request.method == "POST" or any(k in form or f"{k}__present" in form for k in SWITCH_IDS):
         try:
-            rules = TreceRules.from_mapping(switches_from_form(form, SWITCH_IDS))
+            rules = rules_from_mapping(TreceRules, switches_from_form(form, SWITCH_IDS))
         except (SwitchError, ValueError) as exc:
             errors["rules"] = say(exc)
             rules = TreceRules()
@@ -234,11 +240,20 @@ def trece_api_check():  # type: ignore[no-untyped-def]
     data = api.json_body(required=("top", "play"), allowed=("must_follow", "rules"))
     top_text = api.text_field(data, "top")
     if not top_text.strip():
-        raise api.BadRequest("the field 'top' must name the card on top of the pile")
-    top = parse_card(top_text)
-    play = parse_cards(api.text_field(data, "play"))
+        raise api.BadRequest(message("the field {field} must name the card on top of the pile", field="'top'"),
+                             field="top")
+    try:
+        top = parse_card(top_text)
+    except NotationError as exc:
+        raise api.BadRequest(message("{what}: {why}", what=message("the top of the pile"), why=exc.reason),
+                             reason=exc.reason, field="top") from None
+    try:
+        play = parse_cards(api.text_field(data, "play"))
+    except NotationError as exc:
+        raise api.BadRequest(message("{what}: {why}", what=message("the play"), why=exc.reason),
+                             reason=exc.reason, field="play") from None
     must_follow = read_suit(data.get("must_follow"))
-    rules = TreceRules.from_mapping(api.rules_field(data))
+    rules = rules_from_mapping(TreceRules, api.rules_field(data))
     verdict = check_play(top, play, must_follow, rules)
     return jsonify(
         legal=verdict.legal,
@@ -304,7 +319,7 @@ def new_game() -> Response:
     if turned is None and "turned" not in errors:
         errors["turned"] = gettext("Choose the card turned face up to start the pile (rank and suit).")
     try:
-        rules = TreceRules.from_mapping(switches_from_form(form, SWITCH_IDS))
+        rules = rules_from_mapping(TreceRules, switches_from_form(form, SWITCH_IDS))
     except (SwitchError, ValueError) as exc:
         errors["rules"] = say(exc)
         rules = TreceRules()
