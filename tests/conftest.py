@@ -19,6 +19,7 @@ from werkzeug.serving import make_server
 
 from app import create_app
 from referee.web.extensions import db
+from tests.games import PACKAGES
 
 # Property tests check rules, not speed: no per-example deadline, so a busy CI machine cannot
 # turn a slow example into a failure. Speed is measured in the benchmarks instead.
@@ -32,7 +33,9 @@ PHONE = {"viewport": {"width": 360, "height": 740}, "device_scale_factor": 2, "i
 
 
 def _make_app(uri: str = "sqlite://", **extra):  # type: ignore[no-untyped-def]
-    config = {"TESTING": True, "SQLALCHEMY_DATABASE_URI": uri, "SECRET_KEY": "test", **extra}
+    # Every test app has the app's games and the tests' own (tests/games.py).
+    config = {"TESTING": True, "SQLALCHEMY_DATABASE_URI": uri, "SECRET_KEY": "test", "GAME_PACKAGES": PACKAGES,
+              **extra}
     if uri == "sqlite://":
         from sqlalchemy.pool import StaticPool
 

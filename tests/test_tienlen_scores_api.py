@@ -91,7 +91,9 @@ def test_the_endpoint_is_in_the_openapi_document(client) -> None:  # type: ignor
     doc = client.get("/api/openapi.json").get_json()
     op = doc["paths"]["/api/tienlen/score"]["post"]
     assert op["requestBody"]["content"]["application/json"]["example"]["cards_left"] == [0, 5, 13, 2]
-    assert set(doc["components"]["schemas"]["TienLenScoreRules"]["properties"]) >= {
+    rules = op["requestBody"]["content"]["application/json"]["schema"]["properties"]["rules"]
+    assert rules == {"$ref": "#/components/schemas/ScoreRules"}  # built from the library's ScoreRules
+    assert set(doc["components"]["schemas"]["ScoreRules"]["properties"]) >= {
         "score_by", "first_stake", "second_stake", "frozen", "two_left_black", "two_left_red", "bomb_left",
         "chop_black", "chop_red", "chop_bomb", "instant_stake", "play_on", "instant_wins"}
 

@@ -1,6 +1,7 @@
 """The web layer: the only part of ``referee`` that knows Flask.
 
-``init_app`` binds the extensions, registers a blueprint per game and the JSON
+``init_app`` binds the extensions, registers the games of the registry
+(:mod:`referee.web.registry`: one entry per package under ``referee/web/games/``) and the JSON
 API, and installs the error pages.
 """
 
@@ -35,7 +36,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals["get_locale"] = get_locale
     app.jinja_env.globals["JS_ON"] = JS_ON
 
-    from referee.web import api, assets, names, offline, sharing, tables, views
+    from referee.web import api, assets, names, offline, registry, sharing, tables, views
 
     app.jinja_env.globals["POLL_SECONDS"] = tables.POLL_SECONDS
     app.jinja_env.globals["new_write_id"] = tables.new_starting_id
@@ -60,9 +61,9 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(views.bp)
     app.register_blueprint(offline.bp)
     app.register_blueprint(sharing.bp)
-    # Each game's web module registers its page blueprint and its API routes.
-    for module in _game_modules():
-        app.register_blueprint(module.bp)
+    # Each game's package describes itself once (its registry entry): its blueprints, links,
+    # followed games, card order, switches and API paths.  Its API routes are on api.bp.
+    registry.init_app(app)
     app.register_blueprint(api.bp)
 
     guard.init_app(app)
@@ -92,20 +93,6 @@ def runs_without(app: Flask, *, has_workbox: bool) -> list[str]:
     if not has_workbox:
         missing.append("Workbox (no service worker: pages do not reopen offline; run: scripts/npm-install)")
     return missing
-
-
-# The games' web modules, each with a page blueprint ``bp`` (and API routes on ``api.bp``).
-GAMES: tuple[str, ...] = (
-    "games.tienlen.check", "games.tienlen.table", "games.tienlen.scores",
-    "games.trece.views", "games.three_thirteen.views",
-)
-
-
-def _game_modules() -> list:  # type: ignore[type-arg]
-    import importlib
-
-    modules = [importlib.import_module(f"referee.web.{name}") for name in GAMES]
-    return [module for module in modules if hasattr(module, "bp")]
 
 
 # Everything comes from this server (the table may be offline): the policy enforces it in the

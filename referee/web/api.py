@@ -102,7 +102,9 @@ def http_error(exc: HTTPException):  # type: ignore[no-untyped-def]
 
 @bp.route("/openapi.json")
 def openapi_document():  # type: ignore[no-untyped-def]
-    return jsonify(openapi.document())
+    from referee.web import registry
+
+    return jsonify(openapi.document(registry.entries()))
 
 
 @bp.post("/cards/parse")

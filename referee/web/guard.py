@@ -83,8 +83,8 @@ def json_depth(body: bytes | str) -> int:
 def same_site_target(target: str | None, fallback: str = "/") -> str:
     """``target`` if it is a path on this site, else ``fallback`` (no open redirect).
 
-    >>> same_site_target("/trece/"), same_site_target("//evil.example/"), same_site_target("https://evil.example/x")
-    ('/trece/', '/', '/')
+    >>> same_site_target("/game/"), same_site_target("//evil.example/"), same_site_target("https://evil.example/x")
+    ('/game/', '/', '/')
     """
     if not target:
         return fallback

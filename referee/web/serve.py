@@ -68,8 +68,8 @@ def shown_query(query: str) -> str:
 def shown_path(path: str) -> str:
     """A request path fit for a log: a share-link token is cut to its first 4 characters.
 
-    >>> shown_path("/trece/g/AbCdEfGhIjKlMnOpQrStUvWxYz012345/act")
-    '/trece/g/AbCd…/act'
+    >>> shown_path("/game/g/AbCdEfGhIjKlMnOpQrStUvWxYz012345/act")
+    '/game/g/AbCd…/act'
     """
     return _TOKEN_IN_PATH.sub(r"\1\2…", path)
 

@@ -15,10 +15,8 @@
   "use strict";
   var SUITS = { s: "♠", c: "♣", d: "♦", h: "♥" };
   var SUIT_OF = { "♠": "s", "♤": "s", "♣": "c", "♧": "c", "♦": "d", "♢": "d", "♥": "h", "♡": "h" };
-  var ORDERS = {
-    tienlen: ["3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2"],
-    ace_low: ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
-  };
+  /* A game's rank order comes with its picker (data-ranks, from the game's registry entry). */
+  var ACE_LOW = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
   var TOKEN = /(JK|RJ|BJ)|(10|[2-9AJQKT])[\uFE0E\uFE0F]?([SCDH♠♤♣♧♦♢♥♡])|([♠♤♣♧♦♢♥♡])[\uFE0E\uFE0F]?(10|[2-9AJQKT])/iy;
   var SEP = /[\s,;]+/y;
 
@@ -98,7 +96,7 @@
   function setup(root) {
     if (root.dataset.ready) return;
     root.dataset.ready = "1";
-    var ranks = ORDERS[root.dataset.order] || ORDERS.ace_low;
+    var ranks = root.dataset.ranks ? root.dataset.ranks.split(" ") : ACE_LOW;
     var suits = root.dataset.suits || "shcd";
     var grid = root.querySelector(".picker-grid");
     var buttons = Array.prototype.slice.call(root.querySelectorAll(".card-btn"));
@@ -462,5 +460,8 @@
   document.addEventListener("htmx:responseError", saveDrafts);
   document.addEventListener("DOMContentLoaded", function () { scan(document); });
   document.addEventListener("htmx:load", function (e) { scan(e.detail.elt); });
-  window.Thirteen = { parseCards: parse, setupPicker: setup };
+  /* Any load order: app.js and round.js add to the same object. */
+  window.Thirteen = window.Thirteen || {};
+  window.Thirteen.parseCards = parse;
+  window.Thirteen.setupPicker = setup;
 })();

@@ -18,7 +18,7 @@
     }
     gone.forEach(function (k) { ls.removeItem(k); });
   }
-  function parse(text) { return window.Thirteen ? window.Thirteen.parseCards(text || "") : (text || "").split(/\s+/).filter(Boolean); }
+  function parse(text) { return window.Thirteen && window.Thirteen.parseCards ? window.Thirteen.parseCards(text || "") : (text || "").split(/\s+/).filter(Boolean); }
 
   function setup(form) {
     if (form.dataset.roundReady) return;

@@ -21,6 +21,7 @@ from referee.three_thirteen_sheet import judge_round as rules_judge_round
 from referee.three_thirteen_sheet import preview_hand as rules_preview_hand
 from referee.web.i18n import rank_plural
 from referee.web.rebuilt import sheet_of
+from referee.web.sheets import Change, change_history
 from referee.web.store import history, live_events
 from referee.web.views import say
 
@@ -222,14 +223,8 @@ class Sheet:
         return [SheetRound(r, schedule) for r in self.state.rounds]
 
     @property
-    def history(self) -> list[dict[str, Any]]:
-        log = history(self.game)
-        undone = {e.payload.get("undoes") for e in log if e.kind == "undo"}
-        return [{
-            "seq": event.seq, "kind": event.kind, "when": event.created_at,
-            "round": event.payload.get("round"), "points": event.payload.get("points"),
-            "undoes": event.payload.get("undoes"), "undone": event.seq in undone,
-        } for event in log]
+    def history(self) -> list[Change]:
+        return change_history(history(self.game), number="round")
 
     @property
     def schedule(self) -> Schedule:

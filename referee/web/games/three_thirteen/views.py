@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from flask import Blueprint, Response, abort, jsonify, redirect, request, url_for
+from flask import Blueprint, Response, abort, jsonify, request
 from flask_babel import gettext
 
 from referee.cards import AnyCard, NotationError, Rank, TooManyCopiesError, parse_cards
@@ -28,7 +28,7 @@ from referee.three_thirteen import (
     split_hand,
 )
 from referee.three_thirteen_sheet import RoundRefused
-from referee.web import api, openapi
+from referee.web import api, openapi, sheets
 from referee.web.games.three_thirteen.sheet import (
     CORRECT,
     KIND,
@@ -44,67 +44,48 @@ from referee.web.games.three_thirteen.sheet import (
     stored_rules,
 )
 from referee.web.guard import whole_number
+from referee.web.house_rules import SwitchLabel, Words, sent_switches, switch_labels
 from referee.web.i18n import rank_plural
 from referee.web.rebuilt import written
-from referee.web.sheets import csv_download, line_style, spreadsheet_cell
-from referee.web.store import MAX_PLAYERS, Access, clean_names, create_game, live_events
+from referee.web.sheets import Chart, csv_download, spreadsheet_cell
+from referee.web.store import MAX_PLAYERS, Access, clean_names, live_events
 from referee.web.tables import (
     Feedback,
     FollowedGame,
     Refused,
     Render,
-    remember_rules,
-    remembered_rules,
-    require_keeper,
+    remembered,
     seen_version,
-    starting_id,
-    switches_from_form,
 )
 from referee.web.views import render_page, say
 
 bp = Blueprint("three_thirteen", __name__, url_prefix="/three-thirteen")
+API = openapi.Section()
 
-SWITCH_IDS = ["faces", "decks", "aces", "jokers", "longer_game", "up_and_back", "doubles", "false_out"]
 SCORE_SWITCHES = ["faces", "aces", "jokers", "longer_game"]
 
 
-def switch_specs(ids: Sequence[str] = SWITCH_IDS) -> list[dict[str, Any]]:
+def switch_specs(ids: Sequence[str] | None = None) -> list[SwitchLabel]:
     """Each house rule with a one-line explanation (the switches partial)."""
-    specs = {
-        "faces": {
-            "label": gettext("Picture cards"),
-            "help": gettext("Jack, queen and king cost 10 each, or 11, 12 and 13."),
-            "choices": [("ten", gettext("10 each")), ("rank", gettext("11, 12, 13"))],
-        },
-        "decks": {
-            "label": gettext("Decks"),
-            "help": gettext("Normally one for two players, two for three or four, one more per two extra players."),
-            "choices": [("", gettext("by the number of players"))] + [(str(n), str(n)) for n in range(1, 9)],
-        },
-        "aces": {
-            "label": gettext("Aces"),
-            "help": gettext("Low only, or also above the king (Q K A); a spare ace then costs 15."),
-            "choices": [("low", gettext("low only")), ("high_or_low", gettext("high or low"))],
-        },
-        "jokers": {"label": gettext("Jokers"), "help": gettext("Two per deck, wild in every round; a spare one costs 20.")},
-        "longer_game": {
-            "label": gettext("Longer game"),
-            "help": gettext("Rounds 12 and 13 are added: 14 cards (aces wild), then 15 cards (2s wild)."),
-        },
-        "up_and_back": {
-            "label": gettext("Up and back"),
-            "help": gettext("Climb from 3 cards to 13, then come back down to 3: 22 rounds."),
-        },
-        "doubles": {
-            "label": gettext("Doubles"),
-            "help": gettext("Rounds where jacks, queens or kings are wild score twice."),
-        },
-        "false_out": {
-            "label": gettext("False out"),
-            "help": gettext("Claiming to be out with a hand that does not fit is not refused: the hand counts as usual, plus 20."),
-        },
-    }
-    return [{"id": i, **specs[i]} for i in ids]
+    return switch_labels(ThreeThirteenRules, {
+        "faces": Words(label=gettext("Picture cards"), help=gettext(
+            "Jack, queen and king cost 10 each, or 11, 12 and 13."),
+            choices={"ten": gettext("10 each"), "rank": gettext("11, 12, 13")}),
+        "decks": Words(label=gettext("Decks"), help=gettext(
+            "Normally one for two players, two for three or four, one more per two extra players."),
+            choices={"": gettext("by the number of players"), **{n: str(n) for n in range(1, 9)}}),
+        "aces": Words(label=gettext("Aces"), help=gettext(
+            "Low only, or also above the king (Q K A); a spare ace then costs 15."),
+            choices={"low": gettext("low only"), "high_or_low": gettext("high or low")}),
+        "jokers": Words(label=gettext("Jokers"), help=gettext("Two per deck, wild in every round; a spare one costs 20.")),
+        "longer_game": Words(label=gettext("Longer game"), help=gettext(
+            "Rounds 12 and 13 are added: 14 cards (aces wild), then 15 cards (2s wild).")),
+        "up_and_back": Words(label=gettext("Up and back"), help=gettext(
+            "Climb from 3 cards to 13, then come back down to 3: 22 rounds.")),
+        "doubles": Words(label=gettext("Doubles"), help=gettext("Rounds where jacks, queens or kings are wild score twice.")),
+        "false_out": Words(label=gettext("False out"), help=gettext(
+            "Claiming to be out with a hand that does not fit is not refused: the hand counts as usual, plus 20.")),
+    }, ids)
 
 
 def form_values(rules: ThreeThirteenRules) -> dict[str, Any]:
@@ -113,18 +94,11 @@ def form_values(rules: ThreeThirteenRules) -> dict[str, Any]:
     return values
 
 
-def rules_from_form(form: Any, ids: Sequence[str] = SWITCH_IDS) -> ThreeThirteenRules:
-    values = switches_from_form(form, list(ids))
+def rules_from_form(form: Any, ids: Sequence[str] | None = None) -> ThreeThirteenRules:
+    values = sent_switches(form, ThreeThirteenRules, ids)
     if values.get("decks") in ("", None):
         values.pop("decks", None)
     return rules_of(values)
-
-
-def safe_remembered() -> ThreeThirteenRules:
-    try:
-        return rules_of(remembered_rules(KIND))
-    except (SwitchError, ValueError, TypeError):
-        return ThreeThirteenRules()
 
 
 # ---------------------------------------------------------------------------
@@ -133,7 +107,7 @@ def safe_remembered() -> ThreeThirteenRules:
 
 @bp.get("/")
 def index() -> Response:
-    rules = safe_remembered()
+    rules = remembered(ThreeThirteenRules, KIND)
     return render_page(
         "three_thirteen/index.html", "three_thirteen/index.html",
         specs=switch_specs(), values=form_values(rules), names=[""] * MAX_PLAYERS, dealer=0, errors={},
@@ -165,10 +139,7 @@ def new_game() -> Response:
             specs=switch_specs(), values=form_values(rules), names=raw, dealer=dealer_row, errors=errors,
         )
     dealer = sum(1 for n in raw[:dealer_row] if " ".join(n.split()))
-    game = create_game(KIND, names, rules=stored_rules(rules), setup={"first_dealer": dealer},
-                       created_by=starting_id())
-    response = redirect(url_for(".game", token=game.keeper_token), code=303)
-    return remember_rules(response, KIND, stored_rules(rules))
+    return GAME.start(names, rules=stored_rules(rules), setup={"first_dealer": dealer})
 
 
 @bp.get("/rules")
@@ -262,7 +233,8 @@ def render_sheet(access: Access, feedback: Feedback, status: int = 200) -> Respo
     )
 
 
-GAME = FollowedGame(bp, kind=KIND, endpoint="three_thirteen.game", render=render_sheet, last_move=last_move)
+GAME: FollowedGame[Sheet] = FollowedGame(bp, kind=KIND, endpoint="three_thirteen.game", render=render_sheet,
+                                          last_move=last_move, live="sheet", build=build_sheet)
 
 
 @bp.get("/g/<token>")
@@ -272,8 +244,7 @@ def game(token: str) -> Response:
 
 @bp.get("/g/<token>/round/<int:number>")
 def round_page(token: str, number: int) -> Response:
-    access = GAME.open(token)
-    sheet = build_sheet(access.game)
+    access, sheet = GAME.opened(token)
     _check_round(sheet, number)
     saved = sheet.saved(number)
     if saved is not None:
@@ -338,9 +309,7 @@ def _round_answer(number: int) -> Render:
 
 @bp.post("/g/<token>/round/<int:number>")
 def save_round(token: str, number: int) -> Response:
-    access = GAME.open(token)
-    require_keeper(access)
-    sheet = build_sheet(access.game)
+    access, sheet = GAME.opened(token, keeper=True)
     if not (seen_version() != access.game.version and 1 <= number <= sheet.schedule.rounds):
         # A stale phone's round may have been undone on another phone: it gets the 409 below,
         # with its typing kept, rather than a 404.
@@ -367,8 +336,7 @@ def save_round(token: str, number: int) -> Response:
 
 @bp.get("/g/<token>/round/<int:number>/preview/<int:seat>")
 def preview(token: str, number: int, seat: int) -> Response:
-    access = GAME.open(token)
-    sheet = build_sheet(access.game)
+    access, sheet = GAME.opened(token)
     _check_round(sheet, number)
     if not 0 <= seat < sheet.players:
         abort(404)
@@ -385,18 +353,12 @@ def undo(token: str) -> Response:
 
 @bp.post("/g/<token>/again")
 def again(token: str) -> Response:
-    access = GAME.open(token)
-    require_keeper(access)
-    old = access.game
-    game = create_game(KIND, old.player_names, rules=dict(old.rules), setup=dict(old.setup),
-                       created_by=starting_id())
-    return redirect(url_for(".game", token=game.keeper_token), code=303)
+    return GAME.rematch(token)
 
 
 @bp.get("/g/<token>/sheet.csv")
 def export_csv(token: str) -> Response:
-    access = GAME.open(token)
-    sheet = build_sheet(access.game)
+    access, sheet = GAME.opened(token)
     rows: list[list[Any]] = [["round", "cards", "wild", "doubled", *(spreadsheet_cell(n) for n in sheet.names)]]
     for r in sheet.rounds:
         cells = [f"{p}{' (typed)' if t else ''}" for p, t in zip(r.points, r.typed, strict=True)]
@@ -410,24 +372,9 @@ def export_csv(token: str) -> Response:
 # ---------------------------------------------------------------------------
 # The running-total chart (inline SVG drawn here)
 
-def running_chart(sheet: Sheet) -> dict[str, Any] | None:
-    if not sheet.rounds:
-        return None
-    width, height, pad = 320, 160, 24
-    rounds = sheet.schedule.rounds
-    top = max(max(r.totals) for r in sheet.rounds) or 1
-    lines = []
-    for seat, name in enumerate(sheet.names):
-        points = [(pad, height - pad)]
-        for r in sheet.rounds:
-            x = pad + (width - 2 * pad) * r.number / rounds
-            y = (height - pad) - (height - 2 * pad) * r.totals[seat] / top
-            points.append((round(x, 1), round(y, 1)))
-        lines.append({
-            "name": name, **line_style(seat),
-            "points": " ".join(f"{x},{y}" for x, y in points), "total": sheet.totals[seat],
-        })
-    return {"width": width, "height": height, "pad": pad, "top": top, "lines": lines, "rounds": rounds}
+def running_chart(sheet: Sheet) -> Chart | None:
+    steps = [(r.number, r.totals) for r in sheet.rounds]
+    return sheets.running_chart(sheet.names, steps, sheet.schedule.rounds, sheet.totals)
 
 
 # ---------------------------------------------------------------------------
@@ -490,7 +437,7 @@ def api_score():  # type: ignore[no-untyped-def]
     )
 
 
-openapi.add_path(
+API.add_path(
     "/api/three-thirteen/score",
     "post",
     openapi.json_operation(
@@ -503,7 +450,7 @@ openapi.add_path(
                 "round": {"type": "integer", "minimum": 1, "description": "Round number, from 1, in the rules' schedule."},
                 "players": {"type": "integer", "minimum": 2, "maximum": MAX_PLAYERS, "default": 4,
                             "description": "Sets the number of decks unless rules.decks fixes it."},
-                "rules": {"type": "object", "description": "House-rule switches: " + ", ".join(SWITCH_IDS) + "."},
+                "rules": openapi.rules_ref(ThreeThirteenRules),
             },
             "additionalProperties": False,
         },

@@ -11,7 +11,6 @@ used last are kept in a cookie and applied when the page is opened again.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request, url_for
@@ -33,14 +32,15 @@ from referee.tienlen import (
     table_combination,
 )
 from referee.web import api, openapi
+from referee.web.house_rules import SwitchLabel, Words, sent_switches, switch_labels
 from referee.web.i18n import rank_plural, reason_fields
-from referee.web.tables import remember_rules, remembered_rules, switches_from_form
+from referee.web.tables import remember_rules, remembered
 from referee.web.views import is_htmx, read_cards, render_page, say
 
 bp = Blueprint("tienlen", __name__, url_prefix="/tienlen")
+API = openapi.Section()
 
 GAME = "tienlen"
-SWITCH_IDS: list[str] = list(TienLenRules.__dataclass_fields__)
 
 
 # ---------------------------------------------------------------------------
@@ -48,57 +48,32 @@ SWITCH_IDS: list[str] = list(TienLenRules.__dataclass_fields__)
 # ---------------------------------------------------------------------------
 
 
-def switch_specs() -> list[dict[str, Any]]:
+def switch_specs() -> list[SwitchLabel]:
     """Every Tiến lên house rule with a label and a one-line explanation."""
-    return [
-        {
-            "id": "twos_in_sequences",
-            "label": say(SWITCH_NAMES["twos_in_sequences"]),
-            "help": gettext("A 2 may be the top card of a sequence, as in Q K A 2; it never wraps round to 3."),
-        },
-        {
-            "id": "first_lead",
-            "label": say(SWITCH_NAMES["first_lead"]),
-            "help": gettext("What the very first play of the game has to be."),
-            "choices": [
-                ("contains_3s", gettext("must include the 3♠")),
-                ("three_spades_alone", gettext("the 3♠ on its own")),
-                ("any", gettext("anything: no opening rule")),
-            ],
-        },
-        {
-            "id": "quad_beats_pair_of_twos",
-            "label": say(SWITCH_NAMES["quad_beats_pair_of_twos"]),
-            "help": gettext("Four of a kind may bomb a pair of 2s, not just a single 2."),
-        },
-        {
-            "id": "quad_beats_three_pairs",
-            "label": say(SWITCH_NAMES["quad_beats_three_pairs"]),
-            "help": gettext("Four of a kind may beat a double sequence of exactly three pairs."),
-        },
-        {
-            "id": "four_pairs_beat_quad",
-            "label": say(SWITCH_NAMES["four_pairs_beat_quad"]),
-            "help": gettext("A double sequence of four pairs may beat four of a kind (never four 2s). House "
-                            "convention of this app: a longer double sequence may too."),
-        },
-        {
-            "id": "bomb_after_pass",
-            "label": say(SWITCH_NAMES["bomb_after_pass"]),
-            "help": gettext("Someone who passed can still come back in to bomb a 2 before the table clears."),
-        },
-        {
-            "id": "play_on",
-            "label": say(SWITCH_NAMES["play_on"]),
-            "help": gettext("When the first player runs out, the rest keep going until everyone is placed. If "
-                            "the player who went out made the last play, the next player still in leads."),
-        },
-        {
-            "id": "instant_wins",
-            "label": say(SWITCH_NAMES["instant_wins"]),
-            "help": gettext("Four 2s, a 3-to-ace dragon or six pairs in the dealt hand win on the spot."),
-        },
-    ]
+    return switch_labels(TienLenRules, {
+        "twos_in_sequences": Words(label=say(SWITCH_NAMES["twos_in_sequences"]), help=gettext(
+            "A 2 may be the top card of a sequence, as in Q K A 2; it never wraps round to 3.")),
+        "first_lead": Words(label=say(SWITCH_NAMES["first_lead"]), help=gettext(
+            "What the very first play of the game has to be."), choices={
+            "contains_3s": gettext("must include the 3♠"),
+            "three_spades_alone": gettext("the 3♠ on its own"),
+            "any": gettext("anything: no opening rule"),
+        }),
+        "quad_beats_pair_of_twos": Words(label=say(SWITCH_NAMES["quad_beats_pair_of_twos"]), help=gettext(
+            "Four of a kind may bomb a pair of 2s, not just a single 2.")),
+        "quad_beats_three_pairs": Words(label=say(SWITCH_NAMES["quad_beats_three_pairs"]), help=gettext(
+            "Four of a kind may beat a double sequence of exactly three pairs.")),
+        "four_pairs_beat_quad": Words(label=say(SWITCH_NAMES["four_pairs_beat_quad"]), help=gettext(
+            "A double sequence of four pairs may beat four of a kind (never four 2s). House "
+            "convention of this app: a longer double sequence may too.")),
+        "bomb_after_pass": Words(label=say(SWITCH_NAMES["bomb_after_pass"]), help=gettext(
+            "Someone who passed can still come back in to bomb a 2 before the table clears.")),
+        "play_on": Words(label=say(SWITCH_NAMES["play_on"]), help=gettext(
+            "When the first player runs out, the rest keep going until everyone is placed. If "
+            "the player who went out made the last play, the next player still in leads.")),
+        "instant_wins": Words(label=say(SWITCH_NAMES["instant_wins"]), help=gettext(
+            "Four 2s, a 3-to-ace dragon or six pairs in the dealt hand win on the spot.")),
+    })
 
 
 def combo_name(combo: Combination) -> str:
@@ -115,21 +90,6 @@ def combo_name(combo: Combination) -> str:
     if kind is Kind.SEQUENCE:
         return gettext("sequence of %(count)s cards", count=combo.length)
     return gettext("double sequence of %(count)s pairs", count=combo.pairs)
-
-
-def _rules_or_default(values: Mapping[str, Any]) -> TienLenRules:
-    """Rules from a cookie: a stale or damaged switch falls back to its default, the rest count."""
-    try:
-        return rules_from_mapping(TienLenRules, values)
-    except SwitchError:
-        good: dict[str, Any] = {}
-        for key, value in values.items():
-            try:
-                rules_from_mapping(TienLenRules, {key: value})
-            except SwitchError:
-                continue
-            good[key] = value
-        return rules_from_mapping(TienLenRules, good)
 
 
 # ---------------------------------------------------------------------------
@@ -166,9 +126,8 @@ def check_page() -> Response:
     errors: dict[str, str] = {}
     lowest = _lowest_from_form(lowest_text, errors)
 
-    sent = switches_from_form(form, SWITCH_IDS)
-    remembered = remembered_rules(GAME)
-    rules = _rules_or_default(remembered)
+    sent = sent_switches(form, TienLenRules)
+    rules = remembered(TienLenRules, GAME)
     save_rules: dict[str, Any] | None = None
     if sent:
         try:
@@ -299,7 +258,7 @@ def api_check():  # type: ignore[no-untyped-def]
     )
 
 
-openapi.add_schema(
+API.add_schema(
     "TienLenCombination",
     {
         "type": "object",
@@ -316,23 +275,7 @@ openapi.add_schema(
         },
     },
 )
-openapi.add_schema(
-    "TienLenRules",
-    {
-        "type": "object",
-        "additionalProperties": False,
-        "description": "House-rule switches (ids from RULES.md); missing switches keep their defaults.",
-        "properties": {
-            name: (
-                {"type": "string", "enum": list(TienLenRules.CHOICES[name]), "default": default}
-                if name in TienLenRules.CHOICES
-                else {"type": "boolean", "default": default}
-            )
-            for name, default in TienLenRules().to_dict().items()
-        },
-    },
-)
-openapi.add_schema(
+API.add_schema(
     "TienLenVerdict",
     {
         "type": "object",
@@ -350,7 +293,7 @@ openapi.add_schema(
         },
     },
 )
-openapi.add_path(
+API.add_path(
     "/api/tienlen/check",
     "post",
     openapi.json_operation(
@@ -374,7 +317,7 @@ openapi.add_path(
                     "description": "With 2 or 3 players the 3♠ may not be dealt: the lowest card dealt, which "
                                    "then plays the part of the 3♠ in the opening rule (with first_play).",
                 },
-                "rules": {"$ref": "#/components/schemas/TienLenRules"},
+                "rules": openapi.rules_ref(TienLenRules),
             },
         },
         {"$ref": "#/components/schemas/TienLenVerdict"},

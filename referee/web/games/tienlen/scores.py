@@ -19,7 +19,6 @@ from flask_babel import gettext
 
 from referee.cards import Card, NotationError
 from referee.errors import RefereeError
-from referee.switches import SwitchError, rules_from_mapping
 from referee.tienlen import THREE_OF_SPADES, Setup, TienLenRules, lowest_cards
 from referee.tienlen_evening import (
     EntryRefused,
@@ -31,7 +30,7 @@ from referee.tienlen_evening import (
     seat_map,
 )
 from referee.tienlen_scores import ScoreRules
-from referee.web import store
+from referee.web import sheets, store
 from referee.web.games.tienlen import scores_api  # noqa: F401  (the API routes and their OpenAPI paths)
 from referee.web.games.tienlen.evening import (
     KIND,
@@ -50,8 +49,9 @@ from referee.web.games.tienlen.evening import (
     written,
 )
 from referee.web.guard import whole_number
+from referee.web.house_rules import SwitchLabel, Words, rules_from_form, sent_switches, switch_labels
 from referee.web.models import Game as StoredGame
-from referee.web.sheets import csv_download, line_style, spreadsheet_cell
+from referee.web.sheets import Chart, csv_download, spreadsheet_cell
 from referee.web.store import Access, find_by_token
 from referee.web.tables import (
     BadForm,
@@ -59,12 +59,8 @@ from referee.web.tables import (
     FollowedGame,
     Refused,
     Render,
-    remember_rules,
-    remembered_rules,
-    require_keeper,
+    remembered,
     seen_version,
-    starting_id,
-    switches_from_form,
     this_write,
 )
 from referee.web.views import render_page, say
@@ -72,47 +68,39 @@ from referee.web.views import render_page, say
 bp = Blueprint("tienlen_scores", __name__, url_prefix="/tienlen/scores")
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
-SWITCH_IDS: list[str] = [f for f in ScoreRules.__dataclass_fields__]
 
 
-def switch_specs() -> list[dict[str, Any]]:
+def switch_specs() -> list[SwitchLabel]:
     """Every score switch with a label and a one-line explanation (amounts are editable numbers)."""
-    return [
-        {"id": "score_by", "label": gettext("Score by"),
-         "help": gettext("Cards: each loser pays the winner a point per card left. Places: the order out pays."),
-         "choices": [("cards", gettext("cards left")), ("places", gettext("places (needs play on)"))]},
-        {"id": "play_on", "label": gettext("Play on"),
-         "help": gettext("After the first player goes out the others play on, so every place is known.")},
-        {"id": "instant_wins", "label": gettext("Instant wins"),
-         "help": gettext("Four 2s, a 3-to-ace dragon or six pairs dealt win the game at once.")},
-        {"id": "first_stake", "amount": True, "label": gettext("First's stake"),
-         "help": gettext("Places: the first out wins this from the last.")},
-        {"id": "second_stake", "amount": True, "label": gettext("Second's stake"),
-         "help": gettext("Places, four players: the second wins this from the third.")},
-        {"id": "frozen", "amount": True, "min": 1, "max": 10, "label": gettext("Frozen (×)"),
-         "help": gettext("Someone who played no card pays this many times over (1: no extra).")},
-        {"id": "two_left_black", "amount": True, "label": gettext("Black 2 left"),
-         "help": gettext("Caught holding a 2♠ or 2♣ at the end: paid to the winner.")},
-        {"id": "two_left_red", "amount": True, "label": gettext("Red 2 left"),
-         "help": gettext("Caught holding a 2♦ or 2♥ at the end: paid to the winner.")},
-        {"id": "bomb_left", "amount": True, "label": gettext("Bomb left"),
-         "help": gettext("Per bomb the leftover cards make (four of a kind, three pairs in a row).")},
-        {"id": "chop_black", "amount": True, "label": gettext("Chop a black 2"),
-         "help": gettext("A bomb beats a black 2: its player pays the bomber at once.")},
-        {"id": "chop_red", "amount": True, "label": gettext("Chop a red 2"),
-         "help": gettext("A bomb beats a red 2: its player pays the bomber at once.")},
-        {"id": "chop_bomb", "amount": True, "label": gettext("Bomb on a bomb"),
-         "help": gettext("A bomb beaten by a bomb pays this, plus all it had won in the trick.")},
-        {"id": "instant_stake", "amount": True, "label": gettext("Instant win"),
-         "help": gettext("Every other player pays the one who declared an instant win.")},
-    ]
-
-
-def _safe_rules(values: dict[str, Any]) -> ScoreRules:
-    try:
-        return rules_from_mapping(ScoreRules, values)
-    except (SwitchError, ValueError, TypeError):
-        return ScoreRules()
+    return switch_labels(ScoreRules, {
+        "score_by": Words(label=gettext("Score by"), help=gettext(
+            "Cards: each loser pays the winner a point per card left. Places: the order out pays."),
+            choices={"cards": gettext("cards left"), "places": gettext("places (needs play on)")}),
+        "play_on": Words(label=gettext("Play on"), help=gettext(
+            "After the first player goes out the others play on, so every place is known.")),
+        "instant_wins": Words(label=gettext("Instant wins"), help=gettext(
+            "Four 2s, a 3-to-ace dragon or six pairs dealt win the game at once.")),
+        "first_stake": Words(label=gettext("First's stake"), help=gettext(
+            "Places: the first out wins this from the last.")),
+        "second_stake": Words(label=gettext("Second's stake"), help=gettext(
+            "Places, four players: the second wins this from the third.")),
+        "frozen": Words(label=gettext("Frozen (×)"), help=gettext(
+            "Someone who played no card pays this many times over (1: no extra)."), low=1, high=10),
+        "two_left_black": Words(label=gettext("Black 2 left"), help=gettext(
+            "Caught holding a 2♠ or 2♣ at the end: paid to the winner.")),
+        "two_left_red": Words(label=gettext("Red 2 left"), help=gettext(
+            "Caught holding a 2♦ or 2♥ at the end: paid to the winner.")),
+        "bomb_left": Words(label=gettext("Bomb left"), help=gettext(
+            "Per bomb the leftover cards make (four of a kind, three pairs in a row).")),
+        "chop_black": Words(label=gettext("Chop a black 2"), help=gettext(
+            "A bomb beats a black 2: its player pays the bomber at once.")),
+        "chop_red": Words(label=gettext("Chop a red 2"), help=gettext(
+            "A bomb beats a red 2: its player pays the bomber at once.")),
+        "chop_bomb": Words(label=gettext("Bomb on a bomb"), help=gettext(
+            "A bomb beaten by a bomb pays this, plus all it had won in the trick.")),
+        "instant_stake": Words(label=gettext("Instant win"), help=gettext(
+            "Every other player pays the one who declared an instant win.")),
+    })
 
 
 # ---------------------------------------------------------------------------
@@ -121,7 +109,7 @@ def _safe_rules(values: dict[str, Any]) -> ScoreRules:
 
 @bp.get("/")
 def index() -> Response:
-    rules = _safe_rules(remembered_rules(KIND))
+    rules = remembered(ScoreRules, KIND)
     return _start_form([""] * MAX_PLAYERS, rules.to_dict(), {})
 
 
@@ -135,18 +123,12 @@ def new() -> Response:
         names = store.clean_names(rows, least=MIN_PLAYERS, most=MAX_PLAYERS)
     except store.PlayerNamesError as exc:
         errors["names"] = say(exc)
-    values = switches_from_form(form, SWITCH_IDS)
-    rules = ScoreRules()
-    try:
-        rules = rules_from_mapping(ScoreRules, values)
-    except SwitchError as exc:
-        errors["rules"] = say(exc)
+    values = sent_switches(form, ScoreRules)
+    rules = rules_from_form(form, ScoreRules, errors)
     if errors:
         shown = {**ScoreRules().to_dict(), **{k: v for k, v in values.items()}}
         return _start_form(rows, shown, errors, status=422)
-    game = store.create_game(KIND, names, rules=rules.to_dict(), setup={}, created_by=starting_id())
-    response = redirect(url_for(".sheet", token=game.keeper_token), 303)
-    return remember_rules(response, KIND, rules.to_dict())  # type: ignore[arg-type]
+    return SHEET.start(names, rules=rules.to_dict(), setup={})
 
 
 def _start_form(names: list[str], values: dict[str, Any], errors: dict[str, str], status: int = 200) -> Response:
@@ -179,7 +161,8 @@ def _undo_label(access: Access) -> str | None:
     return last_move(build_sheet(access.game), access.game)
 
 
-SHEET = FollowedGame(bp, kind=KIND, endpoint="tienlen_scores.sheet", render=render_sheet, last_move=_undo_label)
+SHEET: FollowedGame[Sheet] = FollowedGame(bp, kind=KIND, endpoint="tienlen_scores.sheet", render=render_sheet,
+                                           last_move=_undo_label, live="sheet", build=build_sheet)
 
 
 @bp.get("/g/<token>")
@@ -217,15 +200,13 @@ def _render_entry(access: Access, sheet: Sheet, number: int | None, entry: Entry
 
 @bp.get("/g/<token>/add")
 def add_page(token: str) -> Response:
-    access = SHEET.open(token)
-    sheet = build_sheet(access.game)
+    access, sheet = SHEET.opened(token)
     return SHEET.show(access, Feedback(), render=lambda a, f, s: _render_entry(a, sheet, None, Entry({})))
 
 
 @bp.get("/g/<token>/game/<int:number>")
 def game_page(token: str, number: int) -> Response:
-    access = SHEET.open(token)
-    sheet = build_sheet(access.game)
+    access, sheet = SHEET.opened(token)
     saved = _saved_or_404(sheet, number)
     entry = Entry(typed_from_facts(saved.record.facts, sheet.names))
     return SHEET.show(access, Feedback(), render=lambda a, f, s: _render_entry(a, sheet, number, entry))
@@ -239,9 +220,7 @@ def _saved_or_404(sheet: Sheet, number: int) -> SheetGame:
 
 
 def _save_by_hand(token: str, number: int | None) -> Response:
-    access = SHEET.open(token)
-    require_keeper(access)
-    sheet = build_sheet(access.game)
+    access, sheet = SHEET.opened(token, keeper=True)
     typed = typed_from(request.form, sheet.players)
     if number is not None and sheet.saved(number) is None and seen_version() != access.game.version:
         # Another keeper's undo took that game away: the fresh sheet's entry form, with what was typed.
@@ -334,8 +313,7 @@ def _render_table_entry(access: Access, sheet: Sheet, table_id: int, hand_index:
 
 @bp.get("/g/<token>/table/<int:table_id>/<int:hand>")
 def from_table_page(token: str, table_id: int, hand: int) -> Response:
-    access = SHEET.open(token)
-    sheet = build_sheet(access.game)
+    access, sheet = SHEET.opened(token)
     return SHEET.show(access, Feedback(),
                       render=lambda a, f, s: _render_table_entry(a, sheet, table_id, hand, Entry({})))
 
@@ -347,9 +325,7 @@ def _leftover(typed: dict[str, str]) -> dict[int, str]:
 
 @bp.post("/g/<token>/table/<int:table_id>/<int:hand>")
 def add_from_table(token: str, table_id: int, hand: int) -> Response:
-    access = SHEET.open(token)
-    require_keeper(access)
-    sheet = build_sheet(access.game)
+    access, sheet = SHEET.opened(token, keeper=True)
     typed = {f"cards_{s}": str(request.form.get(f"cards_{s}", ""))[:200].strip() for s in range(sheet.players)}
     if table_id not in sheet.tables and seen_version() != access.game.version:
         once = _followed_once(access, table_id)  # another keeper's undo took the follow back
@@ -379,9 +355,7 @@ def add_from_table(token: str, table_id: int, hand: int) -> Response:
 @bp.post("/g/<token>/tables")
 def start_table(token: str) -> Response:
     """Start a followed Tiến lên table with the sheet's players, and follow it."""
-    access = SHEET.open(token)
-    require_keeper(access)
-    sheet = build_sheet(access.game)
+    access, sheet = SHEET.opened(token, keeper=True)
     form = request.form
     typed = {"leader": str(form.get("leader", ""))[:2], "lowest": str(form.get("lowest", "3♠"))[:4]}
     new_tables: list[store.NewGame] = []
@@ -417,13 +391,7 @@ def start_table(token: str) -> Response:
 
 def _table_rules(rules: ScoreRules) -> TienLenRules:
     """The table's house rules: those this phone last used, with the sheet's play_on and instant_wins."""
-    remembered = remembered_rules(TABLE_KIND)
-    try:
-        base = rules_from_mapping(TienLenRules, remembered)
-    except (SwitchError, ValueError, TypeError):
-        base = TienLenRules()
-    values = {**base.to_dict(), "play_on": rules.play_on, "instant_wins": rules.instant_wins}
-    return rules_from_mapping(TienLenRules, values)
+    return remembered(TienLenRules, TABLE_KIND, over={"play_on": rules.play_on, "instant_wins": rules.instant_wins})
 
 
 @bp.post("/g/<token>/follow")
@@ -448,18 +416,12 @@ def follow(token: str) -> Response:
 
 @bp.post("/g/<token>/again")
 def again(token: str) -> Response:
-    access = SHEET.open(token)
-    require_keeper(access)
-    old = access.game
-    game = store.create_game(KIND, old.player_names, rules=dict(old.rules), setup=dict(old.setup),
-                             created_by=starting_id())
-    return redirect(url_for(".sheet", token=game.keeper_token), code=303)  # type: ignore[return-value]
+    return SHEET.rematch(token)
 
 
 @bp.get("/g/<token>/scores.csv")
 def export_csv(token: str) -> Response:
-    access = SHEET.open(token)
-    sheet = build_sheet(access.game)
+    access, sheet = SHEET.opened(token)
     rows: list[list[Any]] = [["game", "from", *(spreadsheet_cell(n) for n in sheet.names), "payments"]]
     for g in sheet.games:
         words = "; ".join(describe(p, sheet.names) for p in g.payments)
@@ -471,23 +433,6 @@ def export_csv(token: str) -> Response:
 # ---------------------------------------------------------------------------
 # The running-total chart (inline SVG; totals go below zero too)
 
-def running_chart(sheet: Sheet) -> dict[str, Any] | None:
-    if not sheet.games:
-        return None
-    width, height, pad = 320, 160, 24
-    games = len(sheet.games)
-    top = max(1, max(abs(t) for g in sheet.games for t in g.totals))
-    middle = height / 2
-
-    def y(total: int) -> float:
-        return round(middle - (middle - pad) * total / top, 1)
-
-    lines = []
-    for seat, name in enumerate(sheet.names):
-        points: list[tuple[float, float]] = [(pad, middle)]
-        for g in sheet.games:
-            points.append((round(pad + (width - 2 * pad) * g.number / games, 1), y(g.totals[seat])))
-        lines.append({"name": name, **line_style(seat), "total": sheet.totals[seat],
-                      "points": " ".join(f"{px},{py}" for px, py in points)})
-    return {"width": width, "height": height, "pad": pad, "top": top, "middle": middle, "lines": lines,
-            "games": games}
+def running_chart(sheet: Sheet) -> Chart | None:
+    steps = [(g.number, g.totals) for g in sheet.games]
+    return sheets.running_chart(sheet.names, steps, len(sheet.games), sheet.totals, below_zero=True)

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, Response, redirect, request, url_for
+from flask import Blueprint, Response, request
 from flask_babel import gettext
 
 from referee.cards import Card, NotationError, format_cards
@@ -50,24 +50,21 @@ from referee.tienlen import (
 from referee.web import store
 from referee.web.games.tienlen.check import combo_name, switch_specs
 from referee.web.guard import whole_number
+from referee.web.house_rules import sent_switches
 from referee.web.store import Access
 from referee.web.tables import (
     BadForm,
     Decide,
     Feedback,
     FollowedGame,
-    remember_rules,
-    remembered_rules,
-    starting_id,
-    switches_from_form,
+    remembered,
 )
-from referee.web.views import is_htmx, render_page, say
+from referee.web.views import render_page, say
 
 bp = Blueprint("tienlen_table", __name__, url_prefix="/tienlen")
 
 KIND = "tienlen"
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
-SWITCH_IDS: list[str] = list(TienLenRules.__dataclass_fields__)
 
 
 # ---------------------------------------------------------------------------
@@ -186,13 +183,13 @@ def new() -> Response:
     errors: dict[str, str] = {}
     if request.method == "GET":
         names = [""] * MAX_PLAYERS
-        values = _form_rules(remembered_rules(KIND)).to_dict()
+        values = remembered(TienLenRules, KIND).to_dict()
         return _new_form(names, values, leader="", hand_size="13", errors=errors, lowest=str(THREE_OF_SPADES))
 
     form = request.form
     rows = [" ".join(form.get(f"name{i}", "").split()) for i in range(MAX_PLAYERS)]
     named = [i for i, n in enumerate(rows) if n]
-    values = switches_from_form(form, SWITCH_IDS)
+    values = sent_switches(form, TienLenRules)
     leader_raw = form.get("leader", "")
     size_raw = form.get("hand_size", "13").strip() or "13"
     lowest_raw = (form.get("lowest") or str(THREE_OF_SPADES)).strip()[:4]
@@ -224,14 +221,7 @@ def new() -> Response:
                          status=422, lowest=lowest_raw,
                          choices=lowest_choices(MIN_PLAYERS if "names" in errors else len(names), hand_size))
     setup = Setup(tuple(names), rules, leader=leader, opening=True, hand_size=hand_size, lowest_card=lowest)
-    game = store.create_game(KIND, names, rules=rules.to_dict(), setup=setup.to_dict(), created_by=starting_id())
-    target = url_for("tienlen_table.table", token=game.keeper_token)
-    if is_htmx():
-        response = Response(status=204)
-        response.headers["HX-Redirect"] = target
-    else:
-        response = redirect(target, 303)  # type: ignore[assignment]
-    return remember_rules(response, KIND, rules.to_dict())
+    return GAME.start(names, rules=rules.to_dict(), setup=setup.to_dict())
 
 
 def lowest_choices(players: int, hand_size: int) -> list[str]:

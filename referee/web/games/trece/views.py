@@ -21,11 +21,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Blueprint, Response, jsonify, redirect, request, url_for
+from flask import Blueprint, Response, jsonify, request
 from flask_babel import gettext
 
 from referee.cards import AnyCard, Joker, NotationError, Suit, TooManyCopiesError, parse_card, parse_cards
-from referee.switches import SwitchError, rules_from_mapping
+from referee.switches import rules_from_mapping
 from referee.text import message
 from referee.trece import (
     DemandError,
@@ -45,6 +45,7 @@ from referee.trece import (
     replay,
 )
 from referee.web import api, openapi, store
+from referee.web.house_rules import SwitchLabel, Words, rules_from_form, sent_switches, switch_labels
 from referee.web.i18n import reason_fields
 from referee.web.models import Game
 from referee.web.tables import (
@@ -53,40 +54,27 @@ from referee.web.tables import (
     FollowedGame,
     Refused,
     remember_rules,
-    remembered_rules,
-    starting_id,
-    switches_from_form,
+    remembered,
 )
 from referee.web.views import render_page, say
 
 KIND = "trece"
-SWITCH_IDS = ["run_after_joker"]
 JOKER_CODES = ("RJ", "BJ")
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = (("♠", "s", "black"), ("♥", "h", "red"), ("♣", "c", "black"), ("♦", "d", "red"))
 
 bp = Blueprint(KIND, __name__, url_prefix="/trece")
+API = openapi.Section()
 
 
 # --------------------------------------------------------------------------- small helpers
 
 
-def switch_specs() -> list[dict[str, Any]]:
-    return [
-        {
-            "id": "run_after_joker",
-            "type": "bool",
-            "label": gettext("A run may follow a joker"),
-            "help": gettext("The card that meets a joker's demand may start a run (off: it is played alone)."),
-        }
-    ]
-
-
-def _rules_or_default(values: Mapping[str, Any]) -> TreceRules:
-    try:
-        return rules_from_mapping(TreceRules, values)
-    except (SwitchError, ValueError):
-        return TreceRules()
+def switch_specs() -> list[SwitchLabel]:
+    return switch_labels(TreceRules, {
+        "run_after_joker": Words(label=gettext("A run may follow a joker"), help=gettext(
+            "The card that meets a joker's demand may start a run (off: it is played alone).")),
+    })
 
 
 def card_parts(card: AnyCard | None) -> tuple[str, str]:
@@ -164,7 +152,7 @@ def verdict_view(verdict: Verdict) -> dict[str, Any]:
 def index() -> Response:
     return render_page(
         "trece/index.html", "trece/index.html", form={}, errors={},
-        specs=switch_specs(), rules=_rules_or_default(remembered_rules(KIND)).to_dict(),
+        specs=switch_specs(), rules=remembered(TreceRules, KIND).to_dict(),
     )
 
 
@@ -195,14 +183,10 @@ def check() -> Response:
         except ValueError as exc:
             errors["must_follow"] = say(exc)
 
-    if request.method == "POST" or any(k in form or f"{k}__present" in form for k in SWITCH_IDS):
-        try:
-            rules = rules_from_mapping(TreceRules, switches_from_form(form, SWITCH_IDS))
-        except (SwitchError, ValueError) as exc:
-            errors["rules"] = say(exc)
-            rules = TreceRules()
+    if request.method == "POST" or sent_switches(form, TreceRules):
+        rules = rules_from_form(form, TreceRules, errors)
     else:
-        rules = _rules_or_default(remembered_rules(KIND))
+        rules = remembered(TreceRules, KIND)
 
     verdict: dict[str, Any] | None = None
     waiting: str | None = None
@@ -263,7 +247,7 @@ def trece_api_check():  # type: ignore[no-untyped-def]
     )
 
 
-openapi.add_path(
+API.add_path(
     "/api/trece/check",
     "post",
     openapi.json_operation(
@@ -278,11 +262,7 @@ openapi.add_path(
                 "play": {"$ref": "#/components/schemas/Cards"},
                 "must_follow": {"type": ["string", "null"], "description": "The suit a joker on top demands "
                                 "(♠ ♥ ♣ ♦ or s h c d); null when no joker is pending."},
-                "rules": {
-                    "type": "object",
-                    "additionalProperties": False,
-                    "properties": {"run_after_joker": {"type": "boolean", "default": False}},
-                },
+                "rules": openapi.rules_ref(TreceRules),
             },
         },
         {
@@ -318,11 +298,7 @@ def new_game() -> Response:
     turned, turned_rank, turned_suit = read_one_card(form, "turned", errors, jokers=False)
     if turned is None and "turned" not in errors:
         errors["turned"] = gettext("Choose the card turned face up to start the pile (rank and suit).")
-    try:
-        rules = rules_from_mapping(TreceRules, switches_from_form(form, SWITCH_IDS))
-    except (SwitchError, ValueError) as exc:
-        errors["rules"] = say(exc)
-        rules = TreceRules()
+    rules = rules_from_form(form, TreceRules, errors)
     setup: Setup | None = None
     if not errors:
         try:
@@ -336,10 +312,7 @@ def new_game() -> Response:
             "trece/index.html", "trece/index.html", status=422, form=shown, errors=errors,
             specs=switch_specs(), rules=rules.to_dict(),
         )
-    game = store.create_game(KIND, list(setup.players), rules=rules.to_dict(), setup=setup.to_dict(),
-                             created_by=starting_id())
-    response = redirect(url_for("trece.table", token=game.keeper_token), code=303)
-    return remember_rules(response, KIND, rules.to_dict())
+    return GAME.start(setup.players, rules=rules.to_dict(), setup=setup.to_dict())
 
 
 # --------------------------------------------------------------------------- the table
