@@ -57,10 +57,10 @@ def shown_query(query: str) -> str:
     """A query string fit for a log: decoded, with share-link tokens cut as in a path, and any
     other run of 20 or more token characters (a link's token anywhere) cut to its first 4.
 
-    >>> shown_query("next=%2Ftrece%2Fg%2FmeWmpUBiMFKYcdPCUk_NQrydpf&x=1")
-    'next=/trece/g/meWm…&x=1'
-    >>> shown_query("link=http://192.168.1.20:8000/tienlen/g/Ql1JEuxAn-XGUUsQh38kcDtGgEQgfFm2"), shown_query("since=12")
-    ('link=http://192.168.1.20:8000/tienlen/g/Ql1J…', 'since=12')
+    >>> shown_query("next=%2Fgame%2Fg%2FmeWmpUBiMFKYcdPCUk_NQrydpf&x=1")
+    'next=/game/g/meWm…&x=1'
+    >>> shown_query("link=http://192.168.1.20:8000/game/g/Ql1JEuxAn-XGUUsQh38kcDtGgEQgfFm2"), shown_query("since=12")
+    ('link=http://192.168.1.20:8000/game/g/Ql1J…', 'since=12')
     """
     return _LONG_TOKEN.sub(r"\1…", shown_path(unquote_plus(query)))
 
