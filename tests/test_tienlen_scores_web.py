@@ -301,6 +301,36 @@ def test_a_stale_write_is_a_409_that_keeps_what_was_typed(evening) -> None:  # t
     assert totals(e.page()) == [11, -5, -4, -2]
 
 
+def test_correcting_a_game_another_keepers_undo_removed_is_a_409_that_keeps_what_was_typed(evening) -> None:  # type: ignore[no-untyped-def]
+    e = evening
+    e.post("/add", out="0", left_1="5", left_2="4", left_3="2")
+    e.post("/undo", seen=1)  # another keeper takes game 1 back; this phone still shows it at version 1
+    response = e.post("/game/1", seen=1, out="0", left_1="9", left_2="4", left_3="2")
+    assert response.status_code == 409
+    body = text(response)
+    assert "changed on another phone" in body and 'value="9"' in body
+    assert version(e.app, e.token) == 2
+    missing = e.post("/game/7", out="0", left_1="9", left_2="4", left_3="2")  # at the current version
+    assert missing.status_code == 404 and "no game 7" in text(missing)
+
+
+def test_adding_from_a_table_whose_follow_was_undone_is_a_409_that_keeps_what_was_typed(evening) -> None:  # type: ignore[no-untyped-def]
+    e = evening
+    table = e.start_table(leader=1)
+    play_the_chop_chain_hand(e, table)
+    table_id = e.table_id(table)
+    seen = version(e.app, e.token)
+    e.post("/undo", seen=seen)  # another keeper takes the follow back
+    typed = "2s 3h 8h 9h 10h Jh Qh Kh Ah Qs Ks"
+    response = e.post(f"/table/{table_id}/0", seen=seen, cards_1=typed)
+    assert response.status_code == 409
+    body = text(response)
+    assert "changed on another phone" in body and typed in body
+    assert version(e.app, e.token) == seen + 1
+    stranger = e.post("/table/99999/0", cards_1=typed)  # a table this sheet never followed
+    assert stranger.status_code == 404
+
+
 # --- sharing, CSV, rematch ---------------------------------------------------------------------------
 
 

@@ -53,6 +53,7 @@ from referee.web.games.tienlen.evening import (
 )
 from referee.web.guard import whole_number
 from referee.web.house_rules import SwitchLabel, Words, rules_from_form, sent_switches, switch_labels
+from referee.web.models import Game as StoredGame
 from referee.web.sheets import Chart, csv_download, spreadsheet_cell
 from referee.web.store import Access, find_by_token
 from referee.web.tables import (
@@ -63,6 +64,8 @@ from referee.web.tables import (
     Render,
     remembered,
     require_keeper,
+    seen_version,
+    this_write,
 )
 from referee.web.views import render_page, say
 
@@ -222,9 +225,12 @@ def _saved_or_404(sheet: Sheet, number: int) -> SheetGame:
 
 def _save_by_hand(token: str, number: int | None) -> Response:
     access, sheet = SHEET.opened(token, keeper=True)
+    typed = typed_from(request.form, sheet.players)
+    if number is not None and sheet.saved(number) is None and seen_version() != access.game.version:
+        # Another keeper's undo took that game away: the fresh sheet's entry form, with what was typed.
+        return SHEET.stale(access, Feedback(typed=dict(typed)), _entry_page(None))
     if number is not None:
         _saved_or_404(sheet, number)
-    typed = typed_from(request.form, sheet.players)
     entry = Entry(typed)
 
     def decide(access: Access) -> tuple[str, dict[str, Any]]:
@@ -253,7 +259,10 @@ def correct(token: str, number: int) -> Response:
 # --- a game from a followed table ------------------------------------------------------------
 
 
-def _table_or_404(sheet: Sheet, table_id: int) -> Any:
+def _table_or_404(sheet: Sheet, table_id: int, *, once: StoredGame | None = None) -> Any:
+    """The followed table ``table_id``; or ``once``, a table the sheet followed until an undo."""
+    if once is not None:
+        return once
     try:
         sheet.check_follows(table_id)
     except RefereeError as exc:
@@ -264,18 +273,26 @@ def _table_or_404(sheet: Sheet, table_id: int) -> Any:
     return table
 
 
-def _table_page(table_id: int, hand: int) -> Render:
+def _followed_once(access: Access, table_id: int) -> StoredGame | None:
+    """A table this sheet followed at some version (an undo may have taken the follow back)."""
+    if any(e.kind == TableFollowed.action and e.payload.get("table") == table_id for e in access.game.events):
+        return followed_table(table_id)
+    return None
+
+
+def _table_page(table_id: int, hand: int, *, once: StoredGame | None = None) -> Render:
     def render(access: Access, feedback: Feedback, status: int) -> Response:
         sheet = build_sheet(access.game)
         entry = feedback.detail if isinstance(feedback.detail, Entry) else Entry(dict(feedback.typed))
-        return _render_table_entry(access, sheet, table_id, hand, entry, status=status, feedback=feedback)
+        return _render_table_entry(access, sheet, table_id, hand, entry, status=status, feedback=feedback, once=once)
 
     return render
 
 
 def _render_table_entry(access: Access, sheet: Sheet, table_id: int, hand_index: int, entry: Entry, *,
-                        status: int = 200, feedback: Feedback | None = None) -> Response:
-    table = _table_or_404(sheet, table_id)
+                        status: int = 200, feedback: Feedback | None = None,
+                        once: StoredGame | None = None) -> Response:
+    table = _table_or_404(sheet, table_id, once=once)
     state = table_state(table)
     try:
         hand = finished_hand(state.hands, hand_index)
@@ -314,9 +331,13 @@ def _leftover(typed: dict[str, str], prefix: str = "cards_") -> dict[int, str]:
 @bp.post("/g/<token>/table/<int:table_id>/<int:hand>")
 def add_from_table(token: str, table_id: int, hand: int) -> Response:
     access, sheet = SHEET.opened(token, keeper=True)
-    table = _table_or_404(sheet, table_id)
     typed = {f"{field}_{s}": str(request.form.get(f"{field}_{s}", ""))[:200].strip()
              for field in ("cards", "caught") for s in range(sheet.players)}
+    if table_id not in sheet.tables and seen_version() != access.game.version:
+        once = _followed_once(access, table_id)  # another keeper's undo took the follow back
+        if once is not None:
+            return SHEET.stale(access, Feedback(typed=typed), _table_page(table_id, hand, once=once))
+    table = _table_or_404(sheet, table_id)
     hands = table_state(table).hands
     leftover, caught = _leftover(typed), _leftover(typed, "caught_")
 
@@ -368,6 +389,8 @@ def start_table(token: str) -> Response:
 
     response = SHEET.write(token, decide, typed=typed)
     created = new_tables[0].created if new_tables else None
+    if created is None and (mine := this_write()):  # the same form sent again: the table it started
+        created = store.game_made_by(access.game, mine, "table")
     if created is not None and response.status_code in (200, 303):
         return redirect(url_for("tienlen_table.table", token=created.keeper_token), 303)  # type: ignore[return-value]
     return response
