@@ -172,6 +172,14 @@ def made_for(kind: str, source: Game) -> Game | None:
     return next((g for g in made if isinstance(g.setup, dict) and g.setup.get("table") == source.id), None)
 
 
+@dataclass(frozen=True)
+class WriteId:
+    """The id a phone gave one write, and what that write carried (hashed)."""
+
+    id: str
+    fingerprint: str
+
+
 def applied_write(game: Game, write: WriteId) -> Write | None:
     """The write of ``game`` stored under this id, at whatever version: a phone sending again
     an entry whose answer it never got (the Wi-Fi dropped on the way back)."""
