@@ -10,7 +10,8 @@ from __future__ import annotations
 import base64
 import hashlib
 
-from flask import Flask, current_app, jsonify, request
+from flask import Flask, Response, current_app, jsonify, request
+from flask.typing import ResponseReturnValue
 from flask_babel import get_locale, gettext
 from markupsafe import Markup
 from sqlalchemy.exc import DBAPIError, OperationalError
@@ -122,7 +123,7 @@ def _page_time() -> dict[str, str]:
     return {"rendered_at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")}
 
 
-def _security_headers(response):  # type: ignore[no-untyped-def]
+def _security_headers(response: Response) -> Response:
     response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
     response.headers.setdefault("Referrer-Policy", "no-referrer")
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
@@ -161,14 +162,18 @@ def _title(exc: HTTPException) -> str:
     }.get(exc.code or 0) or exc.name
 
 
-def _http_error(exc: HTTPException):  # type: ignore[no-untyped-def]
+def _http_error(exc: HTTPException) -> ResponseReturnValue:
     if _wants_json():
         body: dict[str, str] = {"error": getattr(exc, "english", None) or exc.description or exc.name}
         if i18n.reader_locale():
             body["error_localized"] = _plain_words(exc) or exc.name
-        if getattr(exc, "field", None):
-            body["field"] = exc.field  # type: ignore[attr-defined]
-        return with_error_headers(jsonify(body), exc), exc.code
+        field = getattr(exc, "field", None)
+        if field:
+            body["field"] = field
+        response = jsonify(body)
+        if exc.code is not None:
+            response.status_code = exc.code
+        return with_error_headers(response, exc)
     from referee.web.views import render_page
 
     response = render_page(
@@ -178,7 +183,7 @@ def _http_error(exc: HTTPException):  # type: ignore[no-untyped-def]
     return with_error_headers(response, exc)
 
 
-def with_error_headers(response, exc: HTTPException):  # type: ignore[no-untyped-def]
+def with_error_headers(response: Response, exc: HTTPException) -> Response:
     """The headers an HTTP error carries besides its body (``Allow`` on a 405, ``Retry-After``…)."""
     for name, value in exc.get_headers():
         if name.lower() != "content-type":
@@ -197,7 +202,7 @@ def database_down(exc: BaseException) -> bool:
     return isinstance(exc, DBAPIError) and bool(exc.connection_invalidated)
 
 
-def _database_error(exc: Exception):  # type: ignore[no-untyped-def]
+def _database_error(exc: Exception) -> ResponseReturnValue:
     """A database that does not answer: 503 in the reader's language, one log line, no traceback.
 
     Nothing was stored (the write's transaction never committed); a phone keeps the write in
@@ -228,7 +233,7 @@ def _database_error(exc: Exception):  # type: ignore[no-untyped-def]
     return response
 
 
-def _server_error(exc: Exception):  # type: ignore[no-untyped-def]
+def _server_error(exc: Exception) -> ResponseReturnValue:
     current_app.logger.exception("unhandled error", exc_info=exc)
     db.session.rollback()
     if _wants_json():

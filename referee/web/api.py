@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, jsonify, request
+from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 from werkzeug.exceptions import HTTPException
 
@@ -74,7 +75,7 @@ def rules_field(data: dict[str, Any]) -> dict[str, Any]:
 
 
 @bp.errorhandler(ValueError)
-def bad_input(exc: ValueError):  # type: ignore[no-untyped-def]
+def bad_input(exc: ValueError) -> ResponseReturnValue:
     """400 with the English ``error``; a mistake that carries a referee sentence (every
     :class:`BadRequest`, bad notation, too many copies, a house rule, ...) adds its
     ``reason_code`` and ``params`` and, for a reader of another language, ``error_localized``
@@ -93,7 +94,7 @@ def bad_input(exc: ValueError):  # type: ignore[no-untyped-def]
 
 
 @bp.errorhandler(HTTPException)
-def http_error(exc: HTTPException):  # type: ignore[no-untyped-def]
+def http_error(exc: HTTPException) -> ResponseReturnValue:
     """The app's own answer for an API path: ``error`` in English, ``error_localized``, ``field``."""
     from referee.web import _http_error
 
@@ -101,14 +102,14 @@ def http_error(exc: HTTPException):  # type: ignore[no-untyped-def]
 
 
 @bp.route("/openapi.json")
-def openapi_document():  # type: ignore[no-untyped-def]
+def openapi_document() -> ResponseReturnValue:
     from referee.web import registry
 
     return jsonify(openapi.document(registry.entries()))
 
 
 @bp.post("/cards/parse")
-def parse():  # type: ignore[no-untyped-def]
+def parse() -> ResponseReturnValue:
     data = json_body(required=("cards",))
     cards = parse_cards(text_field(data, "cards"))
     return jsonify(cards=[str(c) for c in cards], text=format_cards(cards), ascii=format_cards(cards, ascii=True))

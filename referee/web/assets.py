@@ -23,6 +23,8 @@ import shutil
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+from wsgiref.headers import Headers
 
 from flask import Flask
 
@@ -127,11 +129,11 @@ def minified(name: str, data: bytes) -> bytes:
     if name.endswith(".js"):
         import rjsmin
 
-        return rjsmin.jsmin(data.decode("utf-8")).encode("utf-8")  # type: ignore[no-any-return]
+        return rjsmin.jsmin(data.decode("utf-8")).encode("utf-8")
     if name.endswith(".css"):
         import rcssmin
 
-        return rcssmin.cssmin(data.decode("utf-8")).encode("utf-8")  # type: ignore[no-any-return]
+        return rcssmin.cssmin(data.decode("utf-8")).encode("utf-8")
     return data
 
 
@@ -198,7 +200,7 @@ def _immutable(path: str, url: str) -> bool:
     return bool(HASHED.search(url))
 
 
-def _static_headers(headers, path: str, url: str) -> None:  # type: ignore[no-untyped-def]
+def _static_headers(headers: Headers, path: str, url: str) -> None:
     headers["X-Content-Type-Options"] = "nosniff"
     if HASHED.search(url):  # a hashed name never changes: keep it a year, never ask again
         headers["Cache-Control"] = f"public, max-age={YEAR}, immutable"
@@ -212,14 +214,14 @@ def init_app(app: Flask) -> Build:
 
     built = build(Path(app.instance_path))
     app.extensions["thirteen_assets"] = built
-    app.wsgi_app = WhiteNoise(  # type: ignore[method-assign]
+    app.wsgi_app = WhiteNoise(  # type: ignore[method-assign]  # Flask's way to add WSGI middleware
         app.wsgi_app, root=str(built.folder), prefix="static/", max_age=YEAR, allow_all_origins=False,
         immutable_file_test=_immutable, add_headers_function=_static_headers,
         mimetypes={".webmanifest": "application/manifest+json"},
     )
 
     @app.url_defaults
-    def _hashed_static(endpoint: str, values: dict) -> None:  # type: ignore[type-arg]
+    def _hashed_static(endpoint: str, values: dict[str, Any]) -> None:
         if endpoint == "static" and "filename" in values:
             values["filename"] = built.url_name(values["filename"])
 
@@ -229,4 +231,7 @@ def init_app(app: Flask) -> Build:
 def current() -> Build:
     from flask import current_app
 
-    return current_app.extensions["thirteen_assets"]  # type: ignore[no-any-return]
+    built = current_app.extensions["thirteen_assets"]
+    if not isinstance(built, Build):
+        raise RuntimeError("referee.web.assets.init_app was not called for this app")
+    return built

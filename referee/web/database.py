@@ -27,7 +27,7 @@ from referee.web.extensions import db
 try:  # POSIX; on Windows the LAN server is the only process, so no lock is needed
     import fcntl
 except ImportError:  # pragma: no cover
-    fcntl = None  # type: ignore[assignment]
+    fcntl = None  # type: ignore[assignment]  # no fcntl on Windows: the lock is skipped
 
 MIGRATIONS = str(Path(__file__).resolve().parent / "migrations")
 FIRST_MIGRATION = "d20fe8d645eb"

@@ -11,7 +11,8 @@ from sqlalchemy.orm import DeclarativeBase
 
 
 class Base(DeclarativeBase):
-    pass
+    """The models' base (SQLAlchemy 2 typed declarative): ``db.Model`` is built from it and shares
+    its metadata and registry, but is invisible to mypy, so the models subclass this."""
 
 
 db = SQLAlchemy(model_class=Base)

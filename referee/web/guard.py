@@ -19,6 +19,7 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Callable
+from functools import partial
 from itertools import accumulate
 from typing import Any, NoReturn
 from urllib.parse import urlsplit
@@ -146,8 +147,8 @@ def refuse(code: int, say: Callable[[], str], *, field: str | None = None) -> No
     try:
         abort(code, say())
     except HTTPException as exc:
-        exc.english = english  # type: ignore[attr-defined]
-        exc.field = field  # type: ignore[attr-defined]
+        exc.english = english  # type: ignore[attr-defined]  # HTTPException has no such slot (read with getattr)
+        exc.field = field  # type: ignore[attr-defined]  # HTTPException has no such slot (read with getattr)
         raise
 
 
@@ -190,7 +191,7 @@ def refuse_control_characters() -> None:
         for key, value in multi.items(multi=True):
             if has_control_character(key) or has_control_character(value):
                 shown = _shown(key)
-                refuse(400, lambda shown=shown: gettext(  # type: ignore[misc]
+                refuse(400, partial(gettext,
                     "The field “%(field)s” holds a control character (such as NUL) "
                     "that nobody can type; remove it and send again.", field=shown),
                        field=key if not has_control_character(key) else None)
@@ -232,7 +233,7 @@ def mark_secure_cookies(response: Response) -> Response:
 
 
 def init_app(app: Flask) -> None:
-    app.wsgi_app = ChunkedBodyLimit(app.wsgi_app, app)  # type: ignore[method-assign]
+    app.wsgi_app = ChunkedBodyLimit(app.wsgi_app, app)  # type: ignore[method-assign]  # Flask's way to add WSGI middleware
     app.after_request(mark_secure_cookies)
     for hook in (refuse_large_body, refuse_cross_site_write, refuse_control_characters, refuse_deep_json):
         app.before_request(hook)

@@ -68,12 +68,12 @@ def spoken(app: Flask) -> list[str]:
     known = app.extensions.get("thirteen_spoken")
     if known is None:
         known = app.extensions["thirteen_spoken"] = [c for c in app.config["LANGUAGES"] if compiled(app, c)]
-    return known  # type: ignore[no-any-return]
+    return known
 
 
 def select_locale() -> str | None:
     """The switcher's choice if this phone made one, else the phone's own languages."""
-    languages = spoken(current_app)  # type: ignore[arg-type]
+    languages = spoken(current_app)
     chosen = request.cookies.get(COOKIE)
     if chosen in languages:
         return chosen
@@ -108,7 +108,7 @@ def _vary_on_language(response: Response) -> Response:
     return response
 
 
-class _AppDomain(Domain):  # type: ignore[misc]
+class _AppDomain(Domain):
     """Flask-Babel keeps loaded catalogues in one cache per ``Babel`` object, which every app of
     the process shares (tests build many apps); this keeps one cache per app instead."""
 

@@ -14,7 +14,7 @@ from typing import Any
 from sqlalchemy import JSON, DateTime, ForeignKey, Integer, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from referee.web.extensions import db
+from referee.web.extensions import Base
 
 NAME_MAX = 40
 WRITE_ID_MAX = 40
@@ -29,7 +29,7 @@ def new_token() -> str:
     return secrets.token_urlsafe(24)
 
 
-class Game(db.Model):
+class Game(Base):
     __tablename__ = "games"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -56,7 +56,7 @@ class Game(db.Model):
         return [p.name for p in self.players]
 
 
-class Player(db.Model):
+class Player(Base):
     __tablename__ = "players"
     __table_args__ = (UniqueConstraint("game_id", "seat"),)
 
@@ -68,7 +68,7 @@ class Player(db.Model):
     game: Mapped[Game] = relationship(back_populates="players")
 
 
-class Event(db.Model):
+class Event(Base):
     """One thing that happened: a play, a pass, a round entry, a correction, an undo."""
 
     __tablename__ = "events"
@@ -84,7 +84,7 @@ class Event(db.Model):
     game: Mapped[Game] = relationship(back_populates="events")
 
 
-class Write(db.Model):
+class Write(Base):
     """A write a phone gave an id (``X-Thirteen-Write``): stored in the same transaction as its
     event, so the same id is applied once per game, whatever version it is sent with again."""
 

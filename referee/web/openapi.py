@@ -117,7 +117,8 @@ def rules_schema(cls: type) -> dict[str, Any]:
         hint = hints.get(f.name)
         nullable = isinstance(hint, types.UnionType) and type(None) in typing.get_args(hint)
         base = next((a for a in typing.get_args(hint) if a is not type(None)), None) if nullable else hint
-        kind = {bool: "boolean", int: "integer", str: "string"}.get(base, "string")  # type: ignore[arg-type]
+        kinds: dict[object, str] = {bool: "boolean", int: "integer", str: "string"}
+        kind = kinds.get(base, "string")
         properties[f.name] = {"type": [kind, "null"] if nullable else kind, "default": default}
     summary = (cls.__doc__ or "").strip().split("\n")[0]
     return {

@@ -114,7 +114,7 @@ class QuickPoll:
         params: Any = tuple(values[name] for name in self.positions) if self.positions else values
         try:
             with self.engine.connect() as connection:
-                return connection.exec_driver_sql(self.sql, params).scalar()  # type: ignore[no-any-return]
+                return connection.exec_driver_sql(self.sql, params).scalar()
         except (DBAPIError, PoolTimeout):  # the database does not answer: the app says so (503)
             return None
 
@@ -140,4 +140,4 @@ def init_app(app: Flask) -> None:
         headers = [(k, v) for k, v in answer.headers.items() if k.lower() != "set-cookie"]
     with app.app_context():
         engine = db.engine
-    app.wsgi_app = QuickPoll(app.wsgi_app, engine, pages, headers)  # type: ignore[method-assign]
+    app.wsgi_app = QuickPoll(app.wsgi_app, engine, pages, headers)  # type: ignore[method-assign]  # Flask's way to add WSGI middleware

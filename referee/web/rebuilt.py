@@ -38,7 +38,7 @@ def sheet_of(game: Game, rebuild: Callable[[Game], S]) -> S:
         seen, after, kind, payload = pending
         if game.version == seen + 1 and _last_event_is(game, seen + 1, kind, payload):
             cache[key] = after
-            return after  # type: ignore[no-any-return]
+            return after  # type: ignore[no-any-return]  # rebuilt by the write that stored the event
     state = rebuild(game)
     cache[key] = state
     return state

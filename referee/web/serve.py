@@ -167,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
     except OSError:  # taken meanwhile
         print(cannot_listen(args.host, args.port) or f"Cannot listen on {args.host}:{args.port}.", file=sys.stderr)
         return 2
-    url = shown_url(args.host, server.effective_port)  # type: ignore[union-attr]
+    url = shown_url(args.host, server.effective_port)  # type: ignore[union-attr]  # one host and port: one server, whose effective_port the stubs leave out
     if not is_loopback(args.host):
         print(qr_text(url))
         print("Phones on the same Wi-Fi: scan the code above, or open the address below.")

@@ -26,10 +26,14 @@ def line_style(seat: int) -> dict[str, str]:
 class StoredEvent(Protocol):
     """What a change needs of a stored event (``referee.web.models.Event``)."""
 
-    seq: int
-    kind: str
-    created_at: datetime | None
-    payload: Any
+    @property
+    def seq(self) -> int: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def created_at(self) -> datetime | None: ...
+    @property
+    def payload(self) -> dict[str, Any]: ...
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,9 +12,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
-from sqlalchemy import bindparam, or_, select, update
+from sqlalchemy import CursorResult, bindparam, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from referee.text import Message, message
@@ -228,12 +228,12 @@ def append_event(game: Game, seen: int, kind: str, payload: dict[str, Any], writ
     event keeps its id), so it exists exactly when the event does.  Raises :class:`StaleGame`
     (after rolling back) when the game moved on, or when the same write id was stored meanwhile.
     """
-    bumped = db.session.execute(
+    bumped = cast(CursorResult[Any], db.session.execute(  # an UPDATE's result is a cursor's
         update(Game)
         .where(Game.id == game.id, Game.version == seen)
         .values(version=Game.version + 1, updated_at=_now())
         .execution_options(synchronize_session=False)
-    )
+    ))
     if bumped.rowcount != 1:
         db.session.rollback()
         db.session.refresh(game)

@@ -76,7 +76,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from flask import Blueprint, Response, abort, redirect, request, url_for
+from flask import Blueprint, Response, abort, request, url_for
 from flask_babel import gettext
 
 from referee.errors import RefereeError
@@ -87,7 +87,7 @@ from referee.web.guard import MAX_JSON_DEPTH, json_depth, whole_number
 from referee.web.models import Write
 from referee.web.sharing import qr_svg, share_links
 from referee.web.store import Access, StaleGame, UndoNothing, WriteId, find_by_token, game_version
-from referee.web.views import is_htmx, say
+from referee.web.views import redirect_to, say, wants_fragment
 
 REMEMBER_SECONDS = 3600 * 24 * 365
 POLL_SECONDS = 3
@@ -140,7 +140,7 @@ class BadForm(Refused):
 
 
 Render = Callable[[Access, Feedback, int], Response]
-FOLLOWED: list[FollowedGame] = []
+FOLLOWED: list[FollowedGame[Any]] = []  # every game's, each with its own state type
 KNOWN_VERSION = "thirteen.poll_version"
 """The environ key of (token, version) a poll's version lookup already found (referee.web.quick_poll)."""
 """Every followed game (their unchanged polls are answered before Flask: referee.web.quick_poll)."""
@@ -291,11 +291,11 @@ class FollowedGame(Generic[S]):
         game = store.create_game(self.kind, list(names), rules=dict(rules), setup=dict(setup),
                                  created_by=starting_id())  # the same form sent again: the same game
         target = url_for(self.endpoint, token=game.keeper_token)
-        if is_htmx() and not request.htmx.boosted:
+        if wants_fragment():
             response = Response(status=204)
             response.headers["HX-Redirect"] = target
         else:
-            response = redirect(target, 303)  # type: ignore[assignment]
+            response = redirect_to(target)
         return remember_rules(response, self.kind, rules)
 
     def rematch(self, token: str) -> Response:
@@ -306,7 +306,7 @@ class FollowedGame(Generic[S]):
         old = access.game
         game = store.create_game(self.kind, old.player_names, rules=dict(old.rules), setup=dict(old.setup),
                                  created_by=starting_id())  # the same form sent again: the same game
-        return redirect(url_for(self.endpoint, token=game.keeper_token), 303)  # type: ignore[return-value]
+        return redirect_to(url_for(self.endpoint, token=game.keeper_token))
 
     # --- answers ------------------------------------------------------------------------
 
@@ -323,10 +323,10 @@ class FollowedGame(Generic[S]):
     def done(self, access: Access, *, notice: str | None = None, after: Mapping[str, Any] | None = None) -> Response:
         """A write that stood: the fresh fragment for htmx, a 303 to the table otherwise (a
         boosted form, sent by htmx in a plain form's place, follows it as a plain form would)."""
-        if is_htmx() and not request.htmx.boosted:
+        if wants_fragment():
             return self.show(access, Feedback(notice=notice))
         token = access.game.keeper_token
-        return redirect(url_for(self.endpoint, token=token, **dict(after or {})), 303)  # type: ignore[return-value]
+        return redirect_to(url_for(self.endpoint, token=token, **dict(after or {})))
 
     def stale(self, access: Access, feedback: Feedback, render: Render | None = None) -> Response:
         """Someone wrote first: the fresh state, a notice, and what was typed (409)."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from flask import (
@@ -16,16 +17,38 @@ from flask import (
     url_for,
 )
 from flask_babel import gettext
+from htmx_flask.requests import HtmxHeaders
 from werkzeug.exceptions import HTTPException
 
-from referee.cards import AnyCard, NotationError, TooManyCopiesError, check_copies, format_cards, parse_cards
+from referee.cards import (
+    AnyCard,
+    Joker,
+    NotationError,
+    TooManyCopiesError,
+    check_copies,
+    format_cards,
+    parse_cards,
+)
 from referee.text import Message
 from referee.web.guard import same_site_target
 
 bp = Blueprint("core", __name__)
 
+def htmx_details() -> HtmxHeaders | None:
+    """This request's htmx headers (htmx-flask's ``request.htmx``), or None outside an app
+    that installed its request class."""
+    details = getattr(request, "htmx", None)
+    return details if isinstance(details, HtmxHeaders) else None
+
+
 def is_htmx() -> bool:
-    return bool(getattr(request, "htmx", False))
+    return bool(htmx_details())
+
+
+def wants_fragment() -> bool:
+    """An htmx request that swaps a fragment in (a boosted form or link wants the whole page)."""
+    details = htmx_details()
+    return details is not None and bool(details) and not details.boosted
 
 
 def render_page(page: str, fragment: str, status: int = 200, **context: Any) -> Response:
@@ -33,22 +56,29 @@ def render_page(page: str, fragment: str, status: int = 200, **context: Any) -> 
 
     Both answers vary on the ``HX-Request`` header, so no cache mixes them up.
     """
-    template = fragment if is_htmx() and not request.htmx.boosted else page
+    template = fragment if wants_fragment() else page
     response = make_response(render_template(template, **context), status)
     response.vary.add("HX-Request")
     return response
 
 
+def redirect_to(location: str, code: int = 303) -> Response:
+    """A redirect (303 "see other" unless told), typed as the app's own response class, which
+    ``flask.redirect`` makes inside an app (``make_response`` hands it back as it is)."""
+    return make_response(redirect(location, code))
+
+
 def say(msg: Message | BaseException | str) -> str:
     """A referee sentence in the reader's language: a Message, or a mistake whose
     ``reason`` is one (bad notation, too many copies, ...); anything else as it is."""
-    if isinstance(msg, BaseException) and isinstance(getattr(msg, "reason", None), Message):
-        msg = msg.reason  # type: ignore[attr-defined]
+    reason = getattr(msg, "reason", None)
+    if isinstance(msg, BaseException) and isinstance(reason, Message):
+        msg = reason
     return msg.translate(gettext) if isinstance(msg, Message) else str(msg)
 
 
 def read_cards(
-    field: str, text: str, errors: dict[str, str], *, decks: int = 1, jokers: dict | None = None
+    field: str, text: str, errors: dict[str, str], *, decks: int = 1, jokers: Mapping[Joker, int] | None = None
 ) -> tuple[AnyCard, ...]:
     """Parse a card field; a mistake goes into ``errors[field]`` (shown beside the field)."""
     try:
@@ -74,7 +104,7 @@ def home() -> Response:
 def htmx_js() -> Response:
     """htmx, from the pinned pip package (never a CDN).  Pages link its versioned copy under
     /static/ (compressed, cached for a year); this old address points there."""
-    return redirect(url_for("static", filename="vendor/htmx.min.js"), code=308)
+    return redirect_to(url_for("static", filename="vendor/htmx.min.js"), 308)
 
 
 @bp.route("/healthz")

@@ -1,9 +1,6 @@
 # The part of htmx-flask 0.1 the app uses: the extension, and ``request.htmx`` it installs.
 from flask import Flask
-
-class HtmxDetails:
-    boosted: bool
-    def __bool__(self) -> bool: ...
+from htmx_flask.requests import HtmxAwareRequest as HtmxAwareRequest
 
 class Htmx:
     def __init__(self, app: Flask | None = ...) -> None: ...

@@ -6,7 +6,7 @@ from flask_babel import gettext
 
 from referee import three_thirteen_sheet
 from referee.three_thirteen import ThreeThirteenRules
-from referee.web.games.three_thirteen import views
+from referee.web.games.three_thirteen import sheet, views
 from referee.web.registry import Contract, Example, GameEntry, HomeLink, Screen
 
 ENTRY = GameEntry(
@@ -20,7 +20,7 @@ ENTRY = GameEntry(
     rules=(ThreeThirteenRules,),
     api=(views.API,),
     examples={
-        views.KIND: Example(
+        sheet.KIND: Example(
             new={"names": ["Ann", "Bao"], "dealer": "0"},
             legal=("/round/1", {"out": ["0"], "cards_0": "A♥ 2♥ 3♥", "points_1": "17"}),
             refused=("/round/1", {"cards_0": "A♥ 2♥ 3♥", "points_1": "17"}),  # nobody marked as out

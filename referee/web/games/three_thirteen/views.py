@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from flask import Blueprint, Response, abort, jsonify, request
+from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 
 from referee.cards import AnyCard, NotationError, Rank, TooManyCopiesError, parse_cards
@@ -424,7 +425,7 @@ def _api_split(cards: Sequence[AnyCard], split: Split) -> dict[str, Any]:
 
 
 @api.bp.post("/three-thirteen/score")
-def api_score():  # type: ignore[no-untyped-def]
+def api_score() -> ResponseReturnValue:
     data = api.json_body(required=("hand", "round"), allowed=("players", "rules"))
     hand = api.text_field(data, "hand")
     round_number = data["round"]

@@ -7,7 +7,7 @@ from flask_babel import gettext
 from referee import tienlen, tienlen_evening
 from referee.tienlen import TienLenRules
 from referee.tienlen_scores import ScoreRules
-from referee.web.games.tienlen import check, scores, scores_api, table
+from referee.web.games.tienlen import check, evening, scores, scores_api, table
 from referee.web.registry import CardOrder, Contract, Example, GameEntry, HomeLink, Screen
 
 ENTRY = GameEntry(
@@ -32,7 +32,7 @@ ENTRY = GameEntry(
             unreadable=("/play", {"seat": "0", "cards": "3s 4s 1x"}),
             watch_words="Players in seat order",
         ),
-        scores.KIND: Example(
+        evening.KIND: Example(
             new={"name0": "An", "name1": "Binh", "name2": "Chi"},
             legal=("/add", {"out": "0", "left_1": "5", "left_2": "13"}),
             refused=("/add", {"out": "0", "left_1": "5", "cards_1": "2h 7d", "left_2": "13"}),  # 5 left, 2 named

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request, url_for
+from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 
 from referee.cards import Card, NotationError, TooManyCopiesError, check_copies, parse_cards
@@ -35,7 +36,7 @@ from referee.web import api, openapi
 from referee.web.house_rules import SwitchLabel, Words, sent_switches, switch_labels
 from referee.web.i18n import rank_plural, reason_fields
 from referee.web.tables import remember_rules, remembered
-from referee.web.views import is_htmx, read_cards, render_page, say
+from referee.web.views import read_cards, render_page, say, wants_fragment
 
 bp = Blueprint("tienlen", __name__, url_prefix="/tienlen")
 API = openapi.Section()
@@ -169,7 +170,7 @@ def check_page() -> Response:
         specs=switch_specs(),
         combo_name=combo_name,
         say=say,
-        oob=is_htmx() and not request.htmx.boosted,
+        oob=wants_fragment(),
     )
     if save_rules is not None:
         remember_rules(response, GAME, save_rules)
@@ -236,7 +237,7 @@ def _api_lowest(data: dict[str, Any]) -> Card:
 
 
 @api.bp.post("/tienlen/check")
-def api_check():  # type: ignore[no-untyped-def]
+def api_check() -> ResponseReturnValue:
     data = api.json_body(required=("play",), allowed=("table", "first_play", "lowest", "rules"))
     play = _api_cards(data, "play", message("the play"))
     table = _api_cards(data, "table", message("the table"))

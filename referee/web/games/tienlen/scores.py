@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, abort, redirect, request, url_for
+from flask import Blueprint, Response, abort, request, url_for
 from flask_babel import gettext
 
 from referee.cards import Card, NotationError
@@ -67,7 +67,7 @@ from referee.web.tables import (
     seen_version,
     this_write,
 )
-from referee.web.views import render_page, say
+from referee.web.views import redirect_to, render_page, say
 
 bp = Blueprint("tienlen_scores", __name__, url_prefix="/tienlen/scores")
 
@@ -392,7 +392,7 @@ def start_table(token: str) -> Response:
     if created is None and (mine := this_write()):  # the same form sent again: the table it started
         created = store.game_made_by(access.game, mine, "table")
     if created is not None and response.status_code in (200, 303):
-        return redirect(url_for("tienlen_table.table", token=created.keeper_token), 303)  # type: ignore[return-value]
+        return redirect_to(url_for("tienlen_table.table", token=created.keeper_token))
     return response
 
 
@@ -408,8 +408,7 @@ def score_table_hand(table_token: str, hand: int) -> Response:
     require_keeper(found)
     table = found.game
     sheet = _sheet_of_table(table)
-    return redirect(url_for(".from_table_page", token=sheet.keeper_token, table_id=table.id, hand=hand),
-                    303)  # type: ignore[return-value]
+    return redirect_to(url_for(".from_table_page", token=sheet.keeper_token, table_id=table.id, hand=hand))
 
 
 def _sheet_of_table(table: Any) -> Any:

@@ -7,6 +7,7 @@ and the switches; any inconsistency is a 400 ``{"error": ...}`` naming it.
 from __future__ import annotations
 
 from flask import jsonify
+from flask.typing import ResponseReturnValue
 
 from referee.switches import rules_from_mapping
 from referee.tienlen_scores import ITEMS, FinishedGame, ScoreRules, score
@@ -16,7 +17,7 @@ FIELDS = ("players", "winner", "order", "cards_left", "leftover", "frozen", "cho
 
 
 @api.bp.post("/tienlen/score")
-def api_tienlen_score():  # type: ignore[no-untyped-def]
+def api_tienlen_score() -> ResponseReturnValue:
     data = api.json_body(required=("players", "winner", "cards_left"), allowed=FIELDS)
     rules = rules_from_mapping(ScoreRules, api.rules_field(data))
     game = FinishedGame.from_dict({k: v for k, v in data.items() if k != "rules"})

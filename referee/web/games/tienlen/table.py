@@ -148,7 +148,8 @@ def render_table(access: Access, feedback: Feedback, status: int = 200) -> Respo
     )
 
 
-GAME = FollowedGame(bp, kind=KIND, endpoint="tienlen_table.table", render=render_table, last_move=last_move)
+GAME: FollowedGame[object] = FollowedGame(  # no build: its pages read the state themselves
+    bp, kind=KIND, endpoint="tienlen_table.table", render=render_table, last_move=last_move)
 
 
 def _table_bomb(hand: Any) -> bool:

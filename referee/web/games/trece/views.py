@@ -22,9 +22,19 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
+from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 
-from referee.cards import AnyCard, Joker, NotationError, Suit, TooManyCopiesError, parse_card, parse_cards
+from referee.cards import (
+    AnyCard,
+    Card,
+    Joker,
+    NotationError,
+    Suit,
+    TooManyCopiesError,
+    parse_card,
+    parse_cards,
+)
 from referee.switches import rules_from_mapping
 from referee.text import message
 from referee.trece import (
@@ -220,7 +230,7 @@ def check() -> Response:
 
 
 @api.bp.post("/trece/check", endpoint="trece_check")
-def trece_api_check():  # type: ignore[no-untyped-def]
+def trece_api_check() -> ResponseReturnValue:
     data = api.json_body(required=("top", "play"), allowed=("must_follow", "rules"))
     top_text = api.text_field(data, "top")
     if not top_text.strip():
@@ -300,9 +310,9 @@ def new_game() -> Response:
         errors["turned"] = gettext("Choose the card turned face up to start the pile (rank and suit).")
     rules = rules_from_form(form, TreceRules, errors)
     setup: Setup | None = None
-    if not errors:
+    if not errors and isinstance(turned, Card):  # read with jokers=False; none turned is an error (above)
         try:
-            setup = Setup((names[0], names[1]), turned, dealer=dealer, rules=rules)  # type: ignore[arg-type]
+            setup = Setup((names[0], names[1]), turned, dealer=dealer, rules=rules)
         except SetupError as exc:
             errors["names"] = say(exc)
     if setup is None:
@@ -375,7 +385,8 @@ def render_table(access: store.Access, feedback: Feedback, status: int = 200) ->
     )
 
 
-GAME = FollowedGame(bp, kind=KIND, endpoint="trece.table", render=render_table, last_move=last_move)
+GAME: FollowedGame[object] = FollowedGame(  # no build: its pages read the state themselves
+    bp, kind=KIND, endpoint="trece.table", render=render_table, last_move=last_move)
 
 
 @bp.get("/g/<token>")
