@@ -1,4 +1,4 @@
-"""The code base passes ruff, and the rules library mypy --strict, as part of the suite."""
+"""The code base passes ruff, and the whole referee package (web included) mypy --strict, as part of the suite."""
 
 import os
 import subprocess
@@ -15,7 +15,7 @@ def test_ruff_finds_nothing():
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-def test_mypy_strict_finds_nothing_in_the_rules_library():
+def test_mypy_strict_finds_nothing_in_the_whole_referee_package():
     # The files and the strictness are in pyproject.toml ([tool.mypy]).
     result = subprocess.run(
         [sys.executable, "-m", "mypy", "--cache-dir", os.devnull, "--config-file", str(ROOT / "pyproject.toml")],
