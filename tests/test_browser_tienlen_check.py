@@ -175,18 +175,23 @@ def test_a_table_that_is_no_combination_is_named_beside_the_table_field(phone):
     phone.errors[:] = [e for e in phone.errors if "status of 400" not in e]
 
 
-def test_an_answer_landing_while_a_finger_is_on_its_way_moves_no_card_from_under_it(browser, live_server, phone_context):
+def test_an_answer_landing_while_a_finger_is_on_its_way_moves_no_card_from_under_it(browser, phone_context, new_phone):
     """On a slow phone the answer to the cards so far lands while the next tap is on its way:
     4♠ 5♦ (no combination yet) is answered with its error just as the finger goes for 6♣, and
     the answer to 4♠ 5♦ 6♣ lands as it goes for "The play".  The answers are held back by the
     test and let go between aiming and touching: each tap still lands on what it aimed at."""
-    from tests.conftest import Phone
-
     context = browser.new_context(**{**phone_context, "viewport": {"width": 320, "height": 640}})
-    phone = Phone(context, live_server.url)
-    held = []
+    phone = new_phone(context)
     page = phone.page
-    page.route("**/tienlen/check", lambda route: held.append(route) if route.request.method == "POST" else route.continue_())
+    held = []  # the answers to the check, held back until the test lets them land
+
+    def hold(route):  # type: ignore[no-untyped-def]
+        if route.request.method == "POST":
+            held.append(route)
+        else:
+            route.continue_()
+
+    page.route("**/tienlen/check", hold)
     phone.open("/tienlen/check")
     page.locator("#picker-check[data-ready]").wait_for(state="attached")
     touch = Touch(page)
@@ -204,7 +209,7 @@ def test_an_answer_landing_while_a_finger_is_on_its_way_moves_no_card_from_under
     touch.tap(grid(page, "4s"))
     touch.tap(grid(page, "5d"))
     aim = touch.centre(grid(page, "6c"))
-    answers_land()  # "the table 4♠ 5♦ is not a combination", beside the table field
+    answers_land()  # "the table 4♠ 5♦ is not a combination", in the dock above the verdict
     expect(page.locator("#picker-table-error")).to_be_visible()
     touch.tap_at(*aim)
     aim = touch.centre(target(page, "play"))
