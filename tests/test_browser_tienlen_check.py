@@ -175,6 +175,61 @@ def test_a_table_that_is_no_combination_is_named_beside_the_table_field(phone):
     phone.errors[:] = [e for e in phone.errors if "status of 400" not in e]
 
 
+def test_an_answer_landing_while_a_finger_is_on_its_way_moves_no_card_from_under_it(browser, phone_context, new_phone):
+    """On a slow phone the answer to the cards so far lands while the next tap is on its way:
+    4♠ 5♦ (no combination yet) is answered with its error just as the finger goes for 6♣, and
+    the answer to 4♠ 5♦ 6♣ lands as it goes for "The play".  The answers are held back by the
+    test and let go between aiming and touching: each tap still lands on what it aimed at."""
+    context = browser.new_context(**{**phone_context, "viewport": {"width": 320, "height": 640}})
+    phone = new_phone(context)
+    page = phone.page
+    held = []  # the answers to the check, held back until the test lets them land
+
+    def hold(route):  # type: ignore[no-untyped-def]
+        if route.request.method == "POST":
+            held.append(route)
+        else:
+            route.continue_()
+
+    page.route("**/tienlen/check", hold)
+    phone.open("/tienlen/check")
+    page.locator("#picker-check[data-ready]").wait_for(state="attached")
+    touch = Touch(page)
+
+    def answers_land():  # type: ignore[no-untyped-def]
+        """Let the held answers through (and the requests queued behind them) until the answer
+        to the cards as they stand now is on the screen."""
+        while True:
+            while held:
+                held.pop(0).continue_()
+            if not held and page.evaluate("!document.querySelector('.tl-dock').hasAttribute('data-building')"):
+                return
+            page.wait_for_timeout(20)
+
+    touch.tap(grid(page, "4s"))
+    touch.tap(grid(page, "5d"))
+    aim = touch.centre(grid(page, "6c"))
+    answers_land()  # "the table 4♠ 5♦ is not a combination", in the dock above the verdict
+    expect(page.locator("#picker-table-error")).to_be_visible()
+    touch.tap_at(*aim)
+    aim = touch.centre(target(page, "play"))
+    answers_land()  # 4♠ 5♦ 6♣: the error goes
+    expect(page.locator("#picker-table-error")).to_be_hidden()
+    touch.tap_at(*aim)
+    for card in ("7h", "8s", "9s", "10s"):
+        aim = touch.centre(grid(page, card))
+        answers_land()
+        touch.tap_at(*aim)
+    answers_land()
+    assert page.locator("#picker-table-text").input_value() == "4♠ 5♦ 6♣"
+    assert page.locator("#picker-play-text").input_value() == "7♥ 8♠ 9♠ 10♠"
+    assert "3" in verdict(page, "illegal").inner_text()
+    page.wait_for_load_state("networkidle")
+    # 4♠ 5♦ is no combination: that answer is a 400 on purpose.
+    assert [e for e in phone.errors if "status of 400" not in e] == []
+    context.close()
+
+
 def test_landing_and_rules_pages_fit_a_phone(phone):
     for path in ("/tienlen/", "/tienlen/rules"):
         phone.open(path)

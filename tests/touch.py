@@ -60,13 +60,20 @@ class Touch:
 
     def tap(self, locator: Any) -> None:
         """One finger down and up on the element's centre."""
-        x, y = self._centre(locator)
+        self.tap_at(*self._centre(locator))
+
+    def tap_at(self, x: float, y: float) -> None:
+        """One finger down and up at a point of the screen (where a card was when the finger set off)."""
         send = self.cdp.send
         send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y, "id": 1}]})
         send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
         self.taps += 1
         self.log.append("tap")
         self._track()
+
+    def centre(self, locator: Any) -> tuple[float, float]:
+        """Where a finger aims for the element (scrolling it into reach first if need be)."""
+        return self._centre(locator)
 
     def hold(self, locator: Any, ms: int = 800) -> None:
         """One finger put down on the element's centre, kept there ``ms``, and lifted."""
