@@ -73,6 +73,7 @@ from flask_babel import gettext
 from referee.errors import RefereeError
 from referee.text import Message
 from referee.web import news, store
+from referee.web.checks import switches_from_form as switches_from_form  # shared with the phone
 from referee.web.guard import whole_number
 from referee.web.sharing import qr_svg, share_links
 from referee.web.store import Access, StaleGame, UndoNothing, find_by_token, game_version
@@ -349,12 +350,3 @@ def remember_rules(response: Response, kind: str, rules: Mapping[str, Any]) -> R
         f"rules_{kind}", json.dumps(dict(rules), separators=(",", ":")), max_age=REMEMBER_SECONDS, samesite="Lax"
     )
     return response
-
-
-def switches_from_form(form: Mapping[str, Any], ids: list[str]) -> dict[str, Any]:
-    """The switches a form sent: a checkbox present is on; absent is off; others as given."""
-    values: dict[str, Any] = {}
-    for key in ids:
-        if f"{key}__present" in form or key in form:
-            values[key] = form.get(key, "off")
-    return values

@@ -14,18 +14,16 @@ from typing import Any
 from flask import Blueprint, Response, abort, jsonify, redirect, request, url_for
 from flask_babel import gettext
 
-from referee.cards import AnyCard, NotationError, Rank, TooManyCopiesError, parse_cards
+from referee.cards import AnyCard, parse_cards
 from referee.switches import SwitchError
 from referee.three_thirteen import (
-    HandSizeError,
     Schedule,
     Split,
     ThreeThirteenRules,
-    best_split,
-    decks_for,
     split_hand,
 )
-from referee.web import api, openapi
+from referee.web import api, checks, openapi
+from referee.web.checks import SCORE_SWITCHES, THREE_THIRTEEN_SWITCHES, form_values, rules_from_form
 from referee.web.guard import whole_number
 from referee.web.i18n import rank_plural
 from referee.web.sheets import csv_download, line_style, spreadsheet_cell
@@ -39,7 +37,6 @@ from referee.web.tables import (
     remembered_rules,
     require_keeper,
     seen_version,
-    switches_from_form,
 )
 from referee.web.three_thirteen_sheet import (
     CORRECT,
@@ -52,15 +49,13 @@ from referee.web.three_thirteen_sheet import (
     judge_round,
     preview_hand,
     rules_of,
-    split_view,
     stored_rules,
 )
 from referee.web.views import render_page, say
 
 bp = Blueprint("three_thirteen", __name__, url_prefix="/three-thirteen")
 
-SWITCH_IDS = ["faces", "decks", "aces", "jokers", "longer_game", "up_and_back", "doubles", "false_out"]
-SCORE_SWITCHES = ["faces", "aces", "jokers", "longer_game"]
+SWITCH_IDS = THREE_THIRTEEN_SWITCHES
 
 
 def switch_specs(ids: Sequence[str] = SWITCH_IDS) -> list[dict[str, Any]]:
@@ -100,19 +95,6 @@ def switch_specs(ids: Sequence[str] = SWITCH_IDS) -> list[dict[str, Any]]:
         },
     }
     return [{"id": i, **specs[i]} for i in ids]
-
-
-def form_values(rules: ThreeThirteenRules) -> dict[str, Any]:
-    values = stored_rules(rules)
-    values["decks"] = "" if rules.decks is None else str(rules.decks)
-    return values
-
-
-def rules_from_form(form: Any, ids: Sequence[str] = SWITCH_IDS) -> ThreeThirteenRules:
-    values = switches_from_form(form, list(ids))
-    if values.get("decks") in ("", None):
-        values.pop("decks", None)
-    return rules_of(values)
 
 
 def safe_remembered() -> ThreeThirteenRules:
@@ -185,41 +167,9 @@ def rules_page() -> Response:
 
 @bp.get("/score")
 def score() -> Response:
-    args = request.args
-    ctx: dict[str, Any] = {"specs": switch_specs(SCORE_SWITCHES), "error": None, "result": None}
-    try:
-        rules = rules_from_form(args, SCORE_SWITCHES)
-    except (SwitchError, ValueError) as exc:
-        rules = ThreeThirteenRules()
-        ctx["error"] = say(exc)
-    schedule = Schedule(rules)
-    round_number = _int(args.get("round"), 4, 1, schedule.rounds)
-    players = _int(args.get("players"), 4, 2, MAX_PLAYERS)
-    wild_text = args.get("wild", "")
-    hand_text = args.get("hand", "")
-    decks = decks_for(players, rules)
-    ctx.update(
-        values=form_values(rules), rounds=[Schedule(rules).wild_rank(n) for n in range(1, schedule.rounds + 1)],
-        deals=schedule.deals, round_number=round_number, players=players, wild_text=wild_text, hand=hand_text,
-        decks=decks, jokers=("JK",) if rules.jokers else (), ranks=list(Rank),
-    )
-    wild = Rank.parse(wild_text) if wild_text in {r.symbol for r in Rank} else schedule.wild_rank(round_number)
-    ctx["wild"] = wild
-    if hand_text.strip() and not ctx["error"]:
-        try:
-            cards = parse_cards(hand_text)
-            if wild_text:
-                split = best_split(cards, wild, rules, decks=decks)
-            else:
-                split = split_hand(cards, round_number, rules, decks=decks)
-            factor = 2 if not wild_text and schedule.is_doubled(round_number) else 1
-            ctx["result"] = split_view(split, factor)
-        except HandSizeError as exc:
-            ctx["error"] = say(exc)
-            ctx["count"] = len(exc.hand)
-        except (NotationError, TooManyCopiesError) as exc:
-            ctx["error"] = say(exc)
-    return render_page("three_thirteen/score.html", "three_thirteen/_score_result.html", **ctx)
+    answer = checks.three_thirteen_score(request.args)
+    return render_page("three_thirteen/score.html", answer.fragment, status=answer.status,
+                       specs=switch_specs(SCORE_SWITCHES), **answer.context)
 
 
 def _int(raw: str | None, default: int, low: int, high: int) -> int:
@@ -360,10 +310,14 @@ def preview(token: str, number: int, seat: int) -> Response:
     _check_round(sheet, number)
     if not 0 <= seat < sheet.players:
         abort(404)
-    text = request.args.get(f"cards_{seat}", "")[:400]
-    out = str(seat) in request.args.getlist("out")
-    result = preview_hand(sheet.rules, sheet.players, number, text, out=out)
-    return render_page("three_thirteen/_preview.html", "three_thirteen/_preview.html", p=result, seat=seat)
+    answer = checks.three_thirteen_preview(phone_setup(sheet, number), seat, request.args)
+    return render_page(answer.fragment, answer.fragment, status=answer.status, **answer.context)
+
+
+def phone_setup(sheet: Sheet, number: int) -> dict[str, Any]:
+    """What the phone's engine needs to split a hand of this round by itself (the round page
+    carries it): the same answer as :func:`preview`."""
+    return {"rules": stored_rules(sheet.rules), "players": sheet.players, "number": number}
 
 
 @bp.post("/g/<token>/undo")

@@ -11,33 +11,22 @@ used last are kept in a cookie and applied when the page is opened again.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request, url_for
 from flask_babel import gettext
 
 from referee.cards import NotationError, TooManyCopiesError, check_copies, parse_cards
-from referee.switches import SwitchError
-from referee.tienlen import (
-    SWITCH_NAMES,
-    Combination,
-    Kind,
-    NotACombinationError,
-    TienLenRules,
-    Verdict,
-    check,
-    table_combination,
-)
-from referee.web import api, openapi
-from referee.web.i18n import rank_plural, reason_fields
-from referee.web.tables import remember_rules, remembered_rules, switches_from_form
-from referee.web.views import is_htmx, read_cards, render_page, say
+from referee.tienlen import SWITCH_NAMES, Combination, Kind, TienLenRules, check
+from referee.web import api, checks, openapi
+from referee.web.checks import combo_name as combo_name  # the table page names combinations too
+from referee.web.i18n import reason_fields
+from referee.web.tables import remember_rules, remembered_rules
+from referee.web.views import is_htmx, render_page, say
 
 bp = Blueprint("tienlen", __name__, url_prefix="/tienlen")
 
 GAME = "tienlen"
-SWITCH_IDS: list[str] = list(TienLenRules.__dataclass_fields__)
 
 
 # ---------------------------------------------------------------------------
@@ -96,37 +85,6 @@ def switch_specs() -> list[dict[str, Any]]:
     ]
 
 
-def combo_name(combo: Combination) -> str:
-    """The combination's name in the reader's language (English: ``Combination.name``)."""
-    kind = combo.kind
-    if kind is Kind.SINGLE:
-        return gettext("single %(rank)s", rank=combo.rank.symbol)
-    if kind is Kind.PAIR:
-        return gettext("pair of %(ranks)s", ranks=rank_plural(combo.rank))
-    if kind is Kind.TRIPLE:
-        return gettext("three %(ranks)s", ranks=rank_plural(combo.rank))
-    if kind is Kind.FOUR_OF_A_KIND:
-        return gettext("four %(ranks)s", ranks=rank_plural(combo.rank))
-    if kind is Kind.SEQUENCE:
-        return gettext("sequence of %(count)s cards", count=combo.length)
-    return gettext("double sequence of %(count)s pairs", count=combo.pairs)
-
-
-def _rules_or_default(values: Mapping[str, Any]) -> TienLenRules:
-    """Rules from a cookie: a stale or damaged switch falls back to its default, the rest count."""
-    try:
-        return TienLenRules.from_dict(values)
-    except SwitchError:
-        good: dict[str, Any] = {}
-        for key, value in values.items():
-            try:
-                TienLenRules.from_dict({key: value})
-            except SwitchError:
-                continue
-            good[key] = value
-        return TienLenRules.from_dict(good)
-
-
 # ---------------------------------------------------------------------------
 # Pages
 # ---------------------------------------------------------------------------
@@ -154,57 +112,12 @@ def rules_page() -> Response:
 def check_page() -> Response:
     """The check screen; GET shows it (``?table=&play=`` fill it in), POST judges the form."""
     form = request.form if request.method == "POST" else request.args
-    table_text = (form.get("table") or "").strip()
-    play_text = (form.get("play") or "").strip()
-    first_play = (form.get("first_play") or "").lower() in ("on", "1", "true", "yes")
-    errors: dict[str, str] = {}
-
-    sent = switches_from_form(form, SWITCH_IDS)
-    remembered = remembered_rules(GAME)
-    rules = _rules_or_default(remembered)
-    save_rules: dict[str, Any] | None = None
-    if sent:
-        try:
-            rules = TienLenRules.from_dict({**rules.to_dict(), **sent})
-            save_rules = rules.to_dict()
-        except SwitchError as exc:
-            errors["rules"] = say(exc)
-
-    verdict: Verdict | None = None
-    table_cards = read_cards("table", table_text, errors)
-    play_cards = read_cards("play", play_text, errors)
-    if table_cards and "table" not in errors:
-        try:
-            table_combination(table_cards, rules)
-        except NotACombinationError as exc:
-            errors["table"] = say(exc)
-    if first_play and table_cards and "table" not in errors:
-        errors["first_play"] = gettext(
-            "The first play of the game is made on an empty table: clear the table or untick this box."
-        )
-    if play_cards and not errors:
-        try:
-            verdict = check(play_cards, table_cards, rules, first_play=first_play)
-        except TooManyCopiesError as exc:  # a card both on the table and in the play
-            errors["play"] = say(exc)
-
-    response = render_page(
-        "tienlen/check.html",
-        "tienlen/_verdict.html",
-        status=400 if errors else 200,
-        table=table_text,
-        play=play_text,
-        first_play=first_play,
-        verdict=verdict,
-        errors=errors,
-        values=rules.to_dict(),
-        specs=switch_specs(),
-        combo_name=combo_name,
-        say=say,
-        oob=is_htmx() and not request.htmx.boosted,
-    )
-    if save_rules is not None:
-        remember_rules(response, GAME, save_rules)
+    oob = is_htmx() and not request.htmx.boosted
+    answer = checks.tienlen_check(form, remembered_rules(GAME), oob=oob)
+    response = render_page("tienlen/check.html", answer.fragment, status=answer.status,
+                           specs=switch_specs(), **answer.context)
+    if answer.remember is not None:
+        remember_rules(response, GAME, answer.remember)
     return response
 
 

@@ -18,16 +18,14 @@ API: ``POST /api/trece/check`` (on :data:`referee.web.api.bp`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from flask import Blueprint, Response, jsonify, redirect, request, url_for
 from flask_babel import gettext
 
-from referee.cards import AnyCard, Joker, NotationError, Suit, TooManyCopiesError, parse_card, parse_cards
+from referee.cards import NotationError, Suit, TooManyCopiesError, parse_card, parse_cards
 from referee.switches import SwitchError
 from referee.trece import (
-    DemandError,
     Draw,
     EmptyPlayError,
     IllegalPlayError,
@@ -39,11 +37,13 @@ from referee.trece import (
     State,
     Thirteen,
     TreceRules,
-    Verdict,
     check_play,
     replay,
 )
-from referee.web import api, openapi, store
+from referee.web import api, checks, openapi, store
+from referee.web.checks import JOKER_CODES as JOKER_CODES
+from referee.web.checks import read_one_card
+from referee.web.checks import trece_rules_or_default as _rules_or_default
 from referee.web.i18n import reason_fields
 from referee.web.models import Game
 from referee.web.tables import (
@@ -59,7 +59,6 @@ from referee.web.views import render_page, say
 
 KIND = "trece"
 SWITCH_IDS = ["run_after_joker"]
-JOKER_CODES = ("RJ", "BJ")
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = (("♠", "s", "black"), ("♥", "h", "red"), ("♣", "c", "black"), ("♦", "d", "red"))
 
@@ -80,74 +79,12 @@ def switch_specs() -> list[dict[str, Any]]:
     ]
 
 
-def _rules_or_default(values: Mapping[str, Any]) -> TreceRules:
-    try:
-        return TreceRules.from_mapping(values)
-    except (SwitchError, ValueError):
-        return TreceRules()
-
-
-def card_parts(card: AnyCard | None) -> tuple[str, str]:
-    """The rank and suit letter a one-card chooser shows checked for ``card``."""
-    if card is None:
-        return "", ""
-    if isinstance(card, Joker):
-        return str(card), ""
-    return card.rank.symbol, card.suit.letter
-
-
-def read_one_card(
-    form: Mapping[str, Any], name: str, errors: dict[str, str], *, jokers: bool
-) -> tuple[AnyCard | None, str, str]:
-    """Read a one-card chooser (``<name>_rank`` + ``<name>_suit`` radios, or a ``<name>`` text).
-
-    Returns the card (or ``None`` when not chosen yet) and the rank and suit to show checked.
-    """
-    text = (form.get(name) or "").strip()
-    rank = (form.get(f"{name}_rank") or "").strip()
-    suit = (form.get(f"{name}_suit") or "").strip()
-    if text:
-        try:
-            card = parse_card(text)
-        except NotationError as exc:
-            errors[name] = say(exc)
-            return None, "", ""
-    elif not rank:
-        return None, "", suit
-    elif rank.upper() in JOKER_CODES:
-        card = parse_card(rank)
-    elif not suit:
-        return None, rank, ""
-    else:
-        try:
-            card = parse_card(rank + suit)
-        except NotationError as exc:
-            errors[name] = say(exc)
-            return None, rank, suit
-    if isinstance(card, Joker) and (not jokers or str(card) not in JOKER_CODES):
-        errors[name] = gettext("%(card)s cannot be here: choose a card with a suit", card=str(card))
-        return None, "", ""
-    shown_rank, shown_suit = card_parts(card)
-    return card, shown_rank, shown_suit or suit
-
-
 def read_suit(raw: Any) -> Suit | None:
     if raw is None or (isinstance(raw, str) and not raw.strip()):
         return None
     if not isinstance(raw, str):
         raise api.BadRequest("the field 'must_follow' must be a suit such as \"♥\" or \"h\", or null")
     return Suit.parse(raw.strip())
-
-
-def verdict_view(verdict: Verdict) -> dict[str, Any]:
-    """What the verdict box shows."""
-    return {
-        "legal": verdict.legal,
-        "reason": say(verdict.reason),
-        "joker": verdict.joker,
-        "demands": None if verdict.demands_suit is None else verdict.demands_suit.symbol,
-        "demands_red": verdict.demands_suit is not None and verdict.demands_suit.is_red,
-    }
 
 
 # --------------------------------------------------------------------------- landing and rules
@@ -172,56 +109,11 @@ def rules_page() -> Response:
 @bp.route("/check", methods=["GET", "POST"])
 def check() -> Response:
     form = request.form if request.method == "POST" else request.args
-    errors: dict[str, str] = {}
-    top, top_rank, top_suit = read_one_card(form, "top", errors, jokers=True)
-    play_text = form.get("play", "") or ""
-    play: tuple[AnyCard, ...] = ()
-    try:
-        play = parse_cards(play_text)
-    except NotationError as exc:
-        errors["play"] = say(exc)
-    demand_raw = (form.get("must_follow") or "").strip()
-    must_follow: Suit | None = None
-    if demand_raw and isinstance(top, Joker):
-        try:
-            must_follow = Suit.parse(demand_raw)
-        except ValueError as exc:
-            errors["must_follow"] = say(exc)
-
-    if request.method == "POST" or any(k in form or f"{k}__present" in form for k in SWITCH_IDS):
-        try:
-            rules = TreceRules.from_mapping(switches_from_form(form, SWITCH_IDS))
-        except (SwitchError, ValueError) as exc:
-            errors["rules"] = say(exc)
-            rules = TreceRules()
-    else:
-        rules = _rules_or_default(remembered_rules(KIND))
-
-    verdict: dict[str, Any] | None = None
-    waiting: str | None = None
-    if not errors:
-        if top is None:
-            waiting = gettext("Choose the top card of the pile.")
-        elif isinstance(top, Joker) and must_follow is None:
-            waiting = gettext("A joker on top demands a suit: choose it.")
-        elif not play:
-            waiting = gettext("Tap the cards of the play, in the order they were played.")
-        else:
-            try:
-                verdict = verdict_view(check_play(top, play, must_follow, rules))
-            except DemandError as exc:
-                errors["must_follow"] = say(exc)
-            except (TooManyCopiesError, EmptyPlayError) as exc:
-                errors["play"] = say(exc)
-
-    status = 400 if errors else 200
-    response = render_page(
-        "trece/check.html", "trece/_check_result.html", status=status,
-        top_rank=top_rank, top_suit=top_suit, play=play_text, must_follow=demand_raw,
-        errors=errors, verdict=verdict, waiting=waiting, specs=switch_specs(), rules=rules.to_dict(),
-    )
-    if request.method == "POST" and "rules" not in errors:
-        remember_rules(response, KIND, rules.to_dict())
+    answer = checks.trece_check(form, remembered_rules(KIND), posted=request.method == "POST")
+    response = render_page("trece/check.html", answer.fragment, status=answer.status,
+                           specs=switch_specs(), **answer.context)
+    if answer.remember is not None:
+        remember_rules(response, KIND, answer.remember)
     return response
 
 

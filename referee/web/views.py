@@ -15,12 +15,12 @@ from flask import (
     request,
     url_for,
 )
-from flask_babel import gettext
 from werkzeug.exceptions import HTTPException
 
-from referee.cards import AnyCard, NotationError, TooManyCopiesError, check_copies, format_cards, parse_cards
-from referee.text import Message
+from referee.cards import format_cards
+from referee.web.checks import read_cards as read_cards  # the pages read card fields as the phone does
 from referee.web.guard import same_site_target
+from referee.web.words import say as say  # a referee sentence in the reader's language
 
 bp = Blueprint("core", __name__)
 
@@ -37,27 +37,6 @@ def render_page(page: str, fragment: str, status: int = 200, **context: Any) -> 
     response = make_response(render_template(template, **context), status)
     response.vary.add("HX-Request")
     return response
-
-
-def say(msg: Message | BaseException | str) -> str:
-    """A referee sentence in the reader's language: a Message, or a mistake whose
-    ``reason`` is one (bad notation, too many copies, ...); anything else as it is."""
-    if isinstance(msg, BaseException) and isinstance(getattr(msg, "reason", None), Message):
-        msg = msg.reason  # type: ignore[attr-defined]
-    return msg.translate(gettext) if isinstance(msg, Message) else str(msg)
-
-
-def read_cards(
-    field: str, text: str, errors: dict[str, str], *, decks: int = 1, jokers: dict | None = None
-) -> tuple[AnyCard, ...]:
-    """Parse a card field; a mistake goes into ``errors[field]`` (shown beside the field)."""
-    try:
-        cards = parse_cards(text or "")
-        check_copies(cards, decks=decks, jokers=jokers)
-    except (NotationError, TooManyCopiesError) as exc:
-        errors[field] = say(exc)
-        return ()
-    return cards
 
 
 @bp.app_template_filter("cards")
