@@ -11,7 +11,6 @@ sentence is worded once and gives the same characters in both places.
 from __future__ import annotations
 
 import gettext as _stdlib_gettext
-from collections.abc import Callable
 from typing import Any
 
 from referee.cards import Rank
@@ -45,12 +44,11 @@ def ngettext(singular: str, plural: str, num: int, **variables: Any) -> str:
     return text if not variables else text % variables
 
 
-def template_callables() -> tuple[Callable[[str], str], Callable[[str, str, int], str]]:
-    """``_()`` and ``ngettext()`` for Jinja's i18n extension (newstyle: Jinja fills the blanks),
-    as Flask-Babel installs them."""
-    assert _phone is not None
-    phone = _phone
-    return (lambda s: phone.gettext(s)), (lambda s, p, n: phone.ngettext(s, p, n))
+def current() -> _stdlib_gettext.NullTranslations:
+    """The catalogue :func:`use` installed (the phone's engine only)."""
+    if _phone is None:
+        raise RuntimeError("no catalogue installed: on the server, Flask-Babel speaks")
+    return _phone
 
 
 def say(msg: Message | BaseException | str) -> str:
