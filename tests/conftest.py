@@ -31,7 +31,9 @@ PHONE = {"viewport": {"width": 360, "height": 740}, "device_scale_factor": 2, "i
 
 
 def _make_app(uri: str = "sqlite://", **extra):  # type: ignore[no-untyped-def]
-    config = {"TESTING": True, "SQLALCHEMY_DATABASE_URI": uri, "SECRET_KEY": "test", **extra}
+    # Without the phone's engine unless a test asks for it (PHONE_ENGINE=True): the browser
+    # tests check the server's path; tests/test_browser_engine.py checks the phone's.
+    config = {"TESTING": True, "SQLALCHEMY_DATABASE_URI": uri, "SECRET_KEY": "test", "PHONE_ENGINE": False, **extra}
     if uri == "sqlite://":
         from sqlalchemy.pool import StaticPool
 
@@ -117,6 +119,17 @@ class LiveServer:
 def live_server(tmp_path_factory) -> Iterator[LiveServer]:  # type: ignore[no-untyped-def]
     tmp = tmp_path_factory.mktemp("live")
     app = _make_app(f"sqlite:///{tmp / 'live.sqlite'}")
+    with LiveServer(app, tmp) as server:
+        yield server
+    with app.app_context():
+        db.engine.dispose()
+
+
+@pytest.fixture(scope="session")
+def engine_server(tmp_path_factory) -> Iterator[LiveServer]:  # type: ignore[no-untyped-def]
+    """A live server whose pages start the referee on the phone (Pyodide, referee.web.engine)."""
+    tmp = tmp_path_factory.mktemp("engine")
+    app = _make_app(f"sqlite:///{tmp / 'engine.sqlite'}", PHONE_ENGINE=True)
     with LiveServer(app, tmp) as server:
         yield server
     with app.app_context():

@@ -27,7 +27,7 @@ def init_app(app: Flask) -> None:
     htmx.init_app(app)
     app.jinja_env.globals["get_locale"] = get_locale
 
-    from referee.web import api, assets, offline, sharing, tables, views
+    from referee.web import api, assets, engine, offline, sharing, tables, views
 
     app.jinja_env.globals["POLL_SECONDS"] = tables.POLL_SECONDS
 
@@ -46,6 +46,7 @@ def init_app(app: Flask) -> None:
 
     app.register_blueprint(views.bp)
     app.register_blueprint(offline.bp)
+    app.register_blueprint(engine.bp)
     app.register_blueprint(sharing.bp)
     # Each game's web module registers its page blueprint and its API routes.
     for module in _game_modules():
@@ -77,7 +78,8 @@ def _game_modules() -> list:  # type: ignore[type-arg]
 # browser too. Share links carry their token in the URL, so no Referer ever leaves the page.
 CONTENT_SECURITY_POLICY = "; ".join([
     "default-src 'self'",
-    "script-src 'self' 'unsafe-inline'",
+    # 'wasm-unsafe-eval': the phone's engine compiles WebAssembly (Pyodide); no JavaScript eval.
+    "script-src 'self' 'unsafe-inline' 'wasm-unsafe-eval'",
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data:",
     "connect-src 'self'",

@@ -38,6 +38,9 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from flask import Blueprint, Response, abort, current_app, url_for
+from flask_babel import get_locale, gettext
+
 ROOT = Path(__file__).resolve().parents[2]
 PYODIDE = ROOT / "node_modules" / "pyodide"
 TEMPLATES = ROOT / "templates"
@@ -347,3 +350,62 @@ def _forget_old(home: Path, keep: set[str], releases: int = 2) -> None:
                 shutil.rmtree(old, ignore_errors=True)
             else:
                 old.unlink(missing_ok=True)
+
+
+# --------------------------------------------------------------------------- what the page asks
+
+
+bp = Blueprint("engine", __name__)
+
+
+def _sizes(built: Engine) -> dict[str, int]:
+    return {name: (built.folder / name).stat().st_size for name in built.files()}
+
+
+@bp.app_context_processor
+def _phone_engine() -> dict[str, bool]:
+    """Pages load static/js/engine.js only when there is an engine."""
+    return {"phone_engine": current_app.extensions.get("thirteen_engine") is not None}
+
+
+def file_urls() -> list[str]:
+    """The addresses of the engine's files (the service worker keeps these, and drops others)."""
+    built: Engine | None = current_app.extensions.get("thirteen_engine")
+    if built is None:
+        return []
+    static = url_for("static", filename=URL_PREFIX)
+    return [static + name for name in built.files()]
+
+
+@bp.route("/engine.json")
+def engine_json() -> Response:
+    """Where the phone's engine is, how big it is and the words its state is said in
+    (``static/js/engine.js`` asks once the page has settled; 404 when there is no engine)."""
+    built: Engine | None = current_app.extensions.get("thirteen_engine")
+    if built is None:
+        abort(404, "This server has no engine for the phone (node_modules/pyodide is missing).")
+    static = url_for("static", filename=URL_PREFIX)
+    body = {
+        "runtime": f"{static}{built.runtime}/",
+        "stdlib": f"{static}{built.app}/python_stdlib.zip",
+        "app": f"{static}{built.app}/thirteen.zip",
+        "files": [static + name for name in built.files()],
+        "sizes": {static + name: size for name, size in _sizes(built).items()},
+        "transfer": built.size(),
+        "id": f"{built.runtime}/{built.app}",
+        "worker": url_for("static", filename="js/engine-worker.js"),
+        "language": str(get_locale() or "en"),
+        "words": {
+            "ready": gettext("The referee works offline on this phone."),
+            "loading": gettext("Getting the offline referee: {percent} %"),
+            "starting": gettext("Starting the offline referee…"),
+            "metered": gettext("On a metered connection the offline referee is not fetched by itself."),
+            "get": gettext("Get it ({size} MB)"),
+            "failed": gettext("The offline referee could not start on this phone: verdicts come from the server."),
+        },
+    }
+    response = Response(json.dumps(body, ensure_ascii=False), mimetype="application/json")
+    response.headers["Cache-Control"] = "no-cache"
+    response.vary.add("Cookie")
+    response.vary.add("Accept-Language")
+    return response

@@ -262,7 +262,8 @@ def _render_round(access: Access, sheet: Sheet, number: int, entry: RoundEntry, 
     return render_page(
         "three_thirteen/round.html", "three_thirteen/round.html", status=status,
         info=sheet.round_info(number), entry=entry, saved=saved, saved_splits=saved_splits or {},
-        previews=previews, stale=stale, feedback=Feedback(stale=stale), posted=with_previews, decks=sheet.decks, jokers=("JK",) if sheet.rules.jokers else (),
+        previews=previews, stale=stale, feedback=Feedback(stale=stale), posted=with_previews,
+        phone_setup=phone_setup(sheet, number), decks=sheet.decks, jokers=("JK",) if sheet.rules.jokers else (),
         **_sheet_context(access, sheet),
     )
 

@@ -1,0 +1,207 @@
+/* The referee in your pocket: verdicts judged on the phone, with no request and no network.
+
+   The page loads this file once it has settled (a few lines in base.html).  It asks
+   /engine.json where the engine is, then starts static/js/engine-worker.js (Pyodide running
+   the same rules library, the same screens and the same templates as the server: see
+   referee/web/engine.py and referee/web/phone.py).  Not on a metered or save-data connection
+   unless the player taps "Get it", nor twice: once the engine was ready on this phone it is
+   started at once on every page (its files are kept by the service worker and the browser).
+   Its state is said in the page's footer, in the page's language.
+
+   Once ready, an htmx request from an element marked data-local="<kind>" (a check form, the
+   Three Thirteen score form, a round's live split) is answered here: htmx:confirm is
+   stopped, the values htmx would send go to the worker, and its HTML is swapped in the way
+   htmx would have (htmx.swap: the target, the out-of-band field errors, the page's history
+   for a form with hx-push-url).  While the engine is not ready, or if it fails to answer,
+   htmx sends the request to the server as before.  The kept house rules (the rules_<kind>
+   cookie) are read and written as the server does. */
+(function () {
+  "use strict";
+  var KEY = "thirteen-engine";  /* the engine that was once ready on this phone */
+  var ASKED = "thirteen-engine-asked";  /* the player asked for it on a metered connection */
+  var REMEMBER_SECONDS = 365 * 24 * 3600;  /* as referee.web.tables keeps them */
+  var RULES = { "tienlen-check": "tienlen", "trece-check": "trece" };
+  var root = document.documentElement;
+  var worker = null;
+  var config = null;
+  var ready = false;
+  var pending = {};
+  var next = 1;
+  var line = null;
+
+  function stored(key) { try { return localStorage.getItem(key); } catch (err) { return null; } }
+  function store(key, value) { try { localStorage.setItem(key, value); } catch (err) { /* private mode */ } }
+
+  /* --- the state, in words ------------------------------------------------------------ */
+  function say(state, text, action) {
+    root.dataset.engine = state;
+    if (!line || !line.isConnected) {
+      line = document.createElement("p");
+      line.className = "engine-state";
+      line.setAttribute("role", "status");
+      (document.querySelector("footer.foot") || document.body).appendChild(line);
+    }
+    line.textContent = text;
+    if (action) {
+      var button = document.createElement("button");
+      button.type = "button";
+      button.className = "engine-get";
+      button.textContent = action.label;
+      button.addEventListener("click", function () { store(ASKED, "1"); action.run(); });
+      line.appendChild(document.createTextNode(" "));
+      line.appendChild(button);
+    }
+  }
+  function words(key) { return (config && config.words && config.words[key]) || ""; }
+
+  function metered() {
+    var c = navigator.connection;
+    return !!(c && (c.saveData || c.type === "cellular" || /(^|-)2g$/.test(c.effectiveType || "")));
+  }
+
+  /* --- the worker ----------------------------------------------------------------------- */
+  function begin() {
+    if (worker) return;
+    var started = performance.now();
+    try {
+      worker = new Worker(config.worker);
+    } catch (err) {
+      say("failed", words("failed"));
+      return;
+    }
+    say("loading", words("loading").replace("{percent}", "0"));
+    worker.onmessage = function (event) {
+      var m = event.data || {};
+      if (m.type === "progress") {
+        say("loading", words("loading").replace("{percent}", String(Math.floor(100 * m.got / Math.max(m.total, 1)))));
+      } else if (m.type === "starting") {
+        say("starting", words("starting"));
+      } else if (m.type === "ready") {
+        ready = true;
+        store(KEY, config.id);
+        window.Thirteen.engine.readyMs = Math.round(performance.now() - started);
+        window.Thirteen.engine.timings = m.ms;
+        say("ready", words("ready"));
+      } else if (m.type === "failed") {
+        fail();
+      } else if (m.type === "answer" && pending[m.id]) {
+        var p = pending[m.id];
+        delete pending[m.id];
+        if (m.answer) p.resolve(m.answer); else p.reject(new Error(m.error || "no answer"));
+      }
+    };
+    worker.onerror = function () { fail(); };
+    worker.postMessage({ type: "start", config: config });
+  }
+  function fail() {
+    ready = false;
+    say("failed", words("failed"));
+    Object.keys(pending).forEach(function (id) { pending[id].reject(new Error("failed")); delete pending[id]; });
+    if (worker) { worker.terminate(); worker = null; }
+  }
+  function ask(request) {
+    return new Promise(function (resolve, reject) {
+      var id = next++;
+      pending[id] = { resolve: resolve, reject: reject };
+      worker.postMessage({ type: "ask", id: id, request: request });
+    });
+  }
+
+  function settle() {
+    fetch("/engine.json", { credentials: "same-origin" }).then(function (r) {
+      return r.ok ? r.json() : null;
+    }).then(function (found) {
+      if (!found || !window.Worker || typeof WebAssembly !== "object") return;
+      config = found;
+      if (stored(KEY) !== config.id && metered() && !stored(ASKED)) {
+        say("metered", words("metered"), {
+          label: words("get").replace("{size}", (config.transfer / 1e6).toFixed(1)), run: begin
+        });
+        return;
+      }
+      begin();
+    }).catch(function () { /* no network and no kept copy: the server answers when it can */ });
+  }
+
+  /* --- answering htmx's requests on the phone ---------------------------------------- */
+  function language() {
+    var lang = (root.getAttribute("lang") || "en").toLowerCase().split("-")[0];
+    return lang || "en";
+  }
+  function cookie(name) {
+    var found = null;
+    document.cookie.split(";").forEach(function (part) {
+      var i = part.indexOf("=");
+      if (i > 0 && part.slice(0, i).trim() === name) found = part.slice(i + 1).trim();
+    });
+    return found;
+  }
+  function rememberedRules(kind) {
+    var raw = RULES[kind] && cookie("rules_" + RULES[kind]);
+    if (!raw) return {};
+    try {
+      var value = JSON.parse(unquote(raw));
+      return value && typeof value === "object" && !Array.isArray(value) ? value : {};
+    } catch (err) { return {}; }
+  }
+  /* The cookie as the server (Werkzeug) writes and reads it: quoted, with \" \\ and octal
+     escapes (\054 for a comma). */
+  function unquote(raw) {
+    if (raw.length < 2 || raw.charAt(0) !== '"' || raw.charAt(raw.length - 1) !== '"') return raw;
+    return raw.slice(1, -1).replace(/\\([0-3][0-7]{2}|.)/g, function (all, c) {
+      return c.length === 3 ? String.fromCharCode(parseInt(c, 8)) : c;
+    });
+  }
+  function quote(text) {
+    return '"' + text.replace(/[\\"]/g, "\\$&").replace(/[,;]/g, function (c) {
+      return "\\" + ("00" + c.charCodeAt(0).toString(8)).slice(-3);
+    }) + '"';
+  }
+  function keepRules(kind, rules) {
+    if (!RULES[kind] || !rules) return;
+    document.cookie = "rules_" + RULES[kind] + "=" + quote(JSON.stringify(rules)) + "; Max-Age=" +
+      REMEMBER_SECONDS + "; Path=/; SameSite=Lax";
+  }
+  function pairs(values) {
+    var out = [];
+    Object.keys(values).forEach(function (name) {
+      var v = values[name];
+      (Array.isArray(v) ? v : [v]).forEach(function (one) {
+        if (one !== null && one !== undefined && typeof one !== "object") out.push([name, String(one)]);
+      });
+    });
+    return out;
+  }
+
+  document.addEventListener("htmx:confirm", function (e) {
+    var d = e.detail;
+    var elt = d && d.elt;
+    var kind = elt && elt.getAttribute && elt.getAttribute("data-local");
+    if (!kind || !ready || !worker || !window.htmx) return;
+    e.preventDefault();
+    var tapped = performance.now();
+    var values = window.htmx.values(elt, d.verb);
+    var setup = null;
+    try { setup = JSON.parse(elt.getAttribute("data-local-setup") || "null"); } catch (err) { setup = null; }
+    ask({ kind: kind, language: language(), form: pairs(values), remembered: rememberedRules(kind), setup: setup })
+      .then(function (answer) {
+        var target = d.target || elt;
+        window.htmx.swap(target, answer.html, { swapStyle: elt.getAttribute("hx-swap") || window.htmx.config.defaultSwapStyle });
+        keepRules(kind, answer.remember);
+        if (elt.getAttribute("hx-push-url") === "true" && d.verb === "get") {
+          var query = new URLSearchParams(pairs(values)).toString();
+          history.pushState(null, "", d.path + (query ? "?" + query : ""));
+        }
+        window.Thirteen.engine.last = { kind: kind, ms: performance.now() - tapped };
+        elt.dispatchEvent(new CustomEvent("thirteen:judged", { bubbles: true, detail: { kind: kind, local: true } }));
+      }, function () {
+        d.issueRequest(true);  /* the engine could not answer: the server does, as before */
+      });
+  });
+
+  window.Thirteen = window.Thirteen || {};
+  window.Thirteen.engine = { isReady: function () { return ready; }, start: function () { if (config) begin(); } };
+
+  if (document.readyState === "complete") settle();
+  else window.addEventListener("load", settle);
+})();
