@@ -304,10 +304,9 @@ def _inputs_key() -> str:
     for path in sorted([*(ROOT / "referee").glob("*.py"), *(ROOT / n for n in PHONE_MODULES),
                         *TEMPLATES.rglob("*.html"), *TRANSLATIONS.glob("*/LC_MESSAGES/messages.mo")]):
         digest.update(path.as_posix().encode() + b"\0" + path.read_bytes())
-    import jinja2
-    import markupsafe
+    from importlib.metadata import version
 
-    digest.update(f"{jinja2.__version__} {markupsafe.__version__}".encode())
+    digest.update(" ".join(version(name) for name in THIRD_PARTY).encode())
     return digest.hexdigest()[:16]
 
 
