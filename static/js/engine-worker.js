@@ -63,15 +63,18 @@ async function start(config) {
     lockFileURL: config.runtime + "pyodide-lock.json",
     packages: []
   });
+  var loaded = Date.now();
   py.unpackArchive(buffers[config.app], "zip", { extractDir: "/thirteen" });
   py.runPython("import sys\nsys.path.insert(0, '/thirteen')\nimport referee.web.phone");
   answerPython = py.pyimport("referee.web.phone").answer;
+  var imported = Date.now();
   /* Warm up: the first answer of a kind compiles its templates. */
   [["tienlen-check", [["table", "2h"], ["play", "2s"]]], ["trece-check", [["top_rank", "K"], ["top_suit", "h"], ["play", "Kd"]]],
    ["three-thirteen-score", [["hand", "3s 4s 5s"]]]].forEach(function (w) {
     answerPython(JSON.stringify({ kind: w[0], language: config.language, form: w[1], remembered: {} }));
   });
-  post({ type: "ready", ms: { fetch: fetched - t0, start: Date.now() - fetched } });
+  post({ type: "ready", ms: { fetch: fetched - t0, pyodide: loaded - fetched, imports: imported - loaded,
+                              warm: Date.now() - imported } });
 }
 
 self.onmessage = function (event) {

@@ -1,0 +1,330 @@
+"""The referee in your pocket: verdicts judged on the phone, with no network and no wait.
+
+Every test runs on ``engine_server`` (a live server whose pages start the phone's engine:
+Pyodide in a Web Worker, see ``referee/web/engine.py`` and ``static/js/engine.js``).  Once the
+footer says "The referee works offline on this phone", the phone goes offline and each check
+screen and the Three Thirteen split still answer, with the server's own words and markup.
+A phone whose engine failed to load, or is still loading, gets the server's answer as before.
+
+The goals of issue 20 are measured and printed (``-s``), never asserted: tap-to-verdict with
+the engine ready and the CPU throttled 4× (good network, 400 kbps / 400 ms, none), the bytes
+the engine costs, a first visit's bytes, and how long the engine takes to be ready again on
+a repeat visit.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.conftest import PHONE
+
+pytestmark = pytest.mark.browser
+
+READY = "() => document.documentElement.dataset.engine === 'ready'"
+SETTLED = "() => ['ready', 'failed'].includes(document.documentElement.dataset.engine)"
+SLOW = {"offline": False, "latency": 400, "downloadThroughput": 400_000 / 8, "uploadThroughput": 400_000 / 8}
+GOOD = {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1}
+# What Chromium logs while the phone is offline, and the requests a test blocks on purpose.
+FORGIVEN = ("ERR_INTERNET_DISCONNECTED", "Failed to fetch", "ERR_FAILED", "net::", "status of 400", "status of 404")
+
+
+class EnginePhone:
+    """A phone on the engine's server: its page, its console errors, its requests."""
+
+    def __init__(self, browser, server, **context) -> None:  # type: ignore[no-untyped-def]
+        self.context = browser.new_context(**PHONE, **context)
+        self.page = self.context.new_page()
+        self.page.set_default_timeout(15_000)
+        self.url = server.url
+        self.errors: list[str] = []
+        self.requests: list[str] = []
+        self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.on("request", lambda r: self.requests.append(r.url))
+
+    def open(self, path: str):  # type: ignore[no-untyped-def]
+        self.page.goto(self.url + path)
+        return self.page
+
+    def ready(self):  # type: ignore[no-untyped-def]
+        self.page.wait_for_function(READY, timeout=120_000)
+        expect(self.page.locator(".engine-state")).to_have_text("The referee works offline on this phone.")
+        return self.page
+
+    def close(self) -> None:
+        self.context.close()
+        errors = [e for e in self.errors if not any(f in e for f in FORGIVEN)]
+        assert errors == [], f"console errors: {errors}"
+
+
+@pytest.fixture
+def pocket(browser, engine_server):  # type: ignore[no-untyped-def]
+    phone = EnginePhone(browser, engine_server)
+    yield phone
+    phone.close()
+
+
+def judged_locally(page) -> str:  # type: ignore[no-untyped-def]
+    return page.evaluate("window.Thirteen.engine.last && window.Thirteen.engine.last.kind")
+
+
+def tap_tienlen_bomb(page) -> None:  # type: ignore[no-untyped-def]
+    for card in ("2h", "3s", "3c", "4d", "4h", "5s", "5c"):
+        page.locator(f"#picker-check [data-card='{card}']").tap()
+
+
+def test_offline_a_tienlen_check_is_judged_on_the_phone(pocket):
+    page = pocket.open("/tienlen/check")
+    pocket.ready()
+    pocket.context.set_offline(True)
+    before = len(pocket.requests)
+    tap_tienlen_bomb(page)
+    box = page.locator("#verdict .verdict")
+    expect(box).to_have_attribute("data-state", "legal")
+    expect(box).to_contain_text("a double sequence of 3 pairs bombs a single 2")
+    expect(box.locator(".badge.bomb")).to_be_visible()
+    expect(page.locator("#connection")).to_be_hidden()  # nothing failed to send: nothing was sent
+    assert judged_locally(page) == "tienlen-check"
+    assert not [u for u in pocket.requests[before:] if "/tienlen/check" in u]
+    # A field error still lands beside its field (out of band), as the server's answer does.
+    page.locator("#picker-check [data-card='5c']").tap()
+    page.locator("#picker-check [data-card='9d']").tap()
+    expect(box).to_have_attribute("data-state", "nocombo")
+
+
+def test_offline_the_house_rules_and_the_language_are_the_phones(pocket):
+    page = pocket.open("/lang/vi?next=/tienlen/check")
+    pocket.ready()
+    pocket.context.set_offline(True)
+    tap_tienlen_bomb(page)
+    box = page.locator("#verdict .verdict")
+    expect(box).to_contain_text("3 đôi thông chặt được một heo")
+    # A switch changed offline is kept on the phone (its cookie) like the server keeps it.
+    page.locator("summary").filter(has_text=re.compile("Luật|luật")).first.tap()
+    page.locator("input[name=quad_beats_pair_of_twos]").check()
+    expect(box).to_have_attribute("data-state", "legal")
+    cookie = {c["name"]: c["value"] for c in pocket.context.cookies()}.get("rules_tienlen", "")
+    assert "quad_beats_pair_of_twos\\\":true" in cookie
+    pocket.context.set_offline(False)
+    page.reload()
+    expect(page.locator("input[name=quad_beats_pair_of_twos]")).to_be_checked()  # the server read it back
+
+
+def test_offline_a_trece_check_is_judged_on_the_phone(pocket):
+    page = pocket.open("/trece/check")
+    pocket.ready()
+    pocket.context.set_offline(True)
+    page.locator("#picker-top [data-target]").tap()
+    page.locator("#picker-check [data-card='Qh']").tap()
+    for card in ("Kh", "RJ"):
+        page.locator(f"#picker-check [data-card='{card}']").tap()
+    verdict = page.locator("#verdict .verdict")
+    expect(verdict).to_have_attribute("data-verdict", "legal")
+    expect(verdict.locator(".demand-line")).to_have_text("joker: the other player must play a ♥")
+    assert judged_locally(page) == "trece-check"
+
+
+def test_offline_the_three_thirteen_split_is_shown_on_the_phone(pocket):
+    page = pocket.open("/three-thirteen/score?round=5")
+    pocket.ready()
+    pocket.context.set_offline(True)
+    for card in ("3s", "4s", "5s", "6h", "6d", "6c", "Kc"):
+        page.locator(f"#picker-hand [data-card='{card}']").tap()
+    result = page.locator("#score-result")
+    expect(result.locator(".tt-split")).to_have_attribute("data-points", "10")
+    expect(result).to_contain_text("10 points")
+    assert judged_locally(page) == "three-thirteen-score"
+    assert "hand=" in page.url  # the address follows the form, as the server's answer pushes it
+
+
+def test_offline_a_rounds_live_count_and_split_are_shown_on_the_phone(pocket):
+    page = pocket.open("/three-thirteen/")
+    for i, name in enumerate(("Ann", "Bao")):
+        page.locator(f"#name-{i}").fill(name)
+    page.get_by_role("button", name="Start the sheet").tap()
+    page.wait_for_url(re.compile(r"/three-thirteen/g/"))
+    page.goto(page.url + "/round/1")
+    pocket.ready()
+    pocket.context.set_offline(True)
+    page.locator(".tt-step[data-step='1']").tap()
+    page.locator("#seat-1 [data-card='Ks']").tap()
+    expect(page.locator("#preview-1 .tt-count")).to_have_attribute("data-count", "1")
+    for card in ("Kd", "Kc"):
+        page.locator(f"#seat-1 [data-card='{card}']").tap()
+    expect(page.locator("#preview-1 .tt-split")).to_have_attribute("data-points", "0")
+    assert judged_locally(page) == "three-thirteen-preview"
+
+
+def test_a_phone_whose_engine_failed_to_load_gets_the_servers_verdict(pocket):
+    pocket.context.route("**/static/engine/**", lambda route: route.abort())
+    page = pocket.open("/tienlen/check")
+    page.wait_for_function(SETTLED, timeout=60_000)
+    assert page.evaluate("document.documentElement.dataset.engine") == "failed"
+    expect(page.locator(".engine-state")).to_contain_text("could not start")
+    tap_tienlen_bomb(page)
+    expect(page.locator("#verdict")).to_contain_text("bombs a single 2")
+    assert judged_locally(page) is None
+    assert any("/tienlen/check" in u for u in pocket.requests[1:])  # the server answered
+
+
+def test_a_phone_whose_engine_is_still_loading_gets_the_servers_verdict(pocket):
+    held = []
+    pocket.context.route("**/static/engine/**/thirteen.zip", lambda route: held.append(route))  # never answered
+    page = pocket.open("/trece/check")
+    page.wait_for_function("() => ['loading', 'starting'].includes(document.documentElement.dataset.engine)",
+                           timeout=30_000)
+    expect(page.locator(".engine-state")).to_contain_text("Getting the offline referee")
+    page.locator("#picker-top [data-target]").tap()
+    page.locator("#picker-check [data-card='Jd']").tap()
+    page.locator("#picker-check [data-card='Qd']").tap()
+    expect(page.locator("#verdict .verdict")).to_have_attribute("data-verdict", "legal")
+    assert judged_locally(page) is None
+    for route in held:
+        route.abort()
+
+
+def test_on_a_metered_connection_the_engine_waits_until_the_player_asks(browser, engine_server):
+    phone = EnginePhone(browser, engine_server)
+    try:
+        page = phone.page
+        # Desktop Chromium reports no connection type nor save-data (Android does): the phone's
+        # Network Information is given as a phone on mobile data with save-data on reports it.
+        phone.context.add_init_script(
+            "Object.defineProperty(navigator, 'connection', {value: {type: 'cellular', effectiveType: '4g',"
+            " saveData: true}, configurable: true})")
+        phone.open("/tienlen/check")
+        page.wait_for_function("() => document.documentElement.dataset.engine === 'metered'", timeout=30_000)
+        assert not [u for u in phone.requests if "/static/engine/" in u]
+        get = page.locator(".engine-state button")
+        expect(get).to_have_text(re.compile(r"Get it \(3\.\d MB\)"))
+        get.tap()
+        phone.ready()
+    finally:
+        phone.close()
+
+
+# --------------------------------------------------------------------------- the goals, printed
+
+
+def _transferred(context, page):  # type: ignore[no-untyped-def]
+    rows: list[tuple[str, int]] = []
+
+    def finished(request) -> None:  # type: ignore[no-untyped-def]
+        response = request.response()
+        if response is None or response.from_service_worker:
+            return
+        sizes = request.sizes()
+        body = max(sizes["responseBodySize"], 0) or int(response.headers.get("content-length", "0") or 0)
+        if request.service_worker is None:  # the page's own (the service worker's precache apart)
+            rows.append((request.url, body + max(sizes["responseHeadersSize"], 0)))
+
+    context.on("requestfinished", finished)
+    return rows
+
+
+def _tap_to(page, locator, condition: str) -> float:  # type: ignore[no-untyped-def]
+    page.evaluate("""() => { window.__tap = 0; document.addEventListener('click', e => {
+        if (e.target.closest('[data-card], button')) window.__tap = performance.now(); }, true); }""")
+    locator.tap()
+    done = page.wait_for_function(f"() => window.__tap && ({condition}) && performance.now()", polling="raf",
+                                  timeout=20_000)
+    return float(done.json_value() - page.evaluate("window.__tap")) / 1000
+
+
+def _tienlen(page) -> None:  # type: ignore[no-untyped-def]
+    for card in ("2h", "3s", "3c", "4d", "4h", "5s"):
+        page.locator(f"#picker-check [data-card='{card}']").tap()
+
+
+def _trece(page) -> None:  # type: ignore[no-untyped-def]
+    page.locator("#picker-top [data-target]").tap()
+    for card in ("Jd", "Qh", "Kh"):
+        page.locator(f"#picker-check [data-card='{card}']").tap()
+
+
+def _split(page) -> None:  # type: ignore[no-untyped-def]
+    for card in ("3s", "4s", "5s", "6h", "6d", "6c", "Kc", "Kd", "Qs", "Jd", "9h", "8h"):
+        page.locator(f"#picker-hand [data-card='{card}']").tap()
+
+
+# (name, page, the taps before the last one, the last tap, the verdict on screen)
+SCREENS = (
+    ("Tiến lên check", "/tienlen/check", _tienlen, "#picker-check [data-card='5c']",
+     "document.querySelector('#verdict').textContent.includes('bombs a single 2')"),
+    ("Trece check", "/trece/check", _trece, "#picker-check [data-card='As']",
+     "document.querySelector('#verdict').textContent.includes('A♠')"),
+    ("Three Thirteen split (13 cards)", "/three-thirteen/score?round=11", _split, "#picker-hand [data-card='7h']",
+     "document.querySelector('#score-result .tt-split') && document.querySelector('#score-result').textContent"
+     ".includes('7♥')"),
+)
+
+
+def test_the_goals_of_the_referee_in_your_pocket(browser, engine_server):
+    """Printed, not asserted: the machine is shared and noisy."""
+    phone = EnginePhone(browser, engine_server)
+    try:
+        page = phone.page
+        rows = _transferred(phone.context, page)
+        page.goto(engine_server.url + "/tienlen/check", wait_until="load")
+        page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=30_000)
+        page.wait_for_timeout(300)
+        first_visit = sum(n for u, n in rows if "/static/engine/" not in u and "engine" not in u.rsplit("/", 1)[-1])
+        engine_in_first = sum(n for u, n in rows if "/static/engine/" in u)
+        phone.ready()
+        engine_bytes = sum(n for u, n in rows if "/static/engine/" in u)
+        first_ready = page.evaluate("window.Thirteen.engine.readyMs")
+
+        # A repeat visit: the engine from the service worker's cache, CPU throttled 4×.
+        cdp = phone.context.new_cdp_session(page)
+        cdp.send("Emulation.setCPUThrottlingRate", {"rate": 4})
+        rows.clear()
+        page.reload(wait_until="load")
+        phone.ready()
+        repeat_ready = page.evaluate("window.Thirteen.engine.readyMs")
+        repeat_parts = page.evaluate("window.Thirteen.engine.timings")
+        repeat_engine_bytes = sum(n for u, n in rows if "/static/engine/" in u)
+
+        # Tap to verdict with the engine ready, CPU throttled 4×, on three networks: each screen
+        # is opened on a good network, the engine made ready, then the network is set.
+        cdp.send("Network.enable")
+        times: dict[str, dict[str, float]] = {}
+        engine_ms: dict[str, list[float]] = {}
+        for network, conditions in (("good network", GOOD), ("400 kbps / 400 ms", SLOW), ("no network", None)):
+            row = times.setdefault(network, {})
+            for name, path, setup, last, condition in SCREENS:
+                phone.context.set_offline(False)
+                cdp.send("Network.emulateNetworkConditions", GOOD)
+                page.evaluate("sessionStorage.clear()")  # no cards kept from the screen's last visit
+                page.goto(engine_server.url + path, wait_until="load")
+                phone.ready()
+                if conditions is None:
+                    phone.context.set_offline(True)
+                else:
+                    cdp.send("Network.emulateNetworkConditions", conditions)
+                setup(page)
+                row[name] = _tap_to(page, page.locator(last), condition)
+                engine_ms.setdefault(name, []).append(page.evaluate("window.Thirteen.engine.last.ms"))
+        phone.context.set_offline(False)
+        cdp.send("Network.emulateNetworkConditions", GOOD)
+        cdp.send("Emulation.setCPUThrottlingRate", {"rate": 1})
+        print("\nThe referee in your pocket (issue 20), headless Chromium, phone context")
+        print(f"  engine transferred once: {engine_bytes / 1e6:.2f} MB (goal at most 4 MB); "
+              f"again on a repeat visit: {repeat_engine_bytes / 1e3:.1f} KB")
+        print(f"  first visit of the Tiến lên check: {first_visit / 1024:.1f} KB before the engine "
+              f"(goal 30 KB; engine bytes in it: {engine_in_first})")
+        print(f"  engine ready: {first_ready / 1000:.1f} s on a first visit (no throttling), "
+              f"{repeat_ready / 1000:.1f} s on a repeat visit with the CPU throttled 4× (goal at most 4 s)")
+        print("  tap to verdict with the engine ready, CPU throttled 4× (goal at most 100 ms):")
+        for network, row in times.items():
+            print("    " + f"{network:<18} " + ", ".join(f"{k} {v * 1000:.0f} ms" for k, v in row.items()))
+        print("  of which the engine (the question to the worker and back, and the swap): " + ", ".join(
+            f"{k} {min(v):.0f}–{max(v):.0f} ms" for k, v in engine_ms.items()))
+        print("  (the Trece check form waits 150 ms after a change before it asks: hx-trigger \"change delay:150ms\")")
+        print(f"  engine start on the repeat visit, ms: {repeat_parts}")
+        assert engine_bytes > 0 and engine_in_first == 0
+    finally:
+        phone.context.set_offline(False)
+        phone.close()
