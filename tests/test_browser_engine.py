@@ -20,6 +20,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.conftest import PHONE
+from tests.test_browser_weight import weigh
 
 pytestmark = pytest.mark.browser
 
@@ -210,7 +211,10 @@ def test_on_a_metered_connection_the_engine_waits_until_the_player_asks(browser,
 
 
 def _transferred(context, page):  # type: ignore[no-untyped-def]
-    rows: list[tuple[str, int]] = []
+    """(address, bytes over the network, "page" or "worker") of every request answered by the
+    network: the page's own, or the service worker's (its precache, and the engine's files it
+    fetches for the engine's Web Worker)."""
+    rows: list[tuple[str, int, str]] = []
 
     def finished(request) -> None:  # type: ignore[no-untyped-def]
         response = request.response()
@@ -218,8 +222,8 @@ def _transferred(context, page):  # type: ignore[no-untyped-def]
             return
         sizes = request.sizes()
         body = max(sizes["responseBodySize"], 0) or int(response.headers.get("content-length", "0") or 0)
-        if request.service_worker is None:  # the page's own (the service worker's precache apart)
-            rows.append((request.url, body + max(sizes["responseHeadersSize"], 0)))
+        who = "page" if request.service_worker is None else "worker"
+        rows.append((request.url, body + max(sizes["responseHeadersSize"], 0), who))
 
     context.on("requestfinished", finished)
     return rows
@@ -271,10 +275,10 @@ def test_the_goals_of_the_referee_in_your_pocket(browser, engine_server):
         page.goto(engine_server.url + "/tienlen/check", wait_until="load")
         page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=30_000)
         page.wait_for_timeout(300)
-        first_visit = sum(n for u, n in rows if "/static/engine/" not in u and "engine" not in u.rsplit("/", 1)[-1])
-        engine_in_first = sum(n for u, n in rows if "/static/engine/" in u)
+        first_visit = sum(n for u, n, who in rows if who == "page")
+        engine_in_first = sum(n for u, n, _ in rows if "/static/engine/" in u)
         phone.ready()
-        engine_bytes = sum(n for u, n in rows if "/static/engine/" in u)
+        engine_bytes = sum(n for u, n, _ in rows if "/static/engine/" in u)
         first_ready = page.evaluate("window.Thirteen.engine.readyMs")
 
         # A repeat visit: the engine from the service worker's cache, CPU throttled 4×.
@@ -283,9 +287,12 @@ def test_the_goals_of_the_referee_in_your_pocket(browser, engine_server):
         rows.clear()
         page.reload(wait_until="load")
         phone.ready()
+        cold_parts = page.evaluate("window.Thirteen.engine.timings")
+        page.reload(wait_until="load")  # the snapshot is kept a moment after the first start
+        phone.ready()
         repeat_ready = page.evaluate("window.Thirteen.engine.readyMs")
         repeat_parts = page.evaluate("window.Thirteen.engine.timings")
-        repeat_engine_bytes = sum(n for u, n in rows if "/static/engine/" in u)
+        repeat_engine_bytes = sum(n for u, n, _ in rows if "/static/engine/" in u)
 
         # Tap to verdict with the engine ready, CPU throttled 4×, on three networks: each screen
         # is opened on a good network, the engine made ready, then the network is set.
@@ -313,8 +320,12 @@ def test_the_goals_of_the_referee_in_your_pocket(browser, engine_server):
         print("\nThe referee in your pocket (issue 20), headless Chromium, phone context")
         print(f"  engine transferred once: {engine_bytes / 1e6:.2f} MB (goal at most 4 MB); "
               f"again on a repeat visit: {repeat_engine_bytes / 1e3:.1f} KB")
-        print(f"  first visit of the Tiến lên check: {first_visit / 1024:.1f} KB before the engine "
+        print(f"  first visit of the Tiến lên check: {first_visit / 1024:.1f} KB by the page before the engine "
               f"(goal 30 KB; engine bytes in it: {engine_in_first})")
+        for path in ("/tienlen/check", "/three-thirteen/score"):
+            first, worker, repeat, _ = weigh(browser, engine_server.url + path)
+            print(f"  {path} as tests/test_browser_weight.py weighs it, with the engine on: first visit "
+                  f"{first / 1024:.1f} KB (+ {worker / 1024:.1f} KB service worker), repeat visit {repeat / 1024:.1f} KB")
         print(f"  engine ready: {first_ready / 1000:.1f} s on a first visit (no throttling), "
               f"{repeat_ready / 1000:.1f} s on a repeat visit with the CPU throttled 4× (goal at most 4 s)")
         print("  tap to verdict with the engine ready, CPU throttled 4× (goal at most 100 ms):")
@@ -323,7 +334,7 @@ def test_the_goals_of_the_referee_in_your_pocket(browser, engine_server):
         print("  of which the engine (the question to the worker and back, and the swap): " + ", ".join(
             f"{k} {min(v):.0f}–{max(v):.0f} ms" for k, v in engine_ms.items()))
         print("  (the Trece check form waits 150 ms after a change before it asks: hx-trigger \"change delay:150ms\")")
-        print(f"  engine start on the repeat visit, ms: {repeat_parts}")
+        print(f"  engine start on the repeat visit, ms: {repeat_parts} (the visit before: {cold_parts})")
         assert engine_bytes > 0 and engine_in_first == 0
     finally:
         phone.context.set_offline(False)

@@ -61,8 +61,10 @@ def catalogue(language: str) -> gettext.NullTranslations:
 
 
 def environment() -> Environment:
+    # auto_reload off: the templates of an engine never change (and the files are unpacked
+    # again when the worker starts from a memory snapshot, with new times).
     env = Environment(loader=FileSystemLoader(str(HERE / "templates")), autoescape=True,
-                      extensions=["jinja2.ext.i18n"])
+                      extensions=["jinja2.ext.i18n"], auto_reload=False)
     env.install_gettext_callables(  # type: ignore[attr-defined]
         gettext=lambda s: words.current().gettext(s),
         ngettext=lambda s, p, n: words.current().ngettext(s, p, n),
@@ -102,6 +104,17 @@ def render(kind: str, language: str, pairs: Iterable[tuple[str, str]], remembere
     finally:
         words.use(None)
     return {"html": html, "status": answer.status, "remember": answer.remember}
+
+
+def warm_up(language: str) -> None:
+    """Answer one question of each kind: the modules they need are imported and the templates
+    compiled before the first tap (and kept in the worker's memory snapshot)."""
+    for kind, pairs in (("tienlen-check", [("table", "2h"), ("play", "2s")]),
+                        ("trece-check", [("top_rank", "K"), ("top_suit", "h"), ("play", "Kd")]),
+                        ("three-thirteen-score", [("hand", "3s 4s 5s 6h")])):
+        render(kind, language, pairs, {})
+    render("three-thirteen-preview", language, [("cards_0", "3s 4s 5s")], {},
+           {"rules": {}, "players": 2, "number": 1, "seat": 0})
 
 
 def answer(request_json: str) -> str:
