@@ -29,7 +29,8 @@ SETTLED = "() => ['ready', 'failed'].includes(document.documentElement.dataset.e
 SLOW = {"offline": False, "latency": 400, "downloadThroughput": 400_000 / 8, "uploadThroughput": 400_000 / 8}
 GOOD = {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1}
 # What Chromium logs while the phone is offline, and the requests a test blocks on purpose.
-FORGIVEN = ("ERR_INTERNET_DISCONNECTED", "Failed to fetch", "ERR_FAILED", "net::", "status of 400", "status of 404")
+FORGIVEN = ("ERR_INTERNET_DISCONNECTED", "Failed to fetch", "ERR_FAILED", "net::", "status of 400", "status of 404",
+            "htmx:sendError", "htmx:afterRequest")
 
 
 class EnginePhone:
@@ -157,6 +158,80 @@ def test_offline_a_rounds_live_count_and_split_are_shown_on_the_phone(pocket):
         page.locator(f"#seat-1 [data-card='{card}']").tap()
     expect(page.locator("#preview-1 .tt-split")).to_have_attribute("data-points", "0")
     assert judged_locally(page) == "three-thirteen-preview"
+
+
+def table_events(server, url: str) -> list[tuple[str, dict]]:  # type: ignore[no-untyped-def]
+    """The events stored for the Tiến lên table behind ``url``, in order."""
+    from sqlalchemy import select
+
+    from referee.web.extensions import db
+    from referee.web.models import Event
+    from referee.web.store import find_by_token
+
+    token = re.search(r"/g/([^/?#]+)", url).group(1)  # type: ignore[union-attr]
+    with server.app.app_context():
+        access = find_by_token(token)
+        assert access is not None
+        rows = db.session.execute(select(Event.kind, Event.payload).where(Event.game_id == access.game.id)
+                                  .order_by(Event.seq)).all()
+        db.session.remove()
+    return [(kind, payload) for kind, payload in rows]
+
+
+def test_three_turns_offline_at_a_table_are_judged_queued_and_stored_once(pocket, engine_server):
+    page = pocket.open("/tienlen/new")
+    for i, name in enumerate(("Ana", "Bao", "Chi")):
+        page.locator(f"#name{i}").fill(name)
+    page.locator(".tt-3s").nth(1).tap()  # Bao holds the 3♠ and leads
+    page.get_by_role("button", name="Start the game").tap()
+    page.wait_for_url("**/tienlen/g/**")
+    page.evaluate("async () => { await navigator.serviceWorker.register('/sw.js'); await navigator.serviceWorker.ready; }")
+    page.reload()
+    url = page.url
+    pocket.ready()
+    pocket.context.set_offline(True)
+    dock = page.locator("#tt-table [data-after-action]")
+
+    # A play the rules refuse is said at once, and nothing is kept to send.
+    page.locator("#tt-table [data-card='4h']").tap()
+    page.locator(".tt-go").tap()
+    expect(dock.locator("[data-refusal]")).to_contain_text("3♠")
+    expect(page.locator("#outbox")).to_have_count(0)
+    page.locator("#tt-table [data-card='4h']").tap()  # untapped
+
+    page.locator("#tt-table [data-card='3s']").tap()
+    page.locator(".tt-go").tap()
+    expect(dock.locator("[data-last]")).to_have_text("Bao played 3♠")
+    expect(dock.locator("[data-turn]")).to_have_text("▶ Chi to play")
+    expect(page.locator("#outbox li")).to_have_count(1)
+
+    # Chi's 4♥ is judged against the table as it stands with Bao's 3♠ on it (still waiting).
+    page.locator("#tt-table [data-card='4h']").tap()
+    page.locator(".tt-go").tap()
+    expect(dock.locator("[data-last]")).to_have_text("Chi played 4♥")
+    expect(dock.locator("[data-turn]")).to_have_text("▶ Ana to play")
+    # Ana's 3♣ is lower than the 4♥ now on the table (waiting to be sent): refused at once.
+    page.locator("#tt-table [data-card='3c']").tap()
+    page.locator(".tt-go").tap()
+    expect(dock.locator("[data-refusal]")).to_be_visible()
+    refusal = dock.locator("[data-refusal]").inner_text()
+    page.locator("#tt-table [data-card='3c']").tap()
+    page.locator("#tt-table [data-card='5c']").tap()
+    page.locator(".tt-go").tap()
+    expect(dock.locator("[data-last]")).to_have_text("Ana played 5♣")
+    expect(page.locator("#outbox li")).to_have_count(3)
+    assert table_events(engine_server, url) == []
+    versions = page.evaluate("JSON.parse(localStorage.getItem('thirteen-outbox')).map(e => e.version)")
+    assert versions == ["0", "1", "2"]
+
+    pocket.context.set_offline(False)
+    expect(page.locator("#outbox")).to_be_hidden(timeout=20_000)
+    expect(page.locator(".tt-status-name")).to_have_text("Bao")
+    page.wait_for_timeout(4500)  # a retry timer's round: nothing more is sent
+    stored = table_events(engine_server, url)
+    assert [(kind, payload.get("seat"), payload.get("cards")) for kind, payload in stored] == [
+        ("play", 1, "3♠"), ("play", 2, "4♥"), ("play", 0, "5♣")]
+    assert "3♣" in refusal and "4♥" in refusal
 
 
 def test_a_phone_whose_engine_failed_to_load_gets_the_servers_verdict(pocket):

@@ -19,7 +19,7 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader
 
 from referee.cards import format_cards
-from referee.web import checks, words
+from referee.web import checks, table_moves, words
 
 HERE = Path(__file__).resolve().parents[2]  # the unpacked zip (or the repository)
 LANGUAGES = ("en", "es", "pt", "vi")
@@ -98,12 +98,19 @@ def render(kind: str, language: str, pairs: Iterable[tuple[str, str]], remembere
         elif kind == "three-thirteen-preview":
             assert setup is not None
             answer = checks.three_thirteen_preview(setup, int(setup["seat"]), form)
+        elif kind == "tienlen-table":
+            assert setup is not None
+            pending = [{"action": p["action"], "form": Form(p["form"])} for p in setup.get("pending", [])]
+            answer = table_moves.tienlen_move(setup["game"], pending, str(setup["action"]), form)
         else:
             raise ValueError(f"the phone does not answer {kind!r}")
         html = _env.get_template(answer.fragment).render(**answer.context)
     finally:
         words.use(None)
-    return {"html": html, "status": answer.status, "remember": answer.remember}
+    result = {"html": html, "status": answer.status, "remember": answer.remember}
+    if "turn" in answer.context:
+        result["turn"] = answer.context["turn"]
+    return result
 
 
 def warm_up(language: str) -> None:

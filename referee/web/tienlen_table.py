@@ -25,20 +25,16 @@ from typing import Any
 from flask import Blueprint, Response, redirect, request, url_for
 from flask_babel import gettext
 
-from referee.cards import Card, NotationError, format_cards
+from referee.cards import Card, NotationError
 from referee.tienlen import (
     THREE_OF_SPADES,
     Action,
     Game,
-    InstantWinAction,
     InstantWinKind,
-    NextHandAction,
-    PassAction,
     PlayAction,
     Setup,
     SwitchError,
     TienLenRules,
-    action_from_dict,
     card_power,
     replay_game,
     sort_cards,
@@ -46,6 +42,7 @@ from referee.tienlen import (
 from referee.web import store
 from referee.web.guard import whole_number
 from referee.web.store import Access
+from referee.web.table_moves import describe, instant_label
 from referee.web.tables import (
     BadForm,
     Decide,
@@ -76,40 +73,11 @@ def game_setup(access: Access) -> Setup:
 
 def live_state(access: Access) -> Game:
     """The game as the library sees it: the effective events replayed."""
-    payloads = [e.payload for e in store.live_events(access.game)]
-    return replay_game(game_setup(access), payloads)
+    return replay_game(game_setup(access), live_records(access))
 
 
-def describe(action: Any, names: tuple[str, ...]) -> str:
-    """One log line, in the reader's language: "Bao played 7♠ 8♠ 9♠"."""
-    if isinstance(action, dict):
-        action = action_from_dict(action)
-    if isinstance(action, PlayAction):
-        line = gettext("%(player)s played %(cards)s", player=names[action.seat], cards=format_cards(action.cards))
-        if action.bomb:
-            line += " · " + gettext("bomb")
-        if action.went_out:
-            line += " · " + gettext("out of cards")
-        return line
-    if isinstance(action, PassAction):
-        line = gettext("%(player)s passed", player=names[action.seat])
-        if action.cleared:
-            line += " · " + gettext("table cleared")
-        return line
-    if isinstance(action, InstantWinAction):
-        return gettext("%(player)s declared an instant win: %(kind)s", player=names[action.seat],
-                       kind=instant_label(action.kind))
-    if isinstance(action, NextHandAction):
-        return gettext("Next hand, led by %(player)s", player=names[action.leader])
-    return str(action)
-
-
-def instant_label(kind: InstantWinKind) -> str:
-    return {
-        InstantWinKind.FOUR_TWOS: gettext("four 2s"),
-        InstantWinKind.DRAGON: gettext("a dragon (3 to A)"),
-        InstantWinKind.SIX_PAIRS: gettext("six pairs"),
-    }[kind]
+def live_records(access: Access) -> list[dict[str, Any]]:
+    return [e.payload for e in store.live_events(access.game)]
 
 
 def last_move(access: Access) -> str | None:
@@ -146,6 +114,8 @@ def render_table(access: Access, feedback: Feedback, status: int = 200) -> Respo
         feedback=feedback,
         instant_kinds=[(k.value, instant_label(k)) for k in InstantWinKind],
         can_declare=(rules.instant_wins and not hand.log and not hand.over),
+        # The game as the phone's engine replays it to judge the next move by itself.
+        phone_game={"setup": access.game.setup, "records": live_records(access)} if access.can_write else None,
     )
 
 

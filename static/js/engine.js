@@ -173,11 +173,76 @@
     return out;
   }
 
+  /* --- a followed table: the next move judged here, the moves waiting to be sent applied --- */
+  var TABLE_ACTIONS = /\/(play|pass)$/;
+  function waitingMoves() {
+    var outbox = window.Thirteen.outbox;
+    var list = outbox ? outbox.list().filter(function (w) { return w.page === location.pathname; }) : [];
+    if (list.some(function (w) { return !TABLE_ACTIONS.test(w.path); })) return null;  /* an undo waits: the server judges */
+    return list.map(function (w) { return { action: TABLE_ACTIONS.exec(w.path)[1], form: w.params }; });
+  }
+  function showDock(form, html) {
+    var dock = form.querySelector("[data-after-action]");
+    if (!dock) return;
+    dock.querySelectorAll(":scope > p").forEach(function (p) { p.remove(); });
+    var actions = dock.querySelector(".tt-actions");
+    var box = document.createElement("div");
+    box.innerHTML = html;
+    Array.prototype.slice.call(box.children).forEach(function (p) { dock.insertBefore(p, actions); });
+  }
+  var judgedMoves = new WeakMap();  /* form -> the phone's answer to the move on its way */
+  function tableMove(e, d, elt) {
+    var form = elt.closest("form");
+    var match = TABLE_ACTIONS.exec(d.path || "");
+    var game = null;
+    try { game = JSON.parse(form.getAttribute("data-local-game") || "null"); } catch (err) { game = null; }
+    var pending = waitingMoves();
+    if (!match || !game || !pending) return;
+    e.preventDefault();
+    var tapped = performance.now();
+    ask({ kind: "tienlen-table", language: language(), form: pairs(window.htmx.values(elt, "post")), remembered: {},
+          setup: { game: game, pending: pending, action: match[1] } })
+      .then(function (answer) {
+        showDock(form, answer.html);
+        window.Thirteen.engine.last = { kind: "tienlen-table", ms: performance.now() - tapped, status: answer.status };
+        if (answer.status === 422) return;  /* refused by the rules, as the server would: nothing to send */
+        judgedMoves.set(form, answer);
+        d.issueRequest(true);  /* a write goes to the referee (or waits on the phone, offline) */
+      }, function () { d.issueRequest(true); });
+  }
+  /* Offline, app.js keeps the move in its outbox; the table then stands as if it were played:
+     the next move carries the next version, the next seat, and no cards picked. */
+  document.addEventListener("htmx:sendError", function (e) {
+    var elt = e.detail && e.detail.elt;
+    var form = elt && elt.closest && elt.closest("form");
+    var answer = form && judgedMoves.get(form);
+    if (!answer) return;
+    judgedMoves.delete(form);
+    var table = form.closest("#tt-table") || document;
+    table.querySelectorAll("input[name=version]").forEach(function (input) {
+      input.value = String((parseInt(input.value, 10) || 0) + 1);
+    });
+    var seat = form.querySelector("input[name=seat]");
+    if (seat && answer.turn !== null && answer.turn !== undefined) seat.value = String(answer.turn);
+    form.querySelectorAll(".picker-text").forEach(function (input) {
+      input.value = "";
+      input.dispatchEvent(new Event("input", { bubbles: true }));
+    });
+    showDock(form, answer.html);
+    form.dataset.waiting = String((parseInt(form.dataset.waiting || "0", 10) || 0) + 1);
+  });
+  document.addEventListener("htmx:afterRequest", function (e) {
+    var elt = e.detail && e.detail.elt;
+    var form = elt && elt.closest && elt.closest("form");
+    if (form && e.detail.xhr && e.detail.xhr.status) judgedMoves.delete(form);  /* the referee answered */
+  });
+
   document.addEventListener("htmx:confirm", function (e) {
     var d = e.detail;
     var elt = d && d.elt;
     var kind = elt && elt.getAttribute && elt.getAttribute("data-local");
     if (!kind || !ready || !worker || !window.htmx) return;
+    if (kind === "tienlen-table") { tableMove(e, d, elt); return; }
     e.preventDefault();
     var tapped = performance.now();
     var values = window.htmx.values(elt, d.verb);
