@@ -22,6 +22,7 @@ import doctest
 import importlib
 import json
 import random
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -169,6 +170,64 @@ def preview_setup(rng: random.Random) -> tuple[dict[str, Any], list[tuple[str, s
     return {"rules": stored_rules(rules), "players": players, "number": number, "seat": seat}, form
 
 
+# --------------------------------------------------------------------------- a followed table
+
+DOCK = re.compile(r'<div class="tt-dock" data-after-action>(.*?)<div class="tt-actions">', re.S)
+LINE = re.compile(r"<p class=[^>]*>.*?</p>", re.S)
+
+
+def dock_lines(answer: dict[str, Any]) -> dict[str, Any]:
+    """The lines beside the Play button (the result or refusal, whose turn), from a whole table
+    (the server's answer) or from the phone's answer (those lines alone); and the status."""
+    html = answer.get("html", "")
+    found = DOCK.search(html)
+    return {"lines": LINE.findall(found.group(1) if found else html), "status": answer.get("status"),
+            "error": answer.get("error")}
+
+
+def table_moves(app, client, rng: random.Random, requests: list, expected: list, kinds: list,  # type: ignore[no-untyped-def]
+                games: int = 12, moves: int = 25) -> None:
+    from referee.tienlen import Setup, TienLenRules
+    from referee.web.store import create_game
+
+    for g in range(games):
+        players = rng.randint(2, 4)
+        rules = TienLenRules(first_lead=rng.choice(("contains_3s", "three_spades_alone", "any")),
+                             twos_in_sequences=rng.random() < 0.3, play_on=rng.random() < 0.5)
+        names = tuple(f"P{g}-{i}" for i in range(players))
+        setup = Setup(names, rules, leader=rng.randrange(players), opening=True, hand_size=52 // players if
+                      players == 4 else 13)
+        with app.app_context():
+            game = create_game("tienlen", list(names), rules=rules.to_dict(), setup=setup.to_dict())
+            token, game_setup = game.keeper_token, setup.to_dict()
+        version, turn, played = 0, setup.leader, set()
+        accepted: list[dict[str, Any]] = []
+        for m in range(moves):
+            language = LANGUAGES[(g + m) % 4]
+            action = "pass" if rng.random() < 0.2 else "play"
+            cards = _tienlen_cards(rng, played) if action == "play" else ""
+            if rng.random() < 0.1:
+                cards = "3s" if "3♠" not in played else cards
+            form = [("version", str(version)), ("seat", str(turn)), ("cards", cards)]
+            client._cookies.clear()
+            client.set_cookie("lang", language)
+            response = client.post(f"/tienlen/g/{token}/{action}", data=dict(form), headers={"HX-Request": "true"})
+            html = response.get_data(as_text=True)
+            expected.append(dock_lines({"html": html, "status": response.status_code}))
+            requests.append({"kind": "tienlen-table", "language": language, "form": form, "remembered": {},
+                             "setup": {"game": {"setup": game_setup, "records": []}, "pending": list(accepted),
+                                       "action": action}})
+            kinds.append("tienlen-table")
+            if response.status_code == 200:
+                accepted.append({"action": action, "form": form})
+                version += 1
+                played.update(c for c in re.findall(r"\S+", cards))
+                seat = re.search(r'name="seat" value="(\d+)"', html)
+                if seat is None:  # the hand is over: this table is done
+                    break
+                turn = int(seat.group(1))
+
+
 # --------------------------------------------------------------------------- the server's answers
 
 
@@ -275,8 +334,12 @@ def test_the_phone_and_the_server_give_the_same_verdicts_splits_and_doctests(eng
                          "remembered": {}, "setup": setup})
         kinds.append("three-thirteen-preview (server route)")
 
+    # Moves at followed Tiến lên tables: each sent to the server in turn (stored when accepted);
+    # the phone judges the same move from the start of the game with the accepted ones waiting.
+    table_moves(engine_app, client, rng, requests, expected, kinds)
+
     result = run_on_pyodide(engine_app.extensions["thirteen_engine"], requests, tmp_path)
-    answers = result["answers"]
+    answers = [dock_lines(a) if k == "tienlen-table" else a for k, a in zip(kinds, result["answers"], strict=True)]
     assert len(answers) == len(requests)
     differ = [(k, r, e, a) for k, r, e, a in zip(kinds, requests, expected, answers, strict=True) if e != a]
 
@@ -293,11 +356,14 @@ def test_the_phone_and_the_server_give_the_same_verdicts_splits_and_doctests(eng
     states = {}
     for e in expected:
         for state in ("legal", "illegal", "nocombo", "error", "empty"):
-            if f'data-state="{state}"' in e["html"]:
+            if f'data-state="{state}"' in e.get("html", ""):
                 states[state] = states.get(state, 0) + 1
     print(f"\nPyodide {result['python']} under Node: engine started in {result['ms']['start']} ms, "
           f"{len(requests)} answers in {result['ms']['answers']} ms")
     print(f"inputs by kind: {counts}; by language: {by_language}; verdict boxes: {states}")
+    moves = [e["status"] for k, e in zip(kinds, expected, strict=True) if k == "tienlen-table"]
+    print(f"table moves: {moves.count(200)} accepted, {moves.count(422)} refused by the rules, "
+          f"{len(moves) - moves.count(200) - moves.count(422)} other")
     print(f"identical answers: {len(requests) - len(differ)} of {len(requests)}")
     print(f"doctests (failed, attempted) on Pyodide: {result['doctests']}")
     print(f"doctests (failed, attempted) on CPython: {cpython}")

@@ -65,11 +65,8 @@ def environment() -> Environment:
     # again when the worker starts from a memory snapshot, with new times).
     env = Environment(loader=FileSystemLoader(str(HERE / "templates")), autoescape=True,
                       extensions=["jinja2.ext.i18n"], auto_reload=False)
-    env.install_gettext_callables(  # type: ignore[attr-defined]
-        gettext=lambda s: words.current().gettext(s),
-        ngettext=lambda s, p, n: words.current().ngettext(s, p, n),
-        newstyle=True,
-    )
+    gettext, ngettext = words.template_callables()
+    env.install_gettext_callables(gettext=gettext, ngettext=ngettext, newstyle=True)  # type: ignore[attr-defined]
     env.filters["cards"] = format_cards
     env.filters["rank_plural"] = words.rank_plural
     return env

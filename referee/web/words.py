@@ -11,6 +11,7 @@ sentence is worded once and gives the same characters in both places.
 from __future__ import annotations
 
 import gettext as _stdlib_gettext
+from collections.abc import Callable
 from typing import Any
 
 from referee.cards import Rank
@@ -49,6 +50,12 @@ def current() -> _stdlib_gettext.NullTranslations:
     if _phone is None:
         raise RuntimeError("no catalogue installed: on the server, Flask-Babel speaks")
     return _phone
+
+
+def template_callables() -> tuple[Callable[[str], str], Callable[[str, str, int], str]]:
+    """``_()`` and ``ngettext()`` for Jinja's i18n extension on the phone, as Flask-Babel installs
+    them (newstyle: Jinja fills the blanks), reading the catalogue :func:`use` installed."""
+    return (lambda s: current().gettext(s)), (lambda s, p, n: current().ngettext(s, p, n))
 
 
 def say(msg: Message | BaseException | str) -> str:
