@@ -51,9 +51,9 @@ class EnginePhone:
         self.page.goto(self.url + path)
         return self.page
 
-    def ready(self):  # type: ignore[no-untyped-def]
+    def ready(self, said: str = "The referee works offline on this phone."):  # type: ignore[no-untyped-def]
         self.page.wait_for_function(READY, timeout=120_000)
-        expect(self.page.locator(".engine-state")).to_have_text("The referee works offline on this phone.")
+        expect(self.page.locator(".engine-state")).to_have_text(said)
         return self.page
 
     def close(self) -> None:
@@ -99,7 +99,7 @@ def test_offline_a_tienlen_check_is_judged_on_the_phone(pocket):
 
 def test_offline_the_house_rules_and_the_language_are_the_phones(pocket):
     page = pocket.open("/lang/vi?next=/tienlen/check")
-    pocket.ready()
+    pocket.ready("Trọng tài chạy được ngoại tuyến trên điện thoại này.")  # the footer speaks the page's language
     pocket.context.set_offline(True)
     tap_tienlen_bomb(page)
     box = page.locator("#verdict .verdict")
