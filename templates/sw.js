@@ -39,12 +39,17 @@ self.addEventListener("activate", function (event) {
       return name.indexOf("thirteen-") === 0 && name !== ENGINE && name.slice(-RELEASE.length) !== RELEASE;
     }).map(function (name) { return caches.delete(name); }));
   }).then(function () {
-    return caches.open(ENGINE).then(function (cache) {
-      return cache.keys().then(function (requests) {
-        return Promise.all(requests.filter(function (request) {
-          var path = new URL(request.url).pathname;
-          return path !== "/engine.json" && ENGINE_FILES.indexOf(path) < 0;
-        }).map(function (request) { return cache.delete(request); }));
+    /* The engine's cache: gone with a server that has no engine; else only the current files. */
+    return caches.has(ENGINE).then(function (has) {
+      if (!has) return null;
+      if (!ENGINE_FILES.length) return caches.delete(ENGINE);
+      return caches.open(ENGINE).then(function (cache) {
+        return cache.keys().then(function (requests) {
+          return Promise.all(requests.filter(function (request) {
+            var path = new URL(request.url).pathname;
+            return path !== "/engine.json" && ENGINE_FILES.indexOf(path) < 0;
+          }).map(function (request) { return cache.delete(request); }));
+        });
       });
     });
   }));
