@@ -234,6 +234,56 @@ def test_three_turns_offline_at_a_table_are_judged_queued_and_stored_once(pocket
     assert "3♣" in refusal and "4♥" in refusal
 
 
+ENGINE_CACHE = "async () => (await (await caches.open('thirteen-engine')).keys()).map(r => new URL(r.url).pathname)"
+
+
+def _new_release(page, app, release: str, engine=None) -> None:  # type: ignore[no-untyped-def]
+    import dataclasses
+
+    app.extensions["thirteen_assets"] = dataclasses.replace(app.extensions["thirteen_assets"], release=release)
+    if engine is not None:
+        app.extensions["thirteen_engine"] = engine
+    page.evaluate("async () => { const r = await navigator.serviceWorker.getRegistration(); await r.update(); }")
+    until(page, "async () => { const names = await caches.keys(); return names.some(n => n.endsWith(RELEASE))"
+                " && !names.some(n => n.startsWith('thirteen-pages-') && !n.endsWith(RELEASE)); }"
+                .replace("RELEASE", repr(release)))
+
+
+def until(page, check: str) -> None:  # type: ignore[no-untyped-def]
+    """Wait until the async function ``check`` answers true (polled: it reads Cache Storage)."""
+    for _ in range(100):
+        if page.evaluate(check):
+            return
+        page.wait_for_timeout(200)
+    raise AssertionError(f"never true: {check}")
+
+
+def test_the_service_worker_keeps_the_engine_across_releases_until_a_new_engine(pocket, engine_server):
+    import dataclasses
+
+    app = engine_server.app
+    page = pocket.open("/tienlen/check")
+    page.evaluate("async () => { await navigator.serviceWorker.register('/sw.js'); await navigator.serviceWorker.ready; }")
+    page.reload()
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    pocket.ready()
+    built = app.extensions["thirteen_engine"]
+    files = {f"/static/engine/{name}" for name in built.files()}
+    assert files <= set(page.evaluate(ENGINE_CACHE))  # kept by the service worker as the engine fetched them
+    assets = app.extensions["thirteen_assets"]
+    try:
+        _new_release(page, app, "0123456789ab")  # a release with the same engine: kept
+        assert files <= set(page.evaluate(ENGINE_CACHE))
+        _new_release(page, app, "0123456789ac", dataclasses.replace(built, app="app-000000000000"))
+        until(page, f"async () => !(await ({ENGINE_CACHE})()).some(p => p.includes('{built.app}'))")
+        kept = set(page.evaluate(ENGINE_CACHE))
+        assert {f for f in files if built.runtime in f} <= kept  # the runtime did not change: kept
+        assert not {f for f in kept if built.app in f}  # the old library and standard library: dropped
+    finally:
+        app.extensions["thirteen_assets"] = assets
+        app.extensions["thirteen_engine"] = built
+
+
 def test_a_phone_whose_engine_failed_to_load_gets_the_servers_verdict(pocket):
     pocket.context.route("**/static/engine/**", lambda route: route.abort())
     page = pocket.open("/tienlen/check")
