@@ -234,6 +234,47 @@ def test_three_turns_offline_at_a_table_are_judged_queued_and_stored_once(pocket
     assert "3♣" in refusal and "4♥" in refusal
 
 
+def test_three_turns_offline_at_a_trece_table_are_judged_queued_and_stored_once(pocket, engine_server):
+    page = pocket.open("/trece/")
+    page.locator("#name0").fill("Ana")
+    page.locator("#name1").fill("Ben")
+    page.locator("#turned-field label:has(input[value='Q'])").tap()
+    page.locator("#turned-field label:has(input[value='h'])").tap()
+    page.get_by_role("button", name="Start the table").tap()
+    expect(page.locator("#table .turn")).to_have_text("Ben to play")
+    page.evaluate("async () => { await navigator.serviceWorker.register('/sw.js'); await navigator.serviceWorker.ready; }")
+    page.reload()
+    url = page.url
+    pocket.ready()
+    pocket.context.set_offline(True)
+    dock = page.locator("#table [data-after-action]")
+
+    page.locator("#table [data-card='7c']").tap()  # not one rank from the Q♥: refused at once
+    page.locator("#table [data-action=play]").tap()
+    expect(dock.locator("[data-refusal]")).to_contain_text("7♣")
+    expect(page.locator("#outbox")).to_have_count(0)
+    page.locator("#table [data-card='7c']").tap()  # untapped
+
+    page.locator("#table [data-card='Kh']").tap()
+    page.locator("#table [data-action=play]").tap()
+    expect(dock.locator("[data-last]")).to_have_text("Ben played K♥")
+    expect(dock.locator("[data-turn]")).to_contain_text("Ana to play")
+    page.locator("#table [data-action=draw]").tap()  # Ana draws: judged after Ben's K♥ (waiting)
+    expect(dock.locator("[data-last]")).to_have_text("Ana drew a card")
+    expect(dock.locator("[data-turn]")).to_contain_text("Ben to play")
+    page.locator("#table [data-card='Qc']").tap()
+    page.locator("#table [data-action=play]").tap()
+    expect(dock.locator("[data-last]")).to_have_text("Ben played Q♣")
+    expect(page.locator("#outbox li")).to_have_count(3)
+    assert page.evaluate("JSON.parse(localStorage.getItem('thirteen-outbox')).map(e => e.version)") == ["0", "1", "2"]
+    assert table_events(engine_server, url) == []
+
+    pocket.context.set_offline(False)
+    expect(page.locator("#outbox")).to_be_hidden(timeout=20_000)
+    page.wait_for_timeout(4500)  # a retry timer's round: nothing more is sent
+    assert [kind for kind, _ in table_events(engine_server, url)] == ["play", "draw", "play"]
+
+
 ENGINE_CACHE = "async () => (await (await caches.open('thirteen-engine')).keys()).map(r => new URL(r.url).pathname)"
 
 

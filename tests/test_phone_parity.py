@@ -172,8 +172,9 @@ def preview_setup(rng: random.Random) -> tuple[dict[str, Any], list[tuple[str, s
 
 # --------------------------------------------------------------------------- a followed table
 
-DOCK = re.compile(r'<div class="tt-dock" data-after-action>(.*?)<div class="tt-actions">', re.S)
-LINE = re.compile(r"<p class=[^>]*>.*?</p>", re.S)
+DOCK = re.compile(r'<div class="(?:tt|play)-dock" data-after-action>(.*?)(?:<div class="tt-actions">|<button type="submit" '
+                  r'class="primary play-button")', re.S)
+LINE = re.compile(r"<p class=[^>]*>.*?</p>|<div class=[^>]*>[^<]*</div>", re.S)
 
 
 def dock_lines(answer: dict[str, Any]) -> dict[str, Any]:
@@ -226,6 +227,52 @@ def table_moves(app, client, rng: random.Random, requests: list, expected: list,
                 if seat is None:  # the hand is over: this table is done
                     break
                 turn = int(seat.group(1))
+
+
+def trece_moves(app, client, rng: random.Random, requests: list, expected: list, kinds: list,  # type: ignore[no-untyped-def]
+                games: int = 10, moves: int = 25) -> None:
+    from referee.cards import Card
+    from referee.trece import Setup, TreceRules
+    from referee.web.store import create_game
+
+    for g in range(games):
+        rules = TreceRules(run_after_joker=rng.random() < 0.5)
+        names = (f"T{g}-a", f"T{g}-b")
+        setup = Setup(names, Card.parse(rng.choice(DECK)), dealer=rng.randrange(2), rules=rules)
+        with app.app_context():
+            game = create_game("trece", list(names), rules=rules.to_dict(), setup=setup.to_dict())
+            token, game_setup = game.keeper_token, setup.to_dict()
+        version = 0
+        accepted: list[dict[str, Any]] = []
+        for m in range(moves):
+            language = LANGUAGES[(g + m + 1) % 4]
+            roll = rng.random()
+            if roll < 0.6:
+                n = rng.choice((1, 1, 2, 3))
+                suit, start = rng.choice(SUITS), rng.randrange(13)
+                cards = [RANKS[(start + i) % 13] + suit for i in range(n)] if rng.random() < 0.6 else _cards(rng, n)
+                if rng.random() < 0.15:
+                    cards.append(rng.choice(("RJ", "BJ", "zz")))
+                form = [("version", str(version)), ("action", "play"), ("cards", " ".join(cards))]
+            elif roll < 0.85:
+                form = [("version", str(version)), ("action", "draw")]
+            else:
+                form = [("version", str(version)), ("action", rng.choice(("last_card", "thirteen"))),
+                        ("player", str(rng.randrange(2)))]
+            client._cookies.clear()
+            client.set_cookie("lang", language)
+            response = client.post(f"/trece/g/{token}/act", data=dict(form), headers={"HX-Request": "true"})
+            html = response.get_data(as_text=True)
+            expected.append(dock_lines({"html": html, "status": response.status_code}))
+            requests.append({"kind": "trece-table", "language": language, "form": form, "remembered": {},
+                             "setup": {"game": {"setup": game_setup, "records": []}, "pending": list(accepted),
+                                       "action": "act"}})
+            kinds.append("trece-table")
+            if response.status_code == 200:
+                accepted.append({"action": "act", "form": form})
+                version += 1
+                if "data-after-action" not in html:  # the game is over
+                    break
 
 
 # --------------------------------------------------------------------------- the server's answers
@@ -337,9 +384,10 @@ def test_the_phone_and_the_server_give_the_same_verdicts_splits_and_doctests(eng
     # Moves at followed Tiến lên tables: each sent to the server in turn (stored when accepted);
     # the phone judges the same move from the start of the game with the accepted ones waiting.
     table_moves(engine_app, client, rng, requests, expected, kinds)
+    trece_moves(engine_app, client, rng, requests, expected, kinds)
 
     result = run_on_pyodide(engine_app.extensions["thirteen_engine"], requests, tmp_path)
-    answers = [dock_lines(a) if k == "tienlen-table" else a for k, a in zip(kinds, result["answers"], strict=True)]
+    answers = [dock_lines(a) if k.endswith("-table") else a for k, a in zip(kinds, result["answers"], strict=True)]
     assert len(answers) == len(requests)
     differ = [(k, r, e, a) for k, r, e, a in zip(kinds, requests, expected, answers, strict=True) if e != a]
 
@@ -361,7 +409,7 @@ def test_the_phone_and_the_server_give_the_same_verdicts_splits_and_doctests(eng
     print(f"\nPyodide {result['python']} under Node: engine started in {result['ms']['start']} ms, "
           f"{len(requests)} answers in {result['ms']['answers']} ms")
     print(f"inputs by kind: {counts}; by language: {by_language}; verdict boxes: {states}")
-    moves = [e["status"] for k, e in zip(kinds, expected, strict=True) if k == "tienlen-table"]
+    moves = [e["status"] for k, e in zip(kinds, expected, strict=True) if k.endswith("-table")]
     print(f"table moves: {moves.count(200)} accepted, {moves.count(422)} refused by the rules, "
           f"{len(moves) - moves.count(200) - moves.count(422)} other")
     print(f"identical answers: {len(requests) - len(differ)} of {len(requests)}")

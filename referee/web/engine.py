@@ -54,7 +54,7 @@ PHONE_MODULES = ("referee/web/checks.py", "referee/web/words.py", "referee/web/n
 THIRD_PARTY = ("jinja2", "markupsafe")  # pure Python (MarkupSafe falls back from its C speedups)
 # The fragments the screens answer with (referee.web.checks); what they import comes along.
 FRAGMENTS = ("tienlen/_verdict.html", "trece/_check_result.html", "three_thirteen/_score_result.html",
-             "three_thirteen/_preview.html", "tienlen/_dock.html")
+             "three_thirteen/_preview.html", "tienlen/_dock.html", "trece/_dock.html")
 # What Pyodide imports by itself when it starts (its own modules, the codecs, site), besides
 # what those import in turn; cp437 is the codec zipfile reads a zip's plain names with.
 STARTUP_ROOTS = ("_pyodide", "_pyodide._base", "_pyodide._core_docs", "_pyodide._future_helper",

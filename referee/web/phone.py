@@ -99,6 +99,10 @@ def render(kind: str, language: str, pairs: Iterable[tuple[str, str]], remembere
             assert setup is not None
             pending = [{"action": p["action"], "form": Form(p["form"])} for p in setup.get("pending", [])]
             answer = table_moves.tienlen_move(setup["game"], pending, str(setup["action"]), form)
+        elif kind == "trece-table":
+            assert setup is not None
+            pending = [{"form": Form(p["form"])} for p in setup.get("pending", [])]
+            answer = table_moves.trece_move(setup["game"], pending, form)
         else:
             raise ValueError(f"the phone does not answer {kind!r}")
         html = _env.get_template(answer.fragment).render(**answer.context)

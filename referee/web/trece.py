@@ -23,19 +23,12 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, redirect, request, url_for
 from flask_babel import gettext
 
-from referee.cards import NotationError, Suit, TooManyCopiesError, parse_card, parse_cards
+from referee.cards import Suit, parse_card, parse_cards
 from referee.switches import SwitchError
 from referee.trece import (
-    Draw,
-    EmptyPlayError,
-    IllegalPlayError,
-    LastCard,
-    Play,
-    Record,
     Setup,
     SetupError,
     State,
-    Thirteen,
     TreceRules,
     check_play,
     replay,
@@ -46,6 +39,8 @@ from referee.web.checks import read_one_card
 from referee.web.checks import trece_rules_or_default as _rules_or_default
 from referee.web.i18n import reason_fields
 from referee.web.models import Game
+from referee.web.table_moves import MoveRefused, MoveUnreadable, trece_judge
+from referee.web.table_moves import trece_describe as describe
 from referee.web.tables import (
     BadForm,
     Feedback,
@@ -224,40 +219,6 @@ def game_state(game: Game) -> State:
     return replay(game.setup, [e.payload for e in store.live_events(game)])
 
 
-def describe(record: Record, state: State) -> str:
-    """One line of the move log, naming who did what."""
-    names = state.players
-    who = names[record.player]
-    if isinstance(record, Play):
-        text = gettext("%(name)s played %(cards)s", name=who, cards=" ".join(str(c) for c in record.cards))
-        if record.demands_suit is not None:
-            text += " — " + gettext("%(other)s must play a %(suit)s", other=names[1 - record.player],
-                                   suit=record.demands_suit.symbol)
-        if record.won:
-            text += " — " + gettext("%(name)s is out and wins", name=who)
-        return text
-    if isinstance(record, Draw):
-        if record.penalty:
-            text = gettext("%(name)s could not follow the joker and picked up %(count)s", name=who,
-                           count=record.count)
-        elif record.count == 1:
-            text = gettext("%(name)s drew a card", name=who)
-        else:
-            text = gettext("%(name)s drew %(count)s", name=who, count=record.count)
-        if record.returned:
-            text += " — " + gettext("the pile became the new stock")
-        return text
-    if isinstance(record, LastCard):
-        return gettext("%(name)s said “last card”", name=who)
-    if isinstance(record, Thirteen):
-        text = gettext("%(name)s said “thirteen”: %(other)s had not said “last card” and picked up %(count)s",
-                       name=who, other=names[record.target], count=record.count)
-        if record.returned:
-            text += " — " + gettext("the pile became the new stock")
-        return text
-    return str(record)  # pragma: no cover
-
-
 def last_move(access: store.Access) -> str | None:
     """The latest move still in force, for the undo button."""
     state = game_state(access.game)
@@ -274,6 +235,9 @@ def render_table(access: store.Access, feedback: Feedback, status: int = 200) ->
         calls_thirteen=[p for p in (0, 1) if state.can_call_thirteen(p)],
         feedback=feedback, top_red=getattr(state.top, "is_red", False),
         demand_red=state.demand is not None and state.demand.is_red,
+        # The game as the phone's engine replays it to judge the next move by itself.
+        phone_game={"setup": access.game.setup, "records": [e.payload for e in store.live_events(access.game)]}
+        if access.can_write else None,
     )
 
 
@@ -286,31 +250,14 @@ def table(token: str) -> Response:
 
 
 def decide(access: store.Access) -> tuple[str, dict[str, Any]]:
-    """The action the form asks for, judged on the table this phone saw."""
-    state = game_state(access.game)
-    action = request.form.get("action", "")
-    if action == "play":
-        try:
-            cards = parse_cards(request.form.get("cards", ""))
-        except NotationError as exc:
-            raise Refused(exc, at="cards") from None
-        if not cards:
-            raise Refused(gettext("Tap the cards played, in order, then Play."), at="cards")
-        try:
-            record: Record = state.play(cards)
-        except IllegalPlayError as exc:
-            raise Refused(exc, at="play") from None
-        except (TooManyCopiesError, EmptyPlayError) as exc:
-            raise Refused(exc, at="cards") from None
-    elif action == "draw":
-        record = state.draw()
-    elif action in ("last_card", "thirteen"):
-        player = request.form.get("player", "")
-        if player not in ("0", "1"):
-            raise BadForm(gettext("Say which player calls."))
-        record = state.call_last_card(int(player)) if action == "last_card" else state.call_thirteen(int(player))
-    else:
-        raise BadForm(gettext("Unknown action: play, draw, last card or thirteen."))
+    """The action the form asks for, judged on the table this phone saw (as the phone judges it:
+    :func:`referee.web.table_moves.trece_judge`)."""
+    try:
+        record = trece_judge(game_state(access.game), request.form)
+    except MoveRefused as exc:
+        raise Refused(exc.reason, at=exc.at) from None
+    except MoveUnreadable as exc:
+        raise BadForm(str(exc)) from None
     return record.action, record.to_dict()
 
 

@@ -174,37 +174,40 @@
   }
 
   /* --- a followed table: the next move judged here, the moves waiting to be sent applied --- */
-  var TABLE_ACTIONS = /\/(play|pass)$/;
-  function waitingMoves() {
+  /* The moves each table judges here: Tiến lên's play and pass, Trece's /act (its "action" field). */
+  var TABLE_ACTIONS = { "tienlen-table": /\/(play|pass)$/, "trece-table": /\/(act)$/ };
+  function waitingMoves(kind) {
     var outbox = window.Thirteen.outbox;
     var list = outbox ? outbox.list().filter(function (w) { return w.page === location.pathname; }) : [];
-    if (list.some(function (w) { return !TABLE_ACTIONS.test(w.path); })) return null;  /* an undo waits: the server judges */
-    return list.map(function (w) { return { action: TABLE_ACTIONS.exec(w.path)[1], form: w.params }; });
+    if (list.some(function (w) { return !TABLE_ACTIONS[kind].test(w.path); })) return null;  /* an undo waits: the server judges */
+    return list.map(function (w) { return { action: TABLE_ACTIONS[kind].exec(w.path)[1], form: w.params }; });
   }
+  function tableOf(form) { return form.closest("#tt-table, #table") || document; }
   function showDock(form, html) {
-    var dock = form.querySelector("[data-after-action]");
+    var dock = tableOf(form).querySelector("[data-after-action]");
     if (!dock) return;
-    dock.querySelectorAll(":scope > p").forEach(function (p) { p.remove(); });
-    var actions = dock.querySelector(".tt-actions");
+    var keep = dock.querySelector(".tt-actions, .play-button");  /* the buttons stay */
+    Array.prototype.slice.call(dock.children).forEach(function (child) { if (child !== keep) child.remove(); });
     var box = document.createElement("div");
     box.innerHTML = html;
-    Array.prototype.slice.call(box.children).forEach(function (p) { dock.insertBefore(p, actions); });
+    Array.prototype.slice.call(box.children).forEach(function (child) { dock.insertBefore(child, keep); });
   }
   var judgedMoves = new WeakMap();  /* form -> the phone's answer to the move on its way */
-  function tableMove(e, d, elt) {
+  function tableMove(e, d, elt, kind) {
     var form = elt.closest("form");
-    var match = TABLE_ACTIONS.exec(d.path || "");
+    var match = TABLE_ACTIONS[kind].exec(d.path || "");
+    var holder = form.closest("[data-local-game]") || tableOf(form).querySelector("[data-local-game]");
     var game = null;
-    try { game = JSON.parse(form.getAttribute("data-local-game") || "null"); } catch (err) { game = null; }
-    var pending = waitingMoves();
+    try { game = JSON.parse((holder && holder.getAttribute("data-local-game")) || "null"); } catch (err) { game = null; }
+    var pending = waitingMoves(kind);
     if (!match || !game || !pending) return;
     e.preventDefault();
     var tapped = performance.now();
-    ask({ kind: "tienlen-table", language: language(), form: pairs(window.htmx.values(elt, "post")), remembered: {},
+    ask({ kind: kind, language: language(), form: pairs(window.htmx.values(elt, "post")), remembered: {},
           setup: { game: game, pending: pending, action: match[1] } })
       .then(function (answer) {
         showDock(form, answer.html);
-        window.Thirteen.engine.last = { kind: "tienlen-table", ms: performance.now() - tapped, status: answer.status };
+        window.Thirteen.engine.last = { kind: kind, ms: performance.now() - tapped, status: answer.status };
         if (answer.status === 422) return;  /* refused by the rules, as the server would: nothing to send */
         judgedMoves.set(form, answer);
         d.issueRequest(true);  /* a write goes to the referee (or waits on the phone, offline) */
@@ -218,13 +221,12 @@
     var answer = form && judgedMoves.get(form);
     if (!answer) return;
     judgedMoves.delete(form);
-    var table = form.closest("#tt-table") || document;
-    table.querySelectorAll("input[name=version]").forEach(function (input) {
+    tableOf(form).querySelectorAll("input[name=version]").forEach(function (input) {
       input.value = String((parseInt(input.value, 10) || 0) + 1);
     });
     var seat = form.querySelector("input[name=seat]");
     if (seat && answer.turn !== null && answer.turn !== undefined) seat.value = String(answer.turn);
-    form.querySelectorAll(".picker-text").forEach(function (input) {
+    tableOf(form).querySelectorAll("form[data-local] .picker-text").forEach(function (input) {
       input.value = "";
       input.dispatchEvent(new Event("input", { bubbles: true }));
     });
@@ -242,7 +244,7 @@
     var elt = d && d.elt;
     var kind = elt && elt.getAttribute && elt.getAttribute("data-local");
     if (!kind || !ready || !worker || !window.htmx) return;
-    if (kind === "tienlen-table") { tableMove(e, d, elt); return; }
+    if (TABLE_ACTIONS[kind]) { tableMove(e, d, elt, kind); return; }
     e.preventDefault();
     var tapped = performance.now();
     var values = window.htmx.values(elt, d.verb);
