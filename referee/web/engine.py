@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from flask import Blueprint, Response, abort, current_app, url_for
-from flask_babel import get_locale, gettext
+from flask_babel import get_locale, gettext  # type: ignore[import-untyped]
 
 ROOT = Path(__file__).resolve().parents[2]
 PYODIDE = ROOT / "node_modules" / "pyodide"
@@ -173,7 +173,7 @@ def _imports(source: bytes, module: str, is_package: bool, *, lazy: bool = True)
     try:
         tree = ast.parse(source)
     except SyntaxError:  # syntax newer than this Python: read the import lines
-        names = set()
+        names: set[str] = set()
         for line in source.decode("utf-8", "replace").splitlines():
             match = re.match(r"\s*(?:from\s+([\w.]+)\s+import|import\s+([\w., ]+))", line)
             if match:
@@ -274,7 +274,7 @@ def _compress(path: Path) -> None:
     Brotli at quality 9: within 15 % of the best for Pyodide's 8.6 MB interpreter, in seconds."""
     import gzip
 
-    import brotli
+    import brotli  # type: ignore[import-untyped]
 
     data = path.read_bytes()
     path.with_name(path.name + ".br").write_bytes(brotli.compress(data, quality=9))

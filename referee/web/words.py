@@ -28,9 +28,9 @@ def use(translations: _stdlib_gettext.NullTranslations | None) -> None:
 
 def gettext(string: str, **variables: Any) -> str:
     if _phone is None:
-        from flask_babel import gettext as babel_gettext
+        from flask_babel import gettext as babel_gettext  # type: ignore[import-untyped]
 
-        return babel_gettext(string, **variables)
+        return str(babel_gettext(string, **variables))
     text = _phone.gettext(string)
     return text if not variables else text % variables
 
@@ -39,7 +39,7 @@ def ngettext(singular: str, plural: str, num: int, **variables: Any) -> str:
     if _phone is None:
         from flask_babel import ngettext as babel_ngettext
 
-        return babel_ngettext(singular, plural, num, **variables)
+        return str(babel_ngettext(singular, plural, num, **variables))
     variables.setdefault("num", num)
     text = _phone.ngettext(singular, plural, num)
     return text if not variables else text % variables
