@@ -9,7 +9,8 @@ does not have (:class:`~referee.switches.SwitchError`) are ones.
 
 **The state machines** (Tiến lên's :class:`~referee.tienlen.Hand` and
 :class:`~referee.tienlen.Game`, Trece's :class:`~referee.trece.State`, the Three
-Thirteen :class:`~referee.three_thirteen_sheet.Sheet`) all keep one contract:
+Thirteen :class:`~referee.three_thirteen_sheet.Sheet`, the Tiến lên score sheet's
+:class:`~referee.tienlen_evening.Evening`) all keep one contract:
 
 - ``check_x(...)`` raises when the action is not accepted: a :class:`RefusedAction`
   (or a subclass naming the rule) when the game refuses it as it stands, or the

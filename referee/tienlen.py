@@ -85,6 +85,8 @@ __all__ = [
     "DEFAULT_RULES",
     "Verdict",
     "check",
+    "is_bomb",
+    "lowest_cards",
     "beats",
     "ActionError",
     "IllegalPlayError",
@@ -102,6 +104,7 @@ __all__ = [
     "Action",
     "action_from_dict",
     "RECORDS",
+    "check_lowest_card",
     "Hand",
     "replay",
     "Game",
@@ -446,6 +449,19 @@ def _make(kind: Kind, cards: tuple[Card, ...]) -> Combination:
     return combo
 
 
+def is_bomb(cards: CardsLike) -> bool:
+    """Whether the cards are a bomb: four of a kind or a double sequence (3 or more pairs),
+    whatever they were played on (led, on a 2, on another bomb).
+
+    >>> is_bomb("7s 7c 8s 8c 9s 9c"), is_bomb("5s 5h 5c 5d"), is_bomb("2s 2h"), is_bomb("3s 4h")
+    (True, True, False, False)
+    """
+    try:
+        return classify(cards).is_bomb
+    except NotACombinationError:
+        return False
+
+
 def table_combination(cards: CardsLike, rules: TienLenRules | None = None) -> Combination:
     """The combination on the table; its mistake says it is the table's.
 
@@ -508,10 +524,6 @@ three_spades_alone, any, not 'first'
 
     def to_dict(self) -> dict[str, Any]:
         return rules_to_dict(self)
-
-    @classmethod
-    def from_dict(cls, values: Mapping[str, Any] | None) -> TienLenRules:
-        return rules_from_mapping(cls, values)
 
 
 DEFAULT_RULES = TienLenRules()
@@ -730,6 +742,8 @@ def check(
     'the first play of the game contains the 3♠'
     >>> str(check("3d 4d 5d", first_play=True, opening_card=Card.parse("3c")).reason)
     'the first play of the game must contain the 3♣'
+    >>> str(check("3s 3d 3h", first_play=True, opening_card=Card.parse("3d")).reason)
+    '3♠ was not dealt: the lowest card dealt is 3♦'
     >>> str(check("3s 3h", "9h").reason)
     'a single card must be beaten by a single card'
     >>> check("3s", "3s")
@@ -759,6 +773,11 @@ def check(
         return Verdict(False, None, table, False, err.why)
     if table is None:
         card = opening_card
+        if first_play:
+            below = [c for c in play.cards if card_power(c) < card_power(card)]
+            if below:  # with 2–3 players the cards below the lowest dealt are in nobody's hand
+                return Verdict(False, play, None, False, message(
+                    "{card} was not dealt: the lowest card dealt is {lowest}", card=below[0], lowest=card))
         if first_play and rules.first_lead == "contains_3s":
             if card not in play.cards:
                 return Verdict(False, play, None, False,
@@ -841,6 +860,23 @@ INSTANT_WIN_NAMES: dict[InstantWinKind, Message] = {
 }
 
 
+def check_lowest_card(card: Card, dealt: int) -> None:
+    """Raise unless ``card`` can be the lowest of ``dealt`` cards dealt from one deck.
+
+    >>> check_lowest_card(Card.parse("6c"), 39)
+    >>> check_lowest_card(Card.parse("3d"), 52)
+    Traceback (most recent call last):
+    ...
+    referee.errors.RefereeError: with all 52 cards dealt the lowest card dealt is the 3♠, not 3♦
+    """
+    if card_power(card) > 52 - dealt:
+        if dealt == 52:
+            raise RefereeError(message("with all 52 cards dealt the lowest card dealt is the 3♠, not {card}",
+                                       card=card))
+        raise RefereeError(message("with {dealt} cards dealt the lowest card dealt is at most {highest}, not {card}",
+                                   dealt=dealt, highest=_CARDS_IN_ORDER[52 - dealt], card=card))
+
+
 @dataclass(frozen=True, slots=True)
 class Setup:
     """Who sits where (seat order is turn order), the house rules and who leads.
@@ -884,13 +920,7 @@ class Setup:
             ))
         if not isinstance(self.lowest_card, Card):
             raise RefereeError(message("{card} is not in this game's deck", card=self.lowest_card))
-        dealt = self.hand_size * len(self.players)
-        if card_power(self.lowest_card) > 52 - dealt:
-            if dealt == 52:
-                raise RefereeError(message("with all 52 cards dealt the lowest card dealt is the 3♠, not {card}",
-                                           card=self.lowest_card))
-            raise RefereeError(message("with {dealt} cards dealt the lowest card dealt is at most {highest}, not {card}",
-                                       dealt=dealt, highest=_CARDS_IN_ORDER[52 - dealt], card=self.lowest_card))
+        check_lowest_card(self.lowest_card, self.hand_size * len(self.players))
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -906,7 +936,7 @@ class Setup:
     def from_dict(cls, data: Mapping[str, Any]) -> Setup:
         return cls(
             tuple(data["players"]),
-            TienLenRules.from_dict(data.get("rules")),
+            rules_from_mapping(TienLenRules, data.get("rules")),
             int(data.get("leader", 0)),
             bool(data.get("opening", True)),
             int(data.get("hand_size", 13)),
@@ -916,6 +946,26 @@ class Setup:
 
 #: The 52 cards from the 3♠ up to the 2♥.
 _CARDS_IN_ORDER: tuple[Card, ...] = tuple(Card(r, s) for r in RANK_ORDER for s in Suit)
+
+
+def lowest_cards(players: int, hand_size: int = 13) -> tuple[Card, ...]:
+    """Every card that can be the lowest card dealt to ``players`` players of ``hand_size`` cards.
+
+    The cards not dealt are the lowest ones at most: with ``dealt`` cards dealt the lowest
+    card dealt is at most the ``52 - dealt + 1``-th card in game order.
+
+    >>> lowest_cards(4)
+    (Card.parse('3♠'),)
+    >>> lowest_cards(3)[-1], len(lowest_cards(3))
+    (Card.parse('6♣'), 14)
+    >>> lowest_cards(2)[-1], len(lowest_cards(2))
+    (Card.parse('9♦'), 27)
+    """
+    dealt = players * hand_size
+    if not 2 <= players <= 4 or not 1 <= hand_size <= 52 // players:
+        raise RefereeError(message("a hand of {size} cards cannot be dealt to {count} players",
+                                   size=hand_size, count=players))
+    return _CARDS_IN_ORDER[: 52 - dealt + 1]
 
 
 @dataclass(frozen=True, slots=True)

@@ -44,7 +44,8 @@ Decisions where RULES.md is thin (each is tested):
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import combinations
@@ -52,7 +53,7 @@ from typing import Any, ClassVar
 
 from referee.cards import Card, NotationError, Rank, format_cards, parse_cards
 from referee.errors import RefereeError
-from referee.switches import SwitchError, rules_from_mapping, rules_to_dict
+from referee.switches import SwitchError, rules_to_dict
 from referee.text import Message, message
 from referee.tienlen import RANK_ORDER, Chop, Hand, card_power, sort_cards
 
@@ -78,6 +79,8 @@ __all__ = [
     "score",
     "bombs_in",
     "count_bombs",
+    "smallest_bomb",
+    "check_players",
     "finished_game_from_hand",
 ]
 
@@ -107,7 +110,8 @@ class ScoreRules:
 
     ``play_on`` and ``instant_wins`` are the game's switches that scoring needs.
 
-    >>> ScoreRules.from_dict({"score_by": "places", "play_on": "on", "frozen": "3"}).frozen
+    >>> from referee.switches import rules_from_mapping
+    >>> rules_from_mapping(ScoreRules, {"score_by": "places", "play_on": "on", "frozen": "3"}).frozen
     3
     >>> ScoreRules(chop_red=-1)
     Traceback (most recent call last):
@@ -171,11 +175,6 @@ class ScoreRules:
     def to_dict(self) -> dict[str, Any]:
         return rules_to_dict(self)
 
-    @classmethod
-    def from_dict(cls, values: Mapping[str, Any] | None) -> ScoreRules:
-        """Build from switch ids (JSON or form words); an unknown id or a bad value raises."""
-        return rules_from_mapping(cls, values)
-
 
 DEFAULT_SCORE_RULES = ScoreRules()
 
@@ -191,7 +190,20 @@ class ScoreError(RefereeError):
 
     def __init__(self, reason: Message, *, seat: int | None = None) -> None:
         self.seat = seat
+        #: The field of the game's facts at fault (``cards_left``, ``frozen``, ...) when one is.
+        self.field: str | None = None
         super().__init__(reason)
+
+
+@contextmanager
+def _about(field: str) -> Iterator[None]:
+    """A mistake found inside names ``field`` as the one at fault (unless it named one already)."""
+    try:
+        yield
+    except ScoreError as exc:
+        if exc.field is None:
+            exc.field = field
+        raise
 
 
 class ScoreInputError(ScoreError):
@@ -239,19 +251,32 @@ class InstantWinError(ScoreError):
 # ---------------------------------------------------------------------------
 
 
+def check_players(count: object) -> None:
+    """Raise unless a game of ``count`` players can be scored (2 to 4).
+
+    >>> check_players(5)
+    Traceback (most recent call last):
+    ...
+    referee.tienlen_scores.NoSuchSeatError: Tiến lên is scored for 2 to 4 players, not 5
+    """
+    if isinstance(count, bool) or not isinstance(count, int) or not 2 <= count <= 4:
+        raise NoSuchSeatError(message("Tiến lên is scored for 2 to 4 players, not {count}", count=repr(count)))
+
+
 def _who(seat: int, names: Sequence[str]) -> str:
     return names[seat] if 0 <= seat < len(names) else f"seat {seat}"
 
 
-def _read_cards(value: str | Iterable[Card], what: Message) -> tuple[Card, ...]:
+def _read_cards(value: str | Iterable[Card], what: Message, seat: int | None = None) -> tuple[Card, ...]:
     try:
         found = parse_cards(value) if isinstance(value, str) else tuple(value)
     except NotationError as exc:
-        raise ScoreInputError(message("{what}: {why}", what=what, why=str(exc))) from None
+        raise ScoreInputError(message("{what}: {why}", what=what, why=exc.reason), seat=seat) from None
     cards: list[Card] = []
     for card in found:
         if not isinstance(card, Card):
-            raise ScoreInputError(message("{what}: {card} is not in a Tiến lên deck", what=what, card=card))
+            raise ScoreInputError(message("{what}: {card} is not in a Tiến lên deck", what=what, card=card),
+                                  seat=seat)
         cards.append(card)
     return tuple(sorted(cards, key=card_power))  # a card given twice stays twice, to be named
 
@@ -292,11 +317,27 @@ class FinishedGame:
 
     def __post_init__(self) -> None:
         n = self.players
-        if isinstance(n, bool) or not isinstance(n, int) or not 2 <= n <= 4:
-            raise NoSuchSeatError(message("Tiến lên is scored for 2 to 4 players, not {count}", count=repr(n)))
+        with _about("players"):
+            check_players(n)
         names = tuple(self.names)
         object.__setattr__(self, "names", names)
-        self._check_seat(self.winner, message("the winner"))
+        with _about("winner"):
+            self._check_seat(self.winner, message("the winner"))
+        with _about("cards_left"):
+            self._check_cards_left(n, names)
+        with _about("order"):
+            self._check_order()
+        with _about("instant_win"):
+            self._check_instant_win()
+        with _about("frozen"):
+            self._check_frozen()
+        with _about("leftover"):
+            seen = self._check_leftover()
+        with _about("chops"):
+            self._check_chops(seen)
+
+    # -- checks ---------------------------------------------------------------------
+    def _check_cards_left(self, n: int, names: tuple[str, ...]) -> None:
         left = tuple(self.cards_left)
         object.__setattr__(self, "cards_left", left)
         if len(left) != n:
@@ -313,13 +354,7 @@ class FinishedGame:
             if count == 0 and seat != self.winner:
                 raise CardsLeftError(message("only the winner went out: {player} has 0 cards left",
                                              player=_who(seat, names)), seat=seat)
-        self._check_order()
-        self._check_instant_win()
-        self._check_frozen()
-        seen = self._check_leftover()
-        self._check_chops(seen)
 
-    # -- checks ---------------------------------------------------------------------
     def _check_seat(self, seat: object, what: Message) -> None:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
             raise NoSuchSeatError(message("{what} must be a seat from 0 to {last}, not {seat}",
@@ -374,6 +409,10 @@ class FinishedGame:
                 raise CardsLeftError(message(
                     "{player} has {count} cards left, so played some and was not frozen",
                     player=_who(seat, self.names), count=self.cards_left[seat]), seat=seat)
+            if not value and seat != self.winner and self.cards_left[seat] == HAND_SIZE and self.instant_win is None:
+                raise CardsLeftError(message(
+                    "{player} has {count} cards left, so played no card and was frozen",
+                    player=_who(seat, self.names), count=self.cards_left[seat]), seat=seat)
 
     def _check_leftover(self) -> dict[Card, int]:
         seen: dict[Card, int] = {}
@@ -389,7 +428,7 @@ class FinishedGame:
                 cleaned.append(None)
                 continue
             who = _who(seat, self.names)
-            cards = _read_cards(value, message("{player}'s leftover cards", player=who))
+            cards = _read_cards(value, message("{player}'s leftover cards", player=who), seat)
             if seat == self.winner and not cards:
                 cleaned.append(None)
                 continue
@@ -397,10 +436,18 @@ class FinishedGame:
                 if card in seen:
                     raise CardTwiceError(card, message("{card} is given twice", card=card), seat=seat)
                 seen[card] = seat
-            if len(cards) != self.cards_left[seat]:
-                raise CardsLeftError(message(
-                    "{player} has {count} cards left, but {given} leftover cards are entered",
-                    player=who, count=self.cards_left[seat], given=len(cards)), seat=seat)
+            count, given = self.cards_left[seat], len(cards)
+            if given != count:
+                if count == 1:
+                    why = message("{player} has 1 card left, but {given} leftover cards are entered",
+                                  player=who, given=given)
+                elif given == 1:
+                    why = message("{player} has {count} cards left, but 1 leftover card is entered",
+                                  player=who, count=count)
+                else:
+                    why = message("{player} has {count} cards left, but {given} leftover cards are entered",
+                                  player=who, count=count, given=given)
+                raise CardsLeftError(why, seat=seat)
             cleaned.append(cards)
         object.__setattr__(self, "leftover", tuple(cleaned))
         return seen
@@ -450,6 +497,40 @@ class FinishedGame:
                 steps.append(Chop(step.by, step.on, twos))
             chains.append(tuple(steps))
         object.__setattr__(self, "chops", tuple(chains))
+        if not self.play_on_possible:
+            self._check_cards_played_in_chops(chains)
+
+    def _played(self, seat: int) -> int:
+        """The cards ``seat`` had played when the winner went out."""
+        return HAND_SIZE - self.cards_left[seat]
+
+    def _check_cards_played_in_chops(self, chains: Sequence[tuple[Chop, ...]]) -> None:
+        """Every chop was played before the winner went out (no ``play_on``): the seats in it had
+        played at least its cards, the chopped 2s and each bomb (:func:`smallest_bomb`)."""
+        need = [0] * self.players
+        for chain in chains:
+            size = smallest_bomb(chain[0].twos)
+            for i, step in enumerate(chain):
+                if i == 0:
+                    self._check_played(step.on, len(step.twos) or size, message(
+                        "{player} played {played} of 13 cards, so could not have played the chopped {cards}",
+                        player=_who(step.on, self.names), played=self._played(step.on), cards=step.twos)
+                        if step.twos else self._bomb_too_big(step.on, size))
+                    need[step.on] += len(step.twos) or size
+                self._check_played(step.by, size, self._bomb_too_big(step.by, size))
+                need[step.by] += size
+        for seat, cards in enumerate(need):
+            self._check_played(seat, cards, message(
+                "{player} played {played} of 13 cards, fewer than the {count} cards of their bombs and chopped 2s",
+                player=_who(seat, self.names), played=self._played(seat), count=cards))
+
+    def _bomb_too_big(self, seat: int, size: int) -> Message:
+        return message("{player} played {played} of 13 cards, fewer than the {count} cards of a bomb",
+                       player=_who(seat, self.names), played=self._played(seat), count=size)
+
+    def _check_played(self, seat: int, cards: int, why: Message) -> None:
+        if self._played(seat) < cards:
+            raise ChopChainError(why, seat=seat)
 
     # -- derived --------------------------------------------------------------------
     @property
@@ -497,44 +578,58 @@ class FinishedGame:
         """
         for key in ("players", "winner", "cards_left"):
             if key not in data:
-                raise ScoreInputError(message("the field {key} is missing", key=repr(key)))
+                with _about(key):
+                    raise ScoreInputError(message("the field {key} is missing", key=repr(key)))
         players = data["players"]
         if isinstance(players, bool) or not isinstance(players, int):
-            raise NoSuchSeatError(message("players must be a whole number from 2 to 4, not {value}", value=repr(players)))
-        cards_left = _int_list(data["cards_left"], "cards_left must be a list of whole numbers, one per player")
+            with _about("players"):
+                raise NoSuchSeatError(message("players must be a whole number from 2 to 4, not {value}",
+                                              value=repr(players)))
+        with _about("cards_left"):
+            cards_left = _int_list(data["cards_left"], "cards_left must be a list of whole numbers, one per player")
         order = data.get("order")
         if order is not None:
-            order = _int_list(order, "order must be a list of seats")
-        leftover = data.get("leftover")
-        if leftover is not None:
-            if not isinstance(leftover, list):
-                raise ScoreInputError(message("leftover must be a list with null or the cards for each player"))
-            cleaned: list[tuple[Card, ...] | None] = []
-            for seat, value in enumerate(leftover):
-                if value is None:
-                    cleaned.append(None)
-                elif isinstance(value, str):
-                    cleaned.append(_read_cards(value, message("{player}'s leftover cards", player=_who(seat, names))))
-                elif isinstance(value, list) and all(isinstance(v, str) for v in value):
-                    cleaned.append(_read_cards(" ".join(value), message("{player}'s leftover cards",
-                                                                        player=_who(seat, names))))
-                else:
-                    raise ScoreInputError(message("leftover must be a list with null or the cards for each player"))
-            leftover = tuple(cleaned)
+            with _about("order"):
+                order = _int_list(order, "order must be a list of seats")
+        with _about("leftover"):
+            leftover = _leftover_from(data.get("leftover"), names)
         frozen = data.get("frozen")
         if frozen is not None:
             if not isinstance(frozen, list) or not all(isinstance(f, bool) for f in frozen):
-                raise ScoreInputError(message("frozen must be a list of true or false, one per player"))
+                with _about("frozen"):
+                    raise ScoreInputError(message("frozen must be a list of true or false, one per player"))
             frozen = tuple(frozen)
-        chops_raw = data.get("chops") or []
-        if not isinstance(chops_raw, list) or not all(isinstance(c, list) for c in chops_raw):
-            raise ScoreInputError(message("chops must be a list of chains, each a list of bombs"))
-        chains = tuple(tuple(_chop(step, names) for step in chain) for chain in chops_raw)
+        with _about("chops"):
+            chops_raw = data.get("chops") or []
+            if not isinstance(chops_raw, list) or not all(isinstance(c, list) for c in chops_raw):
+                raise ScoreInputError(message("chops must be a list of chains, each a list of bombs"))
+            chains = tuple(tuple(_chop(step, names) for step in chain) for chain in chops_raw)
         instant = data.get("instant_win")
         if instant is not None and (isinstance(instant, bool) or not isinstance(instant, int)):
-            raise NoSuchSeatError(message("instant_win must be null or a seat, not {value}", value=repr(instant)))
+            with _about("instant_win"):
+                raise NoSuchSeatError(message("instant_win must be null or a seat, not {value}", value=repr(instant)))
         return cls(players=players, winner=data["winner"], cards_left=cards_left, order=order, leftover=leftover,
                    frozen=frozen, chops=chains, instant_win=instant, names=tuple(names))
+
+
+def _leftover_from(leftover: object, names: Sequence[str]) -> tuple[tuple[Card, ...] | None, ...] | None:
+    """The ``leftover`` field read: null, or per seat null or the cards (text or a list of cards)."""
+    if leftover is None:
+        return None
+    if not isinstance(leftover, list):
+        raise ScoreInputError(message("leftover must be a list with null or the cards for each player"))
+    cleaned: list[tuple[Card, ...] | None] = []
+    for seat, value in enumerate(leftover):
+        if value is None:
+            cleaned.append(None)
+        elif isinstance(value, str):
+            cleaned.append(_read_cards(value, message("{player}'s leftover cards", player=_who(seat, names))))
+        elif isinstance(value, list) and all(isinstance(v, str) for v in value):
+            cleaned.append(_read_cards(" ".join(value), message("{player}'s leftover cards",
+                                                                player=_who(seat, names))))
+        else:
+            raise ScoreInputError(message("leftover must be a list with null or the cards for each player"))
+    return tuple(cleaned)
 
 
 def _int_list(value: object, text: str) -> tuple[int, ...]:
@@ -558,6 +653,19 @@ def _chop(step: object, names: Sequence[str]) -> Chop:
         raise ScoreInputError(message("twos must be the chopped 2s written as cards"))
     return Chop(step["by"], step["from"], _read_cards(twos, message("the 2s {player} chopped",
                                                                      player=_who(step["by"], names))))
+
+
+def smallest_bomb(twos: Sequence[Card]) -> int:
+    """The fewest cards of a bomb in a chain that began on ``twos`` (none: on a bomb).
+
+    A later bomb of the chain is of the same kind as the one it beats, so it is as big.
+    Four of a kind (4 cards) beats a single 2 or a bomb (and, with a house rule, a pair of
+    2s); three 2s fall only to five pairs in a row (10 cards).
+
+    >>> smallest_bomb(()), smallest_bomb(parse_cards("2h")), smallest_bomb(parse_cards("2h 2d 2s"))
+    (4, 4, 10)
+    """
+    return 10 if len(twos) == 3 else 4
 
 
 # ---------------------------------------------------------------------------
@@ -639,9 +747,10 @@ def _plan(counts: tuple[int, ...], at: int = 0, runs: tuple[int, ...] = ()) -> t
 class Payment:
     """One item of a game's score: ``payer`` pays ``payee`` ``points`` for ``item``.
 
-    ``count`` is the cards left (``cards``, ``frozen`` with cards) or the stake
-    multiplied (``frozen`` with places); ``place`` is 1 for first-from-last and
-    2 for second-from-third; ``cards`` are the 2s chopped or caught, or the
+    ``count`` is the cards left (``cards``, ``frozen`` with cards), the stake
+    multiplied (``frozen`` with places), or for a ``places`` payment the payer's
+    finishing place when frozen players finished after them (0: the payer came
+    last); ``place`` is 1 for first-from-last and 2 for second-from-third; ``cards`` are the 2s chopped or caught, or the
     bomb caught; ``passed_on`` is what a bombed bomb had won before.
     """
 
@@ -696,6 +805,12 @@ class Payment:
         elif self.item == "places":
             if self.place == 2:
                 why = message("{payee} came second and {payer} third", payer=payer, payee=payee)
+            elif self.count == 2:
+                why = message("{payee} went out first and {payer} came second, the last of the players not frozen",
+                              payer=payer, payee=payee)
+            elif self.count == 3:
+                why = message("{payee} went out first and {payer} came third, the last of the players not frozen",
+                              payer=payer, payee=payee)
             else:
                 why = message("{payee} went out first and {payer} came last", payer=payer, payee=payee)
         elif self.item == "caught":
@@ -770,7 +885,10 @@ def score(game: FinishedGame, rules: ScoreRules = DEFAULT_SCORE_RULES) -> Score:
                 pay(Payment(seat, winner, rules.frozen * stake, "frozen", count=stake))
         others = [s for s in game.order if s not in frozen]
         if len(others) >= 2:
-            pay(Payment(others[-1], others[0], rules.first_stake, "places", place=1))
+            # The last of the others may have finished ahead of a frozen player: the sentence says where.
+            at = game.order.index(others[-1]) + 1
+            pay(Payment(others[-1], others[0], rules.first_stake, "places", place=1,
+                        count=0 if at == game.players else at))
         if len(others) == 4:
             pay(Payment(others[2], others[1], rules.second_stake, "places", place=2))
     if game.leftover is not None:
@@ -856,7 +974,7 @@ def finished_game_from_hand(
                 cleaned.append(None)
                 continue
             who = names[seat]
-            cards = _read_cards(value, message("{player}'s leftover cards", player=who))
+            cards = _read_cards(value, message("{player}'s leftover cards", player=who), seat)
             for card in cards:
                 later_by = next((s for s, c in enumerate(hand.played_after_first_out) if card in c), None)
                 if card in before or (later_by is not None and later_by != seat):

@@ -151,7 +151,7 @@ class TreceRules:
 
     >>> TreceRules()
     TreceRules(run_after_joker=False)
-    >>> TreceRules.from_mapping({"run_after_joker": "on"})
+    >>> rules_from_mapping(TreceRules, {"run_after_joker": "on"})
     TreceRules(run_after_joker=True)
     """
 
@@ -162,11 +162,6 @@ class TreceRules:
     def __post_init__(self) -> None:
         if not isinstance(self.run_after_joker, bool):
             raise not_on_or_off("run_after_joker", self.run_after_joker)
-
-    @classmethod
-    def from_mapping(cls, values: Mapping[str, Any] | None) -> TreceRules:
-        """Build from switch ids and values (see :func:`referee.switches.rules_from_mapping`)."""
-        return rules_from_mapping(cls, values)
 
     def to_dict(self) -> dict[str, Any]:
         return rules_to_dict(self)
@@ -469,7 +464,7 @@ class Setup:
             turned=Card.parse(data["turned"]),
             dealer=data.get("dealer", 0),
             first=data.get("first"),
-            rules=TreceRules.from_mapping(data.get("rules")),
+            rules=rules_from_mapping(TreceRules, data.get("rules")),
         )
 
 

@@ -18,6 +18,7 @@ from werkzeug.serving import make_server
 
 from app import create_app
 from referee.web.extensions import db
+from tests.games import PACKAGES
 
 # Property tests check rules, not speed: no per-example deadline, so a busy CI machine cannot
 # turn a slow example into a failure. Speed is measured in the benchmarks instead.
@@ -31,9 +32,11 @@ PHONE = {"viewport": {"width": 360, "height": 740}, "device_scale_factor": 2, "i
 
 
 def _make_app(uri: str = "sqlite://", **extra):  # type: ignore[no-untyped-def]
-    # Without the phone's engine unless a test asks for it (PHONE_ENGINE=True): the browser
-    # tests check the server's path; tests/test_browser_engine.py checks the phone's.
-    config = {"TESTING": True, "SQLALCHEMY_DATABASE_URI": uri, "SECRET_KEY": "test", "PHONE_ENGINE": False, **extra}
+    # Every test app has the app's games and the tests' own (tests/games.py).  Without the
+    # phone's engine unless a test asks for it (PHONE_ENGINE=True): the browser tests check the
+    # server's path; tests/test_browser_engine.py checks the phone's.
+    config = {"TESTING": True, "SQLALCHEMY_DATABASE_URI": uri, "SECRET_KEY": "test", "GAME_PACKAGES": PACKAGES,
+              "PHONE_ENGINE": False, **extra}
     if uri == "sqlite://":
         from sqlalchemy.pool import StaticPool
 

@@ -110,7 +110,9 @@ def main() -> None:
     from tests.conftest import CHROMIUM, LiveServer, _make_app
 
     with tempfile.TemporaryDirectory() as tmp:
-        app = _make_app(f"sqlite:///{Path(tmp) / 'shots.sqlite'}")
+        from referee.web.registry import GAME_PACKAGES
+
+        app = _make_app(f"sqlite:///{Path(tmp) / 'shots.sqlite'}", GAME_PACKAGES=GAME_PACKAGES)  # the app's games only
         with LiveServer(app, Path(tmp)) as server, sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
             for path in take(browser, server.url, app, DOCS):

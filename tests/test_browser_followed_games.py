@@ -1,6 +1,7 @@
 """The shared answers of a followed game, in a real browser (phone context), once per game: a
 refused action keeps what was typed and says why; a stale write shows the fresh state, the
-notice, and keeps what was typed."""
+notice, and keeps what was typed; a watcher that loses the network keeps its page marked stale
+(every followed game of the registry, the toy's included)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ from urllib.parse import urlencode
 
 import pytest
 from playwright.sync_api import expect
+
+from tests.games import IDS, ROWS
 
 pytestmark = pytest.mark.browser
 
@@ -94,3 +97,36 @@ def test_a_stale_write_shows_the_fresh_state_and_keeps_what_was_typed(phone, gam
     expect(page.locator("input[name=version]").first).to_have_value("1")
     assert phone.no_sideways_scroll()
     expected_refusals(phone, 409)
+
+
+# --- a watcher offline, for every followed game of the registry ---------------------------------
+
+OFFLINE_NOISE = ("ERR_INTERNET_DISCONNECTED", "htmx:sendError", "htmx:afterRequest", "Failed to fetch")
+
+
+@pytest.mark.parametrize("row", ROWS, ids=IDS)
+def test_a_watcher_that_loses_the_network_keeps_the_page_marked_stale_and_catches_up(phone, second_phone, row):
+    """The live part of every followed page (its data-live section, from the registry) is marked
+    stale with the notice naming it ("the sheet", "the table"), then catches up by itself.
+    (A Tiến lên score sheet's watcher used to get neither: app.js listed three other ids.)"""
+    response = post(phone.page, phone.base_url + row.prefix + "/new", dict(row.new))
+    assert response.status == 303, response.text()
+    keeper = re.search(r"/g/([\w-]+)", response.headers["location"]).group(1)  # type: ignore[union-attr]
+    page = phone.open(row.page(keeper))
+    watch = page.locator("#watch-link").input_value().replace(phone.base_url, "")
+    watcher = second_phone.open(watch)
+    live = watcher.locator("[data-live]")
+    expect(live).to_have_attribute("data-live", row.live)
+    second_phone.context.set_offline(True)
+    expect(watcher.locator("#freshness")).to_contain_text(f"Offline: showing the {row.live} as of", timeout=8000)
+    expect(live).to_have_attribute("data-stale", "1")
+
+    path, form = row.legal  # the keeper writes meanwhile
+    assert post(phone.page, f"{phone.base_url}{row.page(keeper)}{path}", {**form, "version": "0"}).status == 303
+    expect(live).to_have_attribute("data-version", "0")  # still the page it had
+
+    second_phone.context.set_offline(False)  # no reload, no tap
+    expect(live).to_have_attribute("data-version", "1", timeout=10_000)
+    expect(watcher.locator("#freshness")).to_be_hidden()
+    expect(live).not_to_have_attribute("data-stale", "1")
+    second_phone.errors[:] = [e for e in second_phone.errors if not any(x in e for x in OFFLINE_NOISE)]

@@ -52,3 +52,28 @@ def test_without_javascript_the_picker_is_a_plain_text_field(browser, live_serve
     assert page.locator(".picker-text").first.is_visible()
     assert not page.locator(".picker-grid").first.is_visible()
     context.close()
+
+
+def test_the_scripts_work_in_either_order(phone):
+    """app.js before picker.js: both still add to window.Thirteen, and the picker still sorts
+    the cards in the order its page gives (data-ranks)."""
+    page = phone.page
+
+    def swap(route):  # type: ignore[no-untyped-def]
+        response = route.fetch()
+        html = response.text()
+        picker = next(line for line in html.splitlines() if "js/picker." in line)
+        app = next(line for line in html.splitlines() if "js/app." in line)
+        route.fulfill(response=response, body=html.replace(picker, "\0").replace(app, picker).replace("\0", app))
+
+    page.route(phone.base_url + "/", swap)
+    phone.open("/")
+    order = page.evaluate("[...document.scripts].map(s => s.src).filter(s => /js\\/(app|picker)\\./.test(s))")
+    assert "js/app." in order[0] and "js/picker." in order[1]
+    assert page.evaluate("typeof window.Thirteen.outbox.flush === 'function' && typeof window.Thirteen.parseCards === 'function'")
+    picker = page.locator("[data-picker]").first
+    for card in ("2c", "5h", "3s"):
+        picker.locator(f"[data-card='{card}']").tap()
+    ranks = picker.get_attribute("data-ranks").split()
+    assert picker.locator(".picker-text").input_value() == " ".join(
+        sorted(["3♠", "5♥", "2♣"], key=lambda c: ranks.index(c[:-1])))

@@ -58,11 +58,15 @@ def worker_keeps(page) -> None:  # type: ignore[no-untyped-def]
 def test_a_check_tapped_offline_gets_its_verdict_by_itself_when_the_network_is_back(phone):
     page = phone.open("/tienlen/check")
     page.locator("#picker-check [data-card='2h']").tap()  # one grid: the table, then the play
+    page.locator("#picker-play [data-target]").tap()
     phone.context.set_offline(True)
     for card in ("3s", "3c", "4d", "4h", "5s", "5c"):
         page.locator(f"#picker-check [data-card='{card}']").tap()
     banner = page.locator("#connection")
     expect(banner).to_contain_text("No connection to the referee")
+    # The verdict box says no answer came (not "tap the cards" over cards already tapped).
+    expect(page.locator("#verdict [data-state='offline']")).to_contain_text("offline")
+    expect(page.locator(".tl-dock")).not_to_have_attribute("data-building", "")
     expect(page.locator("#picker-play .picker-text")).to_have_value("3♠ 3♣ 4♦ 4♥ 5♠ 5♣")
 
     phone.context.set_offline(False)  # no tap: the check is asked again by itself

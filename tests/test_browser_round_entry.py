@@ -40,7 +40,8 @@ def test_one_hand_at_a_time_with_a_live_count_and_no_jump_to_the_next(phone):
     expect(page.locator("#seat-1")).to_be_visible()
     after = page.locator("#seat-1 legend").bounding_box()["y"]
     print(f"next hand: heading at y={before:.0f} before, y={after:.0f} after")
-    assert abs(after - before) < 1  # Binh's heading is where Ann's was
+    # Binh's hand starts where Ann's was, or (Ann's top was scrolled away) under the tabs.
+    assert abs(after - before) < 1 or 0 <= after < 200
     assert step(page, 1).get_attribute("aria-pressed") == "true"
 
 

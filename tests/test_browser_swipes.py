@@ -60,17 +60,67 @@ def test_a_swipe_down_a_suit_is_a_run_and_across_a_rank_a_set_on_the_score_scree
     touch.report("score screen")
 
 
-def test_with_two_decks_a_swipe_over_a_chosen_card_adds_its_twin(phone):
+def test_with_two_decks_one_tap_takes_a_mistaken_card_back_and_a_hold_adds_its_twin(phone):
     page = phone.open("/three-thirteen/score?players=4")  # four players: two decks
     assert page.locator("#picker-hand .picker-field").get_attribute("data-twins") == "2"
     touch = Touch(page)
     grid = page.locator("#picker-hand")
+    text = page.locator("#picker-hand-text")
+    touch.tap(grid.locator("[data-card='Ks']"))
+    touch.tap(grid.locator("[data-card='Ks']"))  # a mistake: one tap takes it back
+    expect(text).to_have_value("")
     touch.swipe(grid.locator("[data-card='5s']"), grid.locator("[data-card='7s']"))
-    touch.swipe(grid.locator("[data-card='5s']"), grid.locator("[data-card='7s']"))
-    expect(page.locator("#picker-hand-text")).to_have_value("5♠ 5♠ 6♠ 6♠ 7♠ 7♠")
-    touch.swipe(grid.locator("[data-card='5s']"), grid.locator("[data-card='7s']"))  # no third deck
-    expect(page.locator("#picker-hand-text")).to_have_value("5♠ 5♠ 6♠ 6♠ 7♠ 7♠")
+    touch.swipe(grid.locator("[data-card='5s']"), grid.locator("[data-card='7s']"))  # a swipe never adds twins
+    expect(text).to_have_value("5♠ 6♠ 7♠")
+    touch.hold(grid.locator("[data-card='6s']"))  # held: its twin
+    expect(text).to_have_value("5♠ 6♠ 6♠ 7♠")
     expect(grid.locator("[data-card='6s'] .n")).to_have_text("×2")
+    touch.hold(grid.locator("[data-card='6s']"))  # no third deck
+    expect(text).to_have_value("5♠ 6♠ 6♠ 7♠")
+    touch.tap(grid.locator("[data-card='6s']"))  # one tap, one copy back
+    expect(text).to_have_value("5♠ 6♠ 7♠")
+    expect(grid.locator("[data-card='6s'] .n")).to_have_text("")
+    touch.report("twins")
+
+
+def test_a_swipe_across_a_rank_takes_exactly_the_cards_it_crosses(phone):
+    page = phone.open("/three-thirteen/score?players=2")  # columns ♠ ♥ ♣ ♦
+    touch = Touch(page)
+    grid = page.locator("#picker-hand")
+    touch.swipe(grid.locator("[data-card='6s']"), grid.locator("[data-card='6h']"))
+    expect(page.locator("#picker-hand-text")).to_have_value("6♠ 6♥")
+    touch.swipe(grid.locator("[data-card='9d']"), grid.locator("[data-card='9c']"))  # right to left
+    expect(page.locator("#picker-hand-text")).to_have_value("6♠ 6♥ 9♣ 9♦")
+    page = phone.open("/tienlen/check")  # the wide grid: suits are rows ♠ ♣ ♦ ♥, ranks columns
+    touch = Touch(page)
+    grid = page.locator("#picker-check")
+    touch.swipe(grid.locator("[data-card='6s']"), grid.locator("[data-card='6c']"))
+    expect(page.locator("#picker-table-text")).to_have_value("6♠ 6♣")
+
+
+@pytest.mark.parametrize("path", ["/", "followed"])
+def test_a_swipe_down_a_suit_is_a_run_and_the_page_does_not_scroll_under_it(phone, live_server, path):
+    """The home page's picker and the followed Tiến lên table: ranks are rows, so a run is a
+    swipe down; the grid takes it (touch-action: none) and the page stays where it was."""
+    if path == "followed":
+        client = live_server.app.test_client()
+        r = client.post("/tienlen/new", data={"name0": "Ana", "name1": "Bao", "name2": "Chi", "name3": "Dan",
+                                              "leader": "0", "hand_size": "13"})
+        path = r.headers["Location"].replace("http://localhost", "")
+    page = phone.open(path)
+    field = page.locator("[data-picker] .picker-text").first
+    grid = page.locator("[data-picker] .picker-grid").first
+    assert grid.evaluate("g => getComputedStyle(g).touchAction") == "none"
+    first = grid.locator("[data-card='3s']")
+    first.scroll_into_view_if_needed()
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    touch = Touch(page, from_here=True)  # scrolled to the grid: measured from there
+    before = page.evaluate("scrollY")
+    touch.swipe(first, grid.locator("[data-card='7s']"))
+    expect(field).to_have_value("3♠ 4♠ 5♠ 6♠ 7♠")
+    assert page.evaluate("scrollY") == before
+    assert touch.scrolled == 0
+    touch.report(f"run down a suit on {path.split('/')[1] or 'home'}")
 
 
 def test_a_mostly_meld_thirteen_card_hand_takes_at_most_six_gestures(phone):

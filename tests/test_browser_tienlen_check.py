@@ -1,5 +1,7 @@
 """The Tiến lên check screen, by touch, on a 360-pixel-wide phone."""
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -24,7 +26,7 @@ def target(page, name):  # type: ignore[no-untyped-def]
     return page.locator(f"#picker-{name} [data-target]")
 
 
-def test_the_dispute_is_settled_from_the_home_page_in_at_most_8_taps_without_scrolling(phone):
+def test_the_dispute_is_settled_from_the_home_page_in_at_most_9_taps_without_scrolling(phone):
     """Does 3♠3♣4♦4♥5♠5♣ beat a single 2♥?  From the home page, by touch, at 360 × 740."""
     page = phone.open("/")
     touch = Touch(page)
@@ -34,13 +36,17 @@ def test_the_dispute_is_settled_from_the_home_page_in_at_most_8_taps_without_scr
     touch = Touch(page, taps=touch.taps)  # a new page: scrolling is measured from its top
     touch.tap(grid(page, "2h"))  # the grid fills "On the table" first
     assert target(page, "table").get_attribute("aria-pressed") == "true"
+    assert page.locator("#picker-check").get_attribute("data-filling") == "table"
+    # The play is shown as the next field to fill, but nothing moves there by itself.
+    expect(page.locator("#picker-play")).to_have_class(re.compile(r"\bis-next\b"))
+    touch.tap(target(page, "play"))
+    assert page.locator("#picker-check").get_attribute("data-filling") == "play"
     for card in DOUBLE_SEQUENCE:
         touch.tap(grid(page, card))
-        # 3♠ cannot belong with the 2♥ (neither its rank nor next to it): it starts the play
         assert target(page, "play").get_attribute("aria-pressed") == "true"
     box = verdict(page, "legal")
     touch.report("dispute by taps")
-    assert touch.taps <= 8  # was 9 taps and about 900 px of scrolling
+    assert touch.taps <= 7 + 2  # the cards, the link and "The play"
     assert touch.scrolled == 0 and page.evaluate("scrollY") == 0
     assert box.locator(".word").inner_text().startswith("LEGAL")
     assert box.locator(".badge.bomb").is_visible()
@@ -52,12 +58,27 @@ def test_the_dispute_is_settled_from_the_home_page_in_at_most_8_taps_without_scr
     # The settled verdict is not marked provisional.
     expect(page.locator(".tl-dock")).not_to_have_attribute("data-building", "", timeout=3000)
 
-    # One wrong card breaks it: while choosing, the verdict is "so far", not a red NOT LEGAL.
+    # One wrong card breaks it: while its answer is on the way, the verdict is "so far", not a
+    # red NOT LEGAL.  (The answers are held back here, to see the screen in between.)
+    held: list = []
+    release = False
+
+    def hold(route):  # type: ignore[no-untyped-def]
+        if release:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route("**/tienlen/check", hold)
     touch.tap(grid(page, "5c"))
     touch.tap(grid(page, "6c"))
     assert page.locator(".tl-dock").get_attribute("data-building") == ""
     expect(page.locator(".tl-dock .so-far")).to_be_visible()
+    release = True
+    for route in held:
+        route.continue_()
     box = verdict(page, "nocombo")
+    expect(page.locator(".tl-dock")).not_to_have_attribute("data-building", "")
     assert box.locator(".word").inner_text() == "NOT A COMBINATION"
     assert "rank 5 is not paired" in box.inner_text()
     assert box.locator(".badge").count() == 0
@@ -90,11 +111,14 @@ def test_a_card_tapped_for_the_play_leaves_the_table_and_the_grid_marks_where_ea
     assert "On the table" in grid(page, "8h").get_attribute("aria-label")
     grid(page, "8h").tap()  # moved from the table to the play
     assert page.locator("#picker-table-text").input_value() == ""
-    # A card that could belong with the table's cards stays on the table until "The play" is tapped.
+    # The table takes every card until "The play" is tapped: next ranks, higher ones, far ones.
     target(page, "table").tap()
-    for card in ("5s", "6h", "5d"):
+    for card in ("5s", "6h", "5d", "9c"):
         grid(page, card).tap()
+    assert page.locator("#picker-table-text").input_value() == "5♠ 5♦ 6♥ 9♣"
+    grid(page, "9c").tap()  # one tap takes a mistaken card back
     assert page.locator("#picker-table-text").input_value() == "5♠ 5♦ 6♥"
+    target(page, "play").tap()
     grid(page, "9c").tap()
     assert page.locator("#picker-play-text").input_value() == "8♥ 9♣"
     grid(page, "8h").tap()
@@ -170,3 +194,36 @@ def test_without_javascript_the_form_posts_and_the_page_shows_the_verdict(browse
     assert "four of a kind bombs a single 2" in box.inner_text()
     assert page.locator("#picker-play-text").input_value() == "5s 5h 5c 5d"
     context.close()
+
+
+def test_two_or_three_players_choose_the_lowest_card_dealt_by_touch_at_320_px(browser, phone_context, new_phone):
+    """Beside "First play of the game": the lowest card dealt, a finger-sized list at 320 px."""
+    context = browser.new_context(**{**phone_context, "viewport": {"width": 320, "height": 740}})
+    phone = new_phone(context)
+    page = phone.open("/tienlen/check")
+    verdict(page, "empty")
+    touch = Touch(page)
+    lowest = page.locator("select[name='lowest']")
+    first = page.locator(".tl-first .switch")
+    box, first_box = lowest.bounding_box(), first.bounding_box()
+    assert box["height"] >= 44 and box["width"] >= 44
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 320
+    assert 0 <= box["y"] - (first_box["y"] + first_box["height"]) < 120  # right below the first-play switch
+    assert lowest.locator("option").last.inner_text() == "9♦"  # two players can leave up to 26 cards undealt
+    touch.tap(first)
+    touch.tap(lowest)
+    lowest.select_option("3♣")
+    touch.tap(target(page, "play"))
+    for card in ("3c", "4d", "5h"):
+        touch.tap(grid(page, card))
+    box = verdict(page, "legal")
+    assert "the first play of the game contains the 3♣" in box.inner_text()
+    touch.tap(grid(page, "4d"))
+    touch.tap(grid(page, "5h"))
+    touch.tap(grid(page, "3s"))  # a pair 3♠ 3♣, but the 3♠ is below the 3♣: it was not dealt
+    box = verdict(page, "illegal")
+    assert "3♠ was not dealt: the lowest card dealt is 3♣" in box.inner_text()
+    assert phone.no_sideways_scroll()
+    assert [t for t in phone.small_targets() if "lowest" in t] == []
+    context.close()
+    assert phone.errors == []

@@ -148,3 +148,31 @@ def test_a_game_by_hand_while_a_watcher_sees_the_totals_live(phone, second_phone
     expect(total(page, 0)).to_have_text("0")
     expect(total(watcher, 0)).to_have_text("0", timeout=10_000)
     assert phone.no_sideways_scroll() and second_phone.no_sideways_scroll()
+
+
+def test_a_chop_row_says_a_new_trick_began_by_touch_on_a_320_pixel_phone(browser, phone_context, new_phone) -> None:  # type: ignore[no-untyped-def]
+    context = browser.new_context(**{**phone_context, "viewport": {"width": 320, "height": 640}})
+    phone = new_phone(context)
+    page = start_sheet(phone)
+    page.locator('[data-action="by-hand"]').tap()
+    page.wait_for_url("**/add")
+    page.locator('input[name="out"][value="0"]').tap()
+    for seat, value in ((1, "5"), (2, "4"), (3, "2")):
+        page.locator(f"#left_{seat}").tap()
+        page.locator(f"#left_{seat}").fill(value)
+    page.locator("#chop_by_0").select_option("3")
+    page.locator("#chop_on_0").select_option("1")
+    page.locator("#chop_twos_0").fill("2h")
+    page.locator("#chop_by_1").select_option("0")
+    page.locator("#chop_on_1").select_option("3")
+    new_trick = page.get_by_role("checkbox", name="A new trick began").first
+    new_trick.tap()
+    expect(new_trick).to_be_checked()
+    assert phone.no_sideways_scroll()
+    assert phone.small_targets() == []
+    page.get_by_role("button", name="Save the game").tap()
+    page.wait_for_url("**added=1")
+    expect(total(page, 0)).to_have_text("+13")  # 11 cards left, and Dung's bomb of a new trick: 2
+    expect(page.locator(".ts-game").first).to_contain_text("An bombed Dung's bomb: Dung pays An 2")
+    context.close()
+    assert phone.errors == [], f"console errors: {phone.errors}"

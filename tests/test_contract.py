@@ -1,92 +1,31 @@
-"""The one contract of the games' state machines (referee.errors), checked once for every game."""
+"""The one contract of the games' state machines (referee.errors), checked once for every game.
+
+The rows are the worked examples of the registry's entries (``Contract``; the toy game's too)."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
-from dataclasses import FrozenInstanceError, dataclass, fields
-from typing import Any
+from dataclasses import FrozenInstanceError, fields
 
 import pytest
 
-from referee import three_thirteen_sheet, tienlen, trece
-from referee.cards import Card, NotationError
+from referee import three_thirteen_sheet, tienlen, tienlen_evening, trece
+from referee.cards import NotationError
 from referee.errors import NothingToUndo, RefereeError, RefusedAction
 from referee.records import UnknownRecordError
 from referee.text import Message
+from referee.web.registry import Contract
+from tests.games import ENTRIES
 
-
-@dataclass
-class Game:
-    """One game's state machine seen through the contract."""
-
-    name: str
-    new: Callable[[], Any]
-    act: Callable[[Any], Any]  # an accepted action: returns its record
-    refused: Callable[[Any], Any]  # an action the rules refuse as the game stands
-    can_refused: Callable[[Any], bool]
-    bad_notation: Callable[[Any], Any]
-    can_bad_notation: Callable[[Any], bool]
-    snapshot: Callable[[Any], Any]
-    records: Any  # the game's Records registry
-    replay: Callable[[Any, list[Any]], Any]
-
-
-def _tienlen() -> tienlen.Hand:
-    return tienlen.Hand(tienlen.Setup(("Ana", "Bao", "Chi"), leader=0, opening=False))
-
-
-def _trece() -> trece.State:
-    return trece.State(trece.Setup(("Ana", "Ben"), Card.parse("J♦")))
-
-
-def _sheet() -> three_thirteen_sheet.Sheet:
-    return three_thirteen_sheet.Sheet(three_thirteen_sheet.SheetSetup(("Ana", "Bao")))
-
-
-GAMES = [
-    Game(
-        "tienlen", _tienlen,
-        act=lambda h: h.play(0, "3s 4s 5h"),
-        refused=lambda h: h.play(1, "6s"),  # not Bao's turn
-        can_refused=lambda h: h.can_play(1, "6s"),
-        bad_notation=lambda h: h.check_play(0, "5x"),
-        can_bad_notation=lambda h: h.can_play(0, "5x"),
-        snapshot=lambda h: h.to_dict(),
-        records=tienlen.RECORDS,
-        replay=lambda h, log: tienlen.replay(h.setup, log),
-    ),
-    Game(
-        "trece", _trece,
-        act=lambda g: g.play("Q♥"),
-        refused=lambda g: g.play("7♣"),  # not one rank from J♦
-        can_refused=lambda g: g.can_play("7♣"),
-        bad_notation=lambda g: g.check_play("5x"),
-        can_bad_notation=lambda g: g.can_play("5x"),
-        snapshot=lambda g: g.to_dict(),
-        records=trece.RECORDS,
-        replay=lambda g, log: trece.replay(g.setup, log),
-    ),
-    Game(
-        "three_thirteen", _sheet,
-        act=lambda s: s.enter_round(1, ["9s 9h 9c", ""], ["", "12"], [0]),
-        refused=lambda s: s.enter_round(1, ["9s 9h 8c", ""], ["", "12"], [0]),  # the out does not fit
-        can_refused=lambda s: s.can_enter_round(1, ["9s 9h 8c", ""], ["", "12"], [0]),
-        bad_notation=lambda s: s.check_enter_round(1, ["9s 9h 9x", ""], ["", "12"], [0]),
-        can_bad_notation=lambda s: s.can_enter_round(1, ["9s 9h 9x", ""], ["", "12"], [0]),
-        snapshot=lambda s: s.to_dict(),
-        records=three_thirteen_sheet.RECORDS,
-        replay=lambda s, log: three_thirteen_sheet.replay(s.setup, log),
-    ),
-]
+GAMES = [contract for entry in ENTRIES for contract in entry.contracts]  # the registry's, the toy's included
 
 
 @pytest.fixture(params=GAMES, ids=[g.name for g in GAMES])
-def game(request: pytest.FixtureRequest) -> Game:
+def game(request: pytest.FixtureRequest) -> Contract:
     return request.param  # type: ignore[no-any-return]
 
 
-def test_a_refused_action_is_a_refused_action_error_carrying_its_message_and_changes_nothing(game: Game) -> None:
+def test_a_refused_action_is_a_refused_action_error_carrying_its_message_and_changes_nothing(game: Contract) -> None:
     state = game.new()
     before = game.snapshot(state)
     with pytest.raises(RefusedAction) as info:
@@ -96,7 +35,7 @@ def test_a_refused_action_is_a_refused_action_error_carrying_its_message_and_cha
     assert game.snapshot(state) == before and not game.can_refused(state)
 
 
-def test_can_answers_false_for_bad_notation_while_check_raises_it(game: Game) -> None:
+def test_can_answers_false_for_bad_notation_while_check_raises_it(game: Contract) -> None:
     state = game.new()
     assert game.can_bad_notation(state) is False
     try:
@@ -109,7 +48,7 @@ def test_can_answers_false_for_bad_notation_while_check_raises_it(game: Game) ->
         pytest.fail("bad notation was accepted")
 
 
-def test_an_action_returns_a_frozen_record_appended_to_the_log(game: Game) -> None:
+def test_an_action_returns_a_frozen_record_appended_to_the_log(game: Contract) -> None:
     state = game.new()
     record = game.act(state)
     assert state.log == [record]
@@ -117,7 +56,7 @@ def test_an_action_returns_a_frozen_record_appended_to_the_log(game: Game) -> No
         setattr(record, fields(record)[0].name, None)
 
 
-def test_undo_returns_a_new_state_and_leaves_the_old_one_as_it_was(game: Game) -> None:
+def test_undo_returns_a_new_state_and_leaves_the_old_one_as_it_was(game: Contract) -> None:
     state = game.new()
     fresh = game.snapshot(state)
     game.act(state)
@@ -128,7 +67,7 @@ def test_undo_returns_a_new_state_and_leaves_the_old_one_as_it_was(game: Game) -
         undone.undo()
 
 
-def test_records_come_back_from_json_through_the_one_registry(game: Game) -> None:
+def test_records_come_back_from_json_through_the_one_registry(game: Contract) -> None:
     state = game.new()
     game.act(state)
     stored = json.loads(json.dumps([r.to_dict() for r in state.log]))
@@ -142,3 +81,5 @@ def test_each_games_refusal_error_is_the_shared_one() -> None:
     assert issubclass(tienlen.ActionError, RefusedAction)
     assert issubclass(trece.IllegalActionError, RefusedAction)
     assert issubclass(three_thirteen_sheet.RoundRefused, RefusedAction)
+    assert issubclass(tienlen_evening.EntryRefused, RefusedAction)
+    assert issubclass(tienlen_evening.EveningRefused, RefusedAction)

@@ -30,17 +30,26 @@ def test_the_standard_library_is_trimmed_to_what_is_imported(engine_app):
     assert len(names) < len(all_names) / 2
 
 
+def app_zip_read(built, name: str) -> bytes:  # type: ignore[no-untyped-def]
+    with zipfile.ZipFile(built.folder / built.app / "thirteen.zip") as app:
+        return app.read(name)
+
+
 def test_the_apps_zip_holds_the_library_the_phone_screens_the_fragments_and_the_catalogues(engine_app):
     built = engine_app.extensions["thirteen_engine"]
     with zipfile.ZipFile(built.folder / built.app / "thirteen.zip") as app:
         names = set(app.namelist())
         web_init = app.read("referee/web/__init__.py")
-    assert {"referee/tienlen.py", "referee/web/checks.py", "referee/web/phone.py", "referee/web/table_moves.py",
+    assert {"referee/tienlen.py", "referee/web/checks.py", "referee/web/phone.py", "referee/web/house_rules.py",
+            "referee/web/games/tienlen/answers.py", "referee/web/games/trece/answers.py",
+            "referee/web/games/three_thirteen/answers.py", "referee/web/phone_screens.json",
             "jinja2/environment.py", "markupsafe/_native.py", "templates/tienlen/_verdict.html",
             "templates/three_thirteen/_macros.html", "templates/tienlen/_dock.html",
             "translations/vi/LC_MESSAGES/messages.mo"} <= names
     assert b"import" not in web_init  # the web package's Flask half stays on the server
-    assert not any(n.startswith(("referee/web/tienlen", "referee/web/store", "flask")) for n in names)
+    assert b"import" not in app_zip_read(built, "referee/web/games/tienlen/__init__.py")  # its Flask half stays too
+    assert not any(n.startswith(("referee/web/games/tienlen/check", "referee/web/store", "referee/web/registry",
+                                 "flask")) for n in names)
     assert not any(n.endswith(".so") for n in names)
 
 

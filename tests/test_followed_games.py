@@ -2,16 +2,15 @@
 once over the followed games: a stale write, a refused action, cards that cannot be read, undo
 with nothing to undo, a write through a watch link, the poll, and the cache headers.
 
-Each game is described by a :class:`Game` row: how to start one, a write the rules accept, and
-a write they refuse with what the phone typed.  A fourth game adds a row here.
+The rows are the registry's followed games (``tests/games.py``; the toy game's included): each
+game's entry carries a worked example of its forms (how to start one, a write the rules accept,
+a write they refuse with what the phone typed).  A fourth game gets its rows from its entry.
 """
 
 from __future__ import annotations
 
 import html
 import re
-from dataclasses import dataclass
-from typing import Any
 
 import pytest
 
@@ -19,79 +18,15 @@ from referee.web.extensions import db
 from referee.web.models import Event
 from referee.web.store import find_by_token
 from referee.web.tables import POLL_SECONDS
+from tests.games import IDS, ROWS, Row
+
+GAMES = ROWS
 
 HTMX = {"HX-Request": "true"}
 
 
-@dataclass(frozen=True)
-class Game:
-    name: str
-    prefix: str
-    new: dict[str, Any]
-    """The form that starts a game (answered by a 303 to the keeper page)."""
-    legal: tuple[str, dict[str, Any]]
-    """A write the rules accept on the new game: (path after the token, form)."""
-    refused: tuple[str, dict[str, Any]]
-    """A write the rules refuse on the new game, with a typed field."""
-    typed: str
-    """What the refused (or stale) write typed, as it must come back in its field."""
-    unreadable: tuple[str, dict[str, Any]]
-    """A write whose cards the referee cannot read (the third piece is ``1x``)."""
-    extra_pages: tuple[str, ...] = ()
-    """Other pages under the token (the round page, the CSV)."""
-
-    def start(self, client) -> tuple[str, str]:  # type: ignore[no-untyped-def]
-        response = client.post(f"{self.prefix}/new", data=self.new)
-        assert response.status_code == 303, response.get_data(as_text=True)
-        keeper = re.search(r"/g/([\w-]+)", response.headers["Location"]).group(1)
-        with client.application.app_context():
-            return keeper, find_by_token(keeper).game.watch_token
-
-    def post(self, client, token: str, what: tuple[str, dict[str, Any]], version: int, **kw):  # type: ignore[no-untyped-def]
-        path, form = what
-        return client.post(f"{self.prefix}/g/{token}{path}", data={**form, "version": str(version)}, **kw)
-
-
-GAMES = [
-    Game(
-        "tienlen", "/tienlen",
-        new={"name0": "Ana", "name1": "Bao", "name2": "Chi", "leader": "0", "hand_size": "13"},
-        legal=("/play", {"seat": "0", "cards": "3s"}),
-        refused=("/play", {"seat": "0", "cards": "4s 4h"}),  # the opening must contain 3♠
-        typed="4s 4h",
-        unreadable=("/play", {"seat": "0", "cards": "3s 4s 1x"}),
-    ),
-    Game(
-        "trece", "/trece",
-        new={"name0": "Ana", "name1": "Ben", "dealer": "0", "turned_rank": "Q", "turned_suit": "h"},
-        legal=("/act", {"action": "draw"}),
-        refused=("/act", {"action": "play", "cards": "9♦ 10♦"}),  # 9♦ is not one rank from Q♥
-        typed="9♦ 10♦",
-        unreadable=("/act", {"action": "play", "cards": "Q♦ K♦ 1x"}),
-    ),
-    Game(
-        "three_thirteen", "/three-thirteen",
-        new={"names": ["Ann", "Bao"], "dealer": "0"},
-        legal=("/round/1", {"out": ["0"], "cards_0": "A♥ 2♥ 3♥", "points_1": "17"}),
-        refused=("/round/1", {"cards_0": "A♥ 2♥ 3♥", "points_1": "17"}),  # nobody marked as out
-        typed="A♥ 2♥ 3♥",
-        unreadable=("/round/1", {"out": ["0"], "cards_0": "A♥ 2♥ 1x", "points_1": "17"}),
-        extra_pages=("/round/1", "/sheet.csv"),
-    ),
-    Game(
-        "tienlen_scores", "/tienlen/scores",
-        new={"name0": "An", "name1": "Binh", "name2": "Chi"},
-        legal=("/add", {"out": "0", "left_1": "5", "left_2": "13"}),
-        refused=("/add", {"out": "0", "left_1": "5", "cards_1": "2h 7d", "left_2": "13"}),  # 5 cards, 2 entered
-        typed="2h 7d",
-        unreadable=("/add", {"out": "0", "left_1": "5", "cards_1": "2h 7d 1x", "left_2": "13"}),
-        extra_pages=("/add", "/scores.csv"),
-    ),
-]
-
-
-@pytest.fixture(params=GAMES, ids=[g.name for g in GAMES])
-def game(request) -> Game:  # type: ignore[no-untyped-def]
+@pytest.fixture(params=GAMES, ids=IDS)
+def game(request) -> Row:  # type: ignore[no-untyped-def]
     return request.param
 
 

@@ -1,6 +1,6 @@
 """Input nobody types at a card table is a 4xx with a reason, never a 500; a stale write is a 409.
 
-Each check runs for every followed game (Tiến lên table, Trece, Three Thirteen) where it applies,
+Each check runs for every followed game of the registry (tests/games.py) where it applies,
 and on SQLite and PostgreSQL where the database is what used to fail.
 """
 
@@ -8,61 +8,20 @@ from __future__ import annotations
 
 import html
 import io
-from dataclasses import dataclass
-from typing import Any
 
 import pytest
 
 from referee.web.extensions import db
 from referee.web.guard import MAX_JSON_DEPTH
 from referee.web.models import Game
+from tests.games import IDS, ROWS, row
 
 HX = {"HX-Request": "true"}
 
 
-@dataclass(frozen=True)
-class Followed:
-    """One followed game as the tests drive it through its forms."""
-
-    kind: str
-    prefix: str
-    new_path: str
-    new_form: dict[str, Any]
-    name_field: str
-
-    def create(self, client) -> tuple[str, str]:  # type: ignore[no-untyped-def]
-        response = client.post(self.new_path, data=self.new_form)
-        assert response.status_code in (303, 204), response.get_data(as_text=True)
-        target = response.headers.get("Location") or response.headers["HX-Redirect"]
-        keeper = target.rstrip("/").rsplit("/", 1)[-1]
-        with client.application.app_context():
-            game = db.session.scalar(db.select(Game).where(Game.keeper_token == keeper))
-            return keeper, game.watch_token
-
-    def page(self, token: str) -> str:
-        return f"{self.prefix}{token}"
-
-    def write(self, client, token: str, seen: int):  # type: ignore[no-untyped-def]
-        """One legal first action, sent as the phone that saw version ``seen``."""
-        if self.kind == "tienlen":
-            return client.post(f"{self.prefix}{token}/play", data={"version": str(seen), "seat": "0", "cards": "3s"})
-        if self.kind == "trece":
-            return client.post(f"{self.prefix}{token}/act", data={"version": str(seen), "action": "draw"})
-        return client.post(f"{self.prefix}{token}/round/1", data={
-            "version": str(seen), "out": ["0"], "cards_0": "4h 5h 6h", "points_0": "", "cards_1": "", "points_1": "10"})
-
-    def undo(self, client, token: str, seen: Any):  # type: ignore[no-untyped-def]
-        return client.post(f"{self.prefix}{token}/undo", data={"version": str(seen)})
-
-
-TIENLEN = Followed("tienlen", "/tienlen/g/", "/tienlen/new",
-                   {"name0": "Ana", "name1": "Bao", "leader": "0", "hand_size": "13"}, "name0")
-TRECE = Followed("trece", "/trece/g/", "/trece/new",
-                 {"name0": "Ana", "name1": "Ben", "dealer": "0", "turned_rank": "Q", "turned_suit": "♥"}, "name0")
-THREE_THIRTEEN = Followed("three_thirteen", "/three-thirteen/g/", "/three-thirteen/new",
-                          {"names": ["Ana", "Bao"], "dealer": "0"}, "names")
-GAMES = [TIENLEN, TRECE, THREE_THIRTEEN]
-game_param = pytest.mark.parametrize("game", GAMES, ids=[g.kind for g in GAMES])
+GAMES = ROWS  # every followed game of the registry (tests/games.py), the toy game's included
+TIENLEN, THREE_THIRTEEN = row("tienlen"), row("three_thirteen")  # for their own forms' checks
+game_param = pytest.mark.parametrize("game", GAMES, ids=IDS)
 
 
 def version_of(client, token: str) -> int:  # type: ignore[no-untyped-def]
@@ -161,11 +120,11 @@ def test_a_token_with_a_nul_byte_is_no_game_on_both_databases(any_db_app, game):
 def test_a_player_name_with_a_control_character_is_refused_on_both_databases(any_db_app, game):
     client = any_db_app.test_client()
     form = dict(game.new_form)
-    if game.name_field == "names":
-        form["names"] = ["An\x00a", "Bao"]
+    if isinstance(form.get(game.example.names_field), list):
+        form[game.example.names_field] = ["An\x00a", "Bao"]
     else:
-        form[game.name_field] = "An\x00a"
-    response = client.post(game.new_path, data=form)
+        form[game.example.names_field] = "An\x00a"
+    response = client.post(f"{game.prefix}/new", data=form)
     assert response.status_code == 400
     assert "control character" in text(response)
     with any_db_app.app_context():
@@ -247,7 +206,7 @@ def test_a_thousand_names_are_refused_with_a_reason_not_cut_to_eight(client):
 @game_param
 def test_a_405_says_which_methods_the_address_takes(client, game):
     keeper, _ = game.create(client)
-    response = client.get(f"{game.prefix}{keeper}/undo")
+    response = client.get(f"{game.page(keeper)}/undo")
     assert response.status_code == 405
     assert "POST" in response.headers["Allow"]
     api = client.get("/api/cards/parse")
@@ -270,10 +229,7 @@ def test_choosing_a_language_returns_to_the_page_it_was_chosen_on(client):
 @game_param
 def test_every_page_behind_a_share_link_is_no_store(client, game):
     keeper, watch = game.create(client)
-    paths = [game.page(keeper), game.page(watch)]
-    if game is THREE_THIRTEEN:
-        paths += [f"{game.prefix}{keeper}/round/1", f"{game.prefix}{keeper}/sheet.csv",
-                  f"{game.prefix}{keeper}/round/1/preview/0?cards_0=3s"]
+    paths = [game.page(keeper), game.page(watch)] + [game.page(keeper) + page for page in game.extra_pages]
     for path in paths:
         for headers in ({}, HX):
             response = client.get(path, headers=headers)
@@ -293,10 +249,10 @@ def test_every_page_behind_a_share_link_is_no_store(client, game):
 ])
 def test_a_write_from_another_site_is_refused_with_a_reason(client, game, headers):
     keeper, _ = game.create(client)
-    response = client.post(f"{game.prefix}{keeper}/undo", data={"version": "0"}, headers=headers)
+    response = client.post(f"{game.page(keeper)}/undo", data={"version": "0"}, headers=headers)
     assert response.status_code == 403
     assert "another website" in text(response)
-    created = client.post(game.new_path, data=game.new_form, headers=headers)
+    created = client.post(f"{game.prefix}/new", data=game.new_form, headers=headers)
     assert created.status_code == 403
 
 
@@ -306,7 +262,7 @@ def test_a_write_from_another_site_is_refused_with_a_reason(client, game, header
 def test_a_write_from_the_same_site_or_a_script_is_taken(client, game, headers):
     keeper, _ = game.create(client)
     assert game.write(client, keeper, 0).status_code in (200, 303)
-    response = client.post(f"{game.prefix}{keeper}/undo", data={"version": "1"}, headers=headers)
+    response = client.post(f"{game.page(keeper)}/undo", data={"version": "1"}, headers=headers)
     assert response.status_code in (200, 303)
     assert version_of(client, keeper) == 2
 

@@ -10,8 +10,10 @@ import html as html_lib
 import re
 
 import pytest
+from flask import url_for
 from markupsafe import escape
 
+from tests.games import ENTRIES, IDS, ROWS, row
 from tests.languages import LANGUAGES, compile_catalogues, extract, read_catalogue, translate
 
 HTML_LANG = {"en": "en", "es": "es", "pt": "pt-BR", "vi": "vi"}
@@ -140,31 +142,22 @@ def test_pages_vary_on_the_readers_language(client):
 
 # --- each screen in each language ---------------------------------------------------------------
 
-# Each screen and a sentence it must show in the reader's language.
-SCREENS = {
-    "/": "Which game is on the table?",
-    "/tienlen/": "Start a game",
-    "/tienlen/check": "Check a play",
-    "/tienlen/rules": "Beating what is on the table",
-    "/tienlen/new": "Start the game",
-    "/three-thirteen/": "Start the sheet",
-    "/three-thirteen/rules": "The chart of rounds",
-    "/three-thirteen/score": "Score a hand",
-    "/trece/": "Start the table",
-    "/trece/check": "Check a Trece play",
-    "/trece/rules": "Trece in a minute",
-    "/tienlen/scores/": "How the table scores",
-}
+# Each screen and a sentence it must show in the reader's language: the home page, and each
+# game's screens as its registry entry lists them (tests/games.py).
+SCREENS = [("core.home", "Which game is on the table?")] + [
+    (screen.endpoint, screen.words) for entry in ENTRIES for screen in entry.screens]
 
 
 @pytest.mark.parametrize("code", LANGUAGES)
-@pytest.mark.parametrize("path", list(SCREENS))
-def test_each_screen_speaks_the_readers_language(client, english, code, path):
+@pytest.mark.parametrize(("endpoint", "words"), SCREENS, ids=[endpoint for endpoint, _ in SCREENS])
+def test_each_screen_speaks_the_readers_language(app, client, english, code, endpoint, words):
+    with app.test_request_context():
+        path = url_for(endpoint)
     response = client.get(path, headers={"Accept-Language": ACCEPT[code]})
     assert response.status_code == 200
     page = response.get_data(as_text=True)
     assert f'<html lang="{HTML_LANG[code]}"' in page
-    assert say(code, SCREENS[path]) in page
+    assert say(code, words) in page
     assert say(code, "All games") in page
     assert untranslated(page, code, english) == []
 
@@ -200,24 +193,19 @@ def _sheet(client) -> str:  # type: ignore[no-untyped-def]
 
 
 def _score_sheet(client) -> str:  # type: ignore[no-untyped-def]
-    response = client.post("/tienlen/scores/new", data={"name0": "Ana", "name1": "Bao", "name2": "Chi"})
-    assert response.status_code == 303, response.get_data(as_text=True)
-    return response.headers["Location"]
+    keeper, _ = row("tienlen_scores").start(client)
+    return row("tienlen_scores").page(keeper)
 
 
 def _watch_link(page: str) -> str:
     return re.search(r'id="watch-link"[^>]*value="https?://[^/"]+([^"]+)"', page).group(1)
 
 
-GAMES = {"tienlen": (_tienlen_table, "Players in seat order"), "trece": (_trece_table, "Top of the pile"),
-         "three_thirteen": (_sheet, "Score sheet"), "tienlen_scores": (_score_sheet, "Enter a game by hand")}
-
-
 @pytest.mark.parametrize("code", LANGUAGES)
-@pytest.mark.parametrize("game", list(GAMES))
+@pytest.mark.parametrize("game", ROWS, ids=IDS)
 def test_a_shared_game_opens_in_each_watchers_own_language(client, app, english, code, game):
-    start, sentence = GAMES[game]
-    keeper = start(client)
+    sentence = game.example.watch_words
+    keeper = game.page(game.start(client)[0])
     page = client.get(keeper, headers={"Accept-Language": ACCEPT[code]}).get_data(as_text=True)
     assert say(code, sentence) in page and untranslated(page, code, english) == []
     watch = _watch_link(page)
@@ -352,8 +340,9 @@ def test_an_api_mistake_names_its_template_too(client):
     assert body["reason_code"] == "{piece} at position {position} is not a card"
     assert body["params"] == {"piece": "'zz'", "position": 2}
     assert body["field"] == "play"
-    assert body["error_localized"] == translate("vi", "{piece} at position {position} is not a card",
-                                                piece="'zz'", position=2)
+    assert body["error_localized"] == translate("vi", "{what}: {why}", what=translate("vi", "the play"),
+                                                why=translate("vi", "{piece} at position {position} is not a card",
+                                                              piece="'zz'", position=2))
     parse = client.post("/api/cards/parse", json={"cards": "3s zz"}).get_json()
     assert parse["error"] == "'zz' at position 2 is not a card"
     assert parse["reason_code"] == "{piece} at position {position} is not a card"

@@ -39,7 +39,8 @@ LANGUAGES = ("en", "es", "pt", "vi")
 PER_KIND = 600  # four kinds: 2,400 random inputs, 600 in each language
 DOCTESTED = ("referee.cards", "referee.errors", "referee.records", "referee.switches", "referee.text",
              "referee.three_thirteen", "referee.three_thirteen_sheet", "referee.three_thirteen_solver",
-             "referee.tienlen", "referee.tienlen_scores", "referee.trece", "referee.web.numbers")
+             "referee.tienlen", "referee.tienlen_evening", "referee.tienlen_scores", "referee.trece",
+             "referee.web.numbers", "referee.web.house_rules")
 RANKS = [r.symbol for r in Rank]
 SUITS = [s.letter for s in Suit]
 DECK = [r + s for r in RANKS for s in SUITS]
@@ -80,6 +81,10 @@ def tienlen_form(rng: random.Random) -> tuple[list[tuple[str, str]], dict[str, A
     form = [("table", table), ("play", play)]
     if rng.random() < 0.2:
         form.append(("first_play", "on"))
+    if rng.random() < 0.3:  # the lowest card dealt (2 or 3 players), now and then not one of the list
+        from referee.web.games.tienlen.answers import LOWEST_CHOICES
+
+        form.append(("lowest", rng.choice([*LOWEST_CHOICES, "", "2h" if rng.random() < 0.2 else "3s"])))
     remembered: dict[str, Any] = {}
     if rng.random() < 0.7:
         for key in ("twos_in_sequences", "quad_beats_pair_of_twos", "quad_beats_three_pairs",
@@ -147,7 +152,7 @@ def score_form(rng: random.Random) -> list[tuple[str, str]]:
 
 def preview_setup(rng: random.Random) -> tuple[dict[str, Any], list[tuple[str, str]]]:
     from referee.three_thirteen import Schedule, ThreeThirteenRules
-    from referee.web.checks import rules_of, stored_rules
+    from referee.web.games.three_thirteen.answers import rules_of, stored_rules
 
     rules = rules_of({
         "faces": rng.choice(("ten", "rank")), "aces": rng.choice(("low", "high_or_low")),
@@ -356,8 +361,8 @@ def test_the_phone_and_the_server_give_the_same_verdicts_splits_and_doctests(eng
 
     # First rounds of real sheets: the server's route itself.
     with engine_app.app_context():
-        from referee.web.checks import rules_of, stored_rules
-        from referee.web.three_thirteen_sheet import KIND
+        from referee.web.games.three_thirteen.answers import rules_of, stored_rules
+        from referee.web.games.three_thirteen.sheet import KIND
 
         sheets = []
         for players, raw in ((2, {}), (4, {"jokers": True}), (8, {"faces": "rank", "decks": 3}),

@@ -9,10 +9,11 @@ from sqlalchemy import event
 
 from referee.web import news
 from referee.web.extensions import db
-from tests.test_hardening import GAMES, THREE_THIRTEEN
+from tests.games import IDS, ROWS, row
 
 HX = {"HX-Request": "true"}
-game_param = pytest.mark.parametrize("game", GAMES, ids=[g.kind for g in GAMES])
+game_param = pytest.mark.parametrize("game", ROWS, ids=IDS)
+THREE_THIRTEEN = row("three_thirteen")
 
 
 @pytest.fixture(autouse=True)

@@ -488,7 +488,7 @@ def test_rules_field_names_are_the_switch_ids():
 def test_rules_from_mapping_reads_form_values():
     rules = rules_from_mapping(TienLenRules, {"twos_in_sequences": "on", "first_lead": "any"})
     assert rules.twos_in_sequences and rules.first_lead == "any"
-    assert TienLenRules.from_dict(rules.to_dict()) == rules
+    assert rules_from_mapping(TienLenRules, rules.to_dict()) == rules
 
 
 def test_rules_refuse_unknown_switches_and_bad_values():

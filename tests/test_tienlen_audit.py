@@ -482,9 +482,9 @@ def test_a_refusal_that_a_switch_would_lift_names_it_as_on_screen_and_the_switch
 
 def test_switch_names_in_sentences_are_the_names_on_screen(app):
     from referee.tienlen import SWITCH_NAMES
-    from referee.web.tienlen import switch_specs
+    from referee.web.games.tienlen.check import switch_specs
 
     with app.test_request_context():
-        labels = {spec["id"]: spec["label"] for spec in switch_specs()}
+        labels = {spec.id: spec.label for spec in switch_specs()}
     assert labels == {sid: str(name) for sid, name in SWITCH_NAMES.items()}
     assert set(SWITCH_NAMES) == {f.name for f in dataclasses.fields(TienLenRules)}

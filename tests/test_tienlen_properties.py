@@ -7,6 +7,8 @@ code with ``referee.tienlen`` beyond the Card type.
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
@@ -23,6 +25,7 @@ from referee.tienlen import (
     parse_combination,
     replay,
 )
+from referee.tienlen_scores import finished_game_from_hand, score
 
 RANKS = "3 4 5 6 7 8 9 10 J Q K A 2".split()
 SUITS = "♠♣♦♥"
@@ -224,3 +227,27 @@ def test_random_hands_replay_to_the_same_state_and_keep_the_invariants(data, pla
     assert replay(setup, [a.to_dict() for a in hand.log]).to_dict() == hand.to_dict()
     if hand.log:
         assert hand.undo().log == hand.log[:-1]
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), players=st.integers(2, 4), rules=rules_st)
+def test_a_followed_hand_gives_facts_that_every_count_check_accepts(data, players, rules):
+    """Cards left, frozen seats and chops of a hand really played agree with each other
+    (RULES.md: every count must agree), so the checks of a game typed by hand never refuse one."""
+    rules = dataclasses.replace(rules, first_lead="any")
+    hand = Hand(Setup(tuple("ABCD"[:players]), rules, leader=data.draw(st.integers(0, players - 1))))
+    for _ in range(300):
+        if hand.over:
+            break
+        seat = hand.turn
+        assert seat is not None
+        cards = data.draw(combos())
+        if not cards or set(cards) & hand.played or len(cards) > hand.cards_left[seat] or not hand.can_play(seat, cards):
+            if hand.table is not None:
+                hand.pass_(seat)
+            continue
+        hand.play(seat, cards)
+    event(f"over: {hand.over}, chops: {sum(len(c) for c in hand.chops)}")
+    if hand.over:
+        game = finished_game_from_hand(hand)
+        assert sum(score(game).points) == 0

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from referee.cards import Card, format_cards, parse_cards
-from referee.switches import SwitchError
+from referee.switches import SwitchError, rules_from_mapping
 from referee.tienlen import RANK_ORDER, Chop, Hand, Setup, TienLenRules, sort_cards
 from referee.tienlen_scores import (
     CardsLeftError,
@@ -125,10 +125,11 @@ def test_frozen_multiplier_is_a_switch_and_1_means_no_extra() -> None:
     assert score(game, ScoreRules(frozen=1)).points == (13, -13)
 
 
-def test_frozen_defaults_to_13_cards_left_and_may_be_said_otherwise() -> None:
+def test_frozen_is_exactly_13_cards_left_a_loser_with_13_cards_cannot_be_not_frozen() -> None:
     assert FinishedGame(players=3, winner=0, cards_left=(0, 13, 4)).frozen_seats == (1,)
-    game = FinishedGame(players=3, winner=0, cards_left=(0, 13, 4), frozen=(False, False, False))
-    assert score(game).points == (17, -13, -4)
+    with pytest.raises(CardsLeftError, match="^An has 13 cards left, so played no card and was frozen$") as info:
+        FinishedGame(players=3, winner=1, cards_left=(13, 0, 4), frozen=(False, False, False), names=("An", "Binh", "Chi"))
+    assert info.value.seat == 0
 
 
 def test_frozen_with_places_pays_the_first_and_the_others_share_the_places() -> None:
@@ -318,16 +319,16 @@ def test_an_amount_of_0_turns_its_item_off(switch: str) -> None:
 @pytest.mark.parametrize("value", [-1, 1001, 2.5, True, "x"])
 def test_a_bad_amount_is_refused_naming_the_switch(value: object) -> None:
     with pytest.raises(SwitchError, match="chop_red"):
-        ScoreRules.from_dict({"chop_red": value})
+        rules_from_mapping(ScoreRules, {"chop_red": value})
 
 
 def test_an_unknown_switch_is_refused() -> None:
     with pytest.raises(SwitchError, match="chop_blue"):
-        ScoreRules.from_dict({"chop_blue": 1})
+        rules_from_mapping(ScoreRules, {"chop_blue": 1})
 
 
 def test_score_rules_take_form_words() -> None:
-    rules = ScoreRules.from_dict({"score_by": "places", "play_on": "on", "chop_red": "3"})
+    rules = rules_from_mapping(ScoreRules, {"score_by": "places", "play_on": "on", "chop_red": "3"})
     assert (rules.score_by, rules.play_on, rules.chop_red) == ("places", True, 3)
 
 
@@ -598,3 +599,40 @@ def test_a_higher_single_two_on_a_two_is_no_chop() -> None:
     hand.play(0, "2s")
     hand.play(1, "2h")
     assert hand.chops == []
+
+
+# --- every count must agree (RULES.md): a seat in a chop played its cards before the winner went out
+
+
+def test_a_seat_cannot_lose_more_2s_in_a_chop_than_cards_it_played() -> None:
+    with pytest.raises(ChopChainError, match="^Chi played 1 of 13 cards, so could not have played the chopped "
+                                             "2♠ 2♦ 2♥$") as info:
+        FinishedGame(players=4, winner=0, cards_left=(0, 12, 12, 12), names=("An", "Binh", "Chi", "Dung"),
+                     chops=((Chop(1, 2, twos("2h 2d 2s")), Chop(3, 1), Chop(1, 3)),))
+    assert info.value.seat == 2
+
+
+def test_a_seat_cannot_bomb_with_fewer_cards_played_than_a_bomb_holds() -> None:
+    with pytest.raises(ChopChainError, match="^Dung played 3 of 13 cards, fewer than the 4 cards of a bomb$") as info:
+        FinishedGame(players=4, winner=0, cards_left=(0, 5, 8, 10), names=("An", "Binh", "Chi", "Dung"),
+                     chops=((Chop(3, 1, twos("2h")),),))
+    assert info.value.seat == 3
+    with pytest.raises(ChopChainError, match="^Dung played 6 of 13 cards, fewer than the 10 cards of a bomb$"):
+        FinishedGame(players=4, winner=0, cards_left=(0, 5, 8, 7), names=("An", "Binh", "Chi", "Dung"),
+                     chops=((Chop(3, 1, twos("2h 2d 2s")),),))
+
+
+def test_a_seats_bombs_and_chopped_2s_together_cannot_be_more_than_it_played() -> None:
+    with pytest.raises(ChopChainError, match="^Binh played 6 of 13 cards, fewer than the 8 cards of their bombs "
+                                             "and chopped 2s$"):
+        FinishedGame(players=3, winner=0, cards_left=(0, 7, 5), names=("An", "Binh", "Chi"),
+                     chops=((Chop(1, 2, twos("2h")),), (Chop(1, 2, twos("2d")),)))
+    game = FinishedGame(players=3, winner=0, cards_left=(0, 5, 5), names=("An", "Binh", "Chi"),
+                        chops=((Chop(1, 2, twos("2h")),), (Chop(1, 2, twos("2d")),)))
+    assert score(game).points == (10, -1, -9)
+
+
+def test_with_play_on_a_chop_may_come_after_the_winner_went_out() -> None:
+    game = FinishedGame(players=3, winner=0, cards_left=(0, 12, 12), order=(0, 1, 2),
+                        chops=((Chop(1, 2, twos("2h")),),))
+    assert score(game).points == (24, -10, -14)

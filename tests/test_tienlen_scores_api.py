@@ -91,6 +91,27 @@ def test_the_endpoint_is_in_the_openapi_document(client) -> None:  # type: ignor
     doc = client.get("/api/openapi.json").get_json()
     op = doc["paths"]["/api/tienlen/score"]["post"]
     assert op["requestBody"]["content"]["application/json"]["example"]["cards_left"] == [0, 5, 13, 2]
-    assert set(doc["components"]["schemas"]["TienLenScoreRules"]["properties"]) >= {
+    rules = op["requestBody"]["content"]["application/json"]["schema"]["properties"]["rules"]
+    assert rules == {"$ref": "#/components/schemas/ScoreRules"}  # built from the library's ScoreRules
+    assert set(doc["components"]["schemas"]["ScoreRules"]["properties"]) >= {
         "score_by", "first_stake", "second_stake", "frozen", "two_left_black", "two_left_red", "bomb_left",
         "chop_black", "chop_red", "chop_bomb", "instant_stake", "play_on", "instant_wins"}
+
+
+@pytest.mark.parametrize(
+    ("body", "words"),
+    [
+        ({"players": 2, "winner": 0, "cards_left": [0, 13], "frozen": [False, False]},
+         "seat 1 has 13 cards left, so played no card and was frozen"),
+        ({"players": 4, "winner": 0, "cards_left": [0, 12, 12, 12],
+          "chops": [[{"by": 1, "from": 2, "twos": "2h 2d 2s"}, {"by": 3, "from": 1}, {"by": 1, "from": 3}]]},
+         "seat 2 played 1 of 13 cards, so could not have played the chopped 2♠ 2♦ 2♥"),
+        ({"players": 4, "winner": 0, "cards_left": [0, 12, 5, 12], "chops": [[{"by": 1, "from": 2, "twos": "2h"}]]},
+         "seat 1 played 1 of 13 cards, fewer than the 4 cards of a bomb"),
+    ],
+)
+def test_hand_entered_counts_that_cannot_happen_are_a_400_naming_the_seat_and_the_count(  # type: ignore[no-untyped-def]
+        client, body, words) -> None:
+    response = client.post("/api/tienlen/score", json=body, headers={"Accept-Language": "en"})
+    assert response.status_code == 400, response.get_json()
+    assert response.get_json()["error"] == words

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import html
 import re
+import threading
 
 import pytest
 
+from referee.web.extensions import db
+from referee.web.models import Game
 from referee.web.store import find_by_token
 
 NAMES = ("An", "Binh", "Chi", "Dung")
@@ -236,19 +239,17 @@ def test_a_game_by_hand_with_mistakes_is_refused_field_by_field(evening) -> None
     assert version(e.app, e.token) == 0
 
 
-def test_a_loser_with_13_cards_left_is_frozen_unless_the_keeper_ticks_not_frozen(evening) -> None:  # type: ignore[no-untyped-def]
+def test_a_loser_with_13_cards_left_played_no_card_so_is_frozen(evening) -> None:  # type: ignore[no-untyped-def]
     e = evening
     e.post("/add", out="0", left_1="5", left_2="13", left_3="2")
     assert totals(e.page()) == [33, -5, -26, -2]  # Chi played nothing: frozen, 13 cards paid twice
-    response = e.post("/add", out="0", left_1="5", left_2="13", left_3="2", frozen_2="no")
-    assert response.status_code == 303, text(response)
-    assert totals(e.page()) == [33 + 20, -10, -26 - 13, -4]  # the same game, Chi not frozen this time
-    form = e.page("/game/2")
-    assert re.search(r'name="frozen_2" value="no" checked', form)  # a correction keeps the tick
-    assert not re.search(r'name="frozen_1" value="no" checked', form)
+    assert 'name="frozen_2"' not in e.page("/add")  # no tick says otherwise: 13 cards left is frozen
     before = version(e.app, e.token)
+    response = e.post("/add", out="0", left_1="5", left_2="13", left_3="2", frozen_2="no")  # an old form
+    assert response.status_code == 422
+    assert "Chi has 13 cards left, so played no card and was frozen" in text(response)
     response = e.post("/add", out="0", left_1="5", left_2="13", left_3="2", frozen_2="yes please")
-    assert response.status_code == 422 and "Frozen is a tick or nothing." in text(response)
+    assert response.status_code == 422 and "The “not frozen” box is either ticked or left empty." in text(response)
     assert version(e.app, e.token) == before
 
 
@@ -353,3 +354,65 @@ def test_a_table_started_from_the_sheet_links_back_to_it(app, client, evening) -
     watcher_page = text(client.get(f"/tienlen/g/{watch_token(app, table)}"))
     assert f'href="/tienlen/scores/g/{watch_token(app, e.token)}"' in watcher_page
     assert e.token not in watcher_page
+
+
+def test_a_chop_row_that_says_a_new_trick_began_is_a_bomb_on_a_bomb_of_its_own(evening) -> None:  # type: ignore[no-untyped-def]
+    e = evening
+    game = {"out": "0", "left_1": "5", "left_2": "4", "left_3": "2",
+            "chop_by_0": "3", "chop_on_0": "1", "chop_twos_0": "2h", "chop_by_1": "0", "chop_on_1": "3"}
+    assert 'name="chop_new_1" value="yes"' in e.page("/add") and 'name="chop_new_0"' not in e.page("/add")
+    e.post("/add", **game)  # one trick: An's bomb takes over what Dung's had won
+    assert totals(e.page()) == [15, -7, -4, -4]
+    response = e.post("/add", **game, chop_new_1="yes")  # a later trick: An bombed a bomb of Dung's
+    assert response.status_code == 303, text(response)
+    assert totals(e.page()) == [15 + 13, -14, -8, -4 - 2]
+    assert re.search(r'name="chop_new_1" value="yes" checked', e.page("/game/2"))  # a correction keeps it
+
+
+def test_a_game_by_hand_with_a_chop_the_counts_rule_out_is_refused_naming_the_seat(evening) -> None:  # type: ignore[no-untyped-def]
+    e = evening
+    response = e.post("/add", out="0", left_1="12", left_2="12", left_3="12",
+                      chop_by_0="1", chop_on_0="2", chop_twos_0="2h 2d 2s", chop_by_1="3", chop_on_1="1")
+    assert response.status_code == 422
+    assert "Chi played 1 of 13 cards, so could not have played the chopped 2♠ 2♦ 2♥" in text(response)
+    response = e.post("/add", out="0", left_1="12", left_2="5", left_3="5", chop_by_0="1", chop_on_0="2",
+                      chop_twos_0="2h")
+    assert response.status_code == 422 and "Binh played 1 of 13 cards, fewer than the 4 cards of a bomb" in text(response)
+    assert version(e.app, e.token) == 0
+
+
+def _tables(app) -> int:  # type: ignore[no-untyped-def]
+    with app.app_context():
+        return db.session.query(Game).filter(Game.kind == "tienlen").count()
+
+
+def test_two_phones_starting_a_table_at_once_start_one_table(any_db_app) -> None:  # type: ignore[no-untyped-def]
+    token = start_sheet(any_db_app.test_client())
+    results: list[int] = []
+    barrier = threading.Barrier(2)
+
+    def phone() -> None:
+        c = any_db_app.test_client()
+        barrier.wait()
+        results.append(c.post(f"/tienlen/scores/g/{token}/tables", data={"leader": "0", "version": "0"}).status_code)
+
+    threads = [threading.Thread(target=phone) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert sorted(results) == [303, 409]
+    assert _tables(any_db_app) == 1
+    assert version(any_db_app, token) == 1
+
+
+def test_a_stale_or_refused_start_a_table_leaves_no_table_behind(app, client) -> None:  # type: ignore[no-untyped-def]
+    e = Evening(app, client, start_sheet(client, names=("An", "Binh", "Chi")))
+    e.post("/add", out="0", left_1="5", left_2="4")
+    response = e.post("/tables", seen=0, leader="0")
+    assert response.status_code == 409 and _tables(app) == 0
+    response = e.post("/tables", leader="0", lowest="9h")
+    assert response.status_code == 422 and _tables(app) == 0
+    assert "with 39 cards dealt the lowest card dealt is at most 6♣, not 9♥" in text(response)
+    e.start_table(leader=0)
+    assert _tables(app) == 1

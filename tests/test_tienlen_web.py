@@ -7,7 +7,7 @@ import pytest
 from werkzeug.http import parse_cookie
 
 from referee.tienlen import TienLenRules, parse_combination
-from referee.web.tienlen import combo_name
+from referee.web.games.tienlen.check import combo_name
 
 HTMX = {"HX-Request": "true"}
 BOMB = {"table": "2♥", "play": "3♠3♣4♦4♥5♠5♣"}
@@ -351,7 +351,8 @@ def test_openapi_document_describes_the_check(client):
     assert set(operation["responses"]) >= {"200", "400"}
     request_schema = operation["requestBody"]["content"]["application/json"]["schema"]
     assert request_schema["required"] == ["play"]
-    assert set(request_schema["properties"]) == {"play", "table", "first_play", "rules"}
+    assert set(request_schema["properties"]) == {"play", "table", "first_play", "lowest", "rules"}
+    assert request_schema["properties"]["lowest"]["enum"][-1] == "9♦"
     schemas = doc["components"]["schemas"]
     assert set(schemas["TienLenRules"]["properties"]) == set(TienLenRules.__dataclass_fields__)
     assert schemas["TienLenRules"]["properties"]["first_lead"]["enum"] == list(TienLenRules.CHOICES["first_lead"])

@@ -280,3 +280,94 @@ def test_the_container_image_compiles_the_translations_too():
     compile_step = re.search(r"^RUN pybabel compile -d translations$", dockerfile, re.M)
     assert copy and compile_step and copy.start() < compile_step.start()
     assert compile_step.start() < re.search(r"^USER ", dockerfile, re.M).start()  # written while still root
+
+
+# --- the wild card and the joker: two things, two words ------------------------------------------
+
+WILD = re.compile(r"\bwild", re.I)
+JOKER = re.compile(r"\bjokers?\b", re.I)
+
+
+def _text(value):  # type: ignore[no-untyped-def]
+    return " ".join(value) if isinstance(value, (list, tuple)) else (value or "")
+
+
+def wild_and_joker_clashes(catalogue) -> list[str]:  # type: ignore[no-untyped-def]
+    """Sentences where the catalogue's word for the joker says the wild card, or the other way round.
+
+    The words are the catalogue's own: its "Wild" (a column heading) and its "joker"; a sentence
+    about only one of them may not use the other's word (a stem, so plurals count too)."""
+    wild = _text(catalogue["Wild"].string).lower()
+    joker = _text(catalogue["joker"].string).lower()
+    joker_stem = joker[:5]
+    clashes = []
+    if wild == joker or joker_stem in wild or wild in joker:
+        clashes.append(f"Wild = {wild!r}, joker = {joker!r}")
+    for m in catalogue:
+        source, text = _text(m.id), _text(m.string).lower()
+        if not source or not text:
+            continue
+        if WILD.search(source) and not JOKER.search(source) and joker_stem in text:
+            clashes.append(f"{source!r} → {text!r} says the joker's word {joker!r}")
+        if JOKER.search(source) and not WILD.search(source) and wild in text:
+            clashes.append(f"{source!r} → {text!r} says the wild card's word {wild!r}")
+    return clashes
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_the_wild_card_and_the_joker_have_different_words(code):
+    assert not wild_and_joker_clashes(read_catalogue(code))
+
+
+def test_the_check_finds_a_catalogue_that_gives_the_wild_rank_and_the_joker_one_word():
+    import copy
+
+    spanish = copy.deepcopy(read_catalogue("es"))
+    spanish["Wild"].string = "Comodín"
+    spanish["%(ranks)s are wild"].string = "comodines: %(ranks)s"
+    clashes = wild_and_joker_clashes(spanish)
+    assert any("Wild = 'comodín'" in c for c in clashes)
+    assert any("are wild" in c for c in clashes)
+
+
+# --- words as a table says them ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("code", "wrong"), [("es", "primero en salir"), ("pt", "primeiro a sair")])
+def test_first_out_is_not_said_with_the_word_for_leading(code, wrong):
+    """es/pt use salir/sair for leading a trick; the first player out is the first without cards."""
+    said = [m.id for m in read_catalogue(code) if wrong in _text(m.string)]
+    assert not said
+    assert "sale" in _text(read_catalogue(code)["Next hand: %(p)s leads"].string) or code == "pt"
+
+
+def test_the_portuguese_turns_heading_is_not_times():
+    assert _text(read_catalogue("pt")["Turns"].string) != "Vezes"
+
+
+@pytest.mark.parametrize("msgid", ["Round %(n)s of %(of)s", "hand %(n)s of %(of)s", "%(n)s of %(dealt)s cards"])
+def test_vietnamese_says_of_without_a_literal_on(msgid):
+    assert "trên" not in _text(read_catalogue("vi")[msgid].string)
+
+
+def test_brazilian_portuguese_says_zero_points_in_the_plural(tmp_path):
+    import gettext
+
+    from tests.languages import compile_catalogues
+
+    folder = compile_catalogues(tmp_path)
+    with open(folder / "pt" / "LC_MESSAGES" / "messages.mo", "rb") as mo:
+        portuguese = gettext.GNUTranslations(mo)
+    said = {n: portuguese.ngettext("%(num)d point", "%(num)d points", n) % {"num": n} for n in (0, 1, 2)}
+    assert said == {0: "0 pontos", 1: "1 ponto", 2: "2 pontos"}
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_the_frozen_amount_refusal_says_frozen_in_the_readers_language(code):
+    text = _text(read_catalogue(code)[
+        "frozen multiplies what a frozen player pays: a whole number from 1 to {most}, not {value}"].string)
+    assert not text.startswith("frozen")
+
+
+def test_portuguese_quotes_are_brazilian():
+    assert not [m.id for m in read_catalogue("pt") if "«" in _text(m.string)]

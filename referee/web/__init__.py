@@ -1,6 +1,7 @@
 """The web layer: the only part of ``referee`` that knows Flask.
 
-``init_app`` binds the extensions, registers a blueprint per game and the JSON
+``init_app`` binds the extensions, registers the games of the registry
+(:mod:`referee.web.registry`: one entry per package under ``referee/web/games/``) and the JSON
 API, and installs the error pages.
 """
 
@@ -27,9 +28,10 @@ def init_app(app: Flask) -> None:
     htmx.init_app(app)
     app.jinja_env.globals["get_locale"] = get_locale
 
-    from referee.web import api, assets, engine, offline, sharing, tables, views
+    from referee.web import api, assets, engine, names, offline, registry, sharing, tables, views
 
     app.jinja_env.globals["POLL_SECONDS"] = tables.POLL_SECONDS
+    app.jinja_env.globals["short_names"] = names.short_names
 
     # Pages, fragments and JSON compressed (brotli, else gzip); static files are served
     # precompressed under versioned names by WhiteNoise (see referee.web.assets).
@@ -48,9 +50,9 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(offline.bp)
     app.register_blueprint(engine.bp)
     app.register_blueprint(sharing.bp)
-    # Each game's web module registers its page blueprint and its API routes.
-    for module in _game_modules():
-        app.register_blueprint(module.bp)
+    # Each game's package describes itself once (its registry entry): its blueprints, links,
+    # followed games, card order, switches and API paths.  Its API routes are on api.bp.
+    registry.init_app(app)
     app.register_blueprint(api.bp)
 
     guard.init_app(app)
@@ -62,16 +64,6 @@ def init_app(app: Flask) -> None:
         # Bring the database (SQLite or PostgreSQL) up to the latest migration on start, under
         # a lock so that processes starting at once never race (see referee.web.database).
         upgrade_database(app)
-
-
-# The games' web modules, each with a page blueprint ``bp`` (and API routes on ``api.bp``).
-GAMES: tuple[str, ...] = ("tienlen", "tienlen_table", "tienlen_scores", "trece", "three_thirteen")
-
-
-def _game_modules() -> list:  # type: ignore[type-arg]
-    import importlib
-
-    return [importlib.import_module(f"referee.web.{name}") for name in GAMES]
 
 
 # Everything comes from this server (the table may be offline): the policy enforces it in the
@@ -139,7 +131,12 @@ def _title(exc: HTTPException) -> str:
 
 def _http_error(exc: HTTPException):  # type: ignore[no-untyped-def]
     if _wants_json():
-        return with_error_headers(jsonify(error=exc.description or exc.name), exc), exc.code
+        body: dict[str, str] = {"error": getattr(exc, "english", None) or exc.description or exc.name}
+        if i18n.reader_locale():
+            body["error_localized"] = _plain_words(exc) or exc.name
+        if getattr(exc, "field", None):
+            body["field"] = exc.field  # type: ignore[attr-defined]
+        return with_error_headers(jsonify(body), exc), exc.code
     from referee.web.views import render_page
 
     response = render_page(
@@ -161,7 +158,10 @@ def _server_error(exc: Exception):  # type: ignore[no-untyped-def]
     current_app.logger.exception("unhandled error", exc_info=exc)
     db.session.rollback()
     if _wants_json():
-        return jsonify(error="the referee hit an internal error; nothing was saved"), 500
+        body = {"error": "the referee hit an internal error; nothing was saved"}
+        if i18n.reader_locale():
+            body["error_localized"] = gettext("The referee hit an internal error. Nothing was saved; try again.")
+        return jsonify(body), 500
     from referee.web.views import render_page
 
     try:

@@ -9,10 +9,11 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, jsonify, request
+from flask_babel import gettext
 from werkzeug.exceptions import HTTPException
 
 from referee.cards import format_cards, parse_cards
-from referee.text import Message
+from referee.text import Message, message
 from referee.web import openapi
 from referee.web.i18n import reason_fields
 
@@ -20,15 +21,18 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 
 
 class BadRequest(ValueError):
-    """A request body that is not what the endpoint takes.
+    """A request body that is not what the endpoint takes, said as a referee sentence.
 
-    ``reason`` (a referee sentence) and ``field`` are given when the mistake is in one field's
-    cards: the answer then carries the sentence's ``reason_code`` and ``params`` too.
+    ``sentence`` is the whole mistake (``error``, translated as ``error_localized``); ``reason``
+    is the referee sentence inside it when the mistake is in one field's cards (its
+    ``reason_code`` and ``params`` are given), else the sentence itself; ``field`` names the
+    field at fault.
     """
 
-    def __init__(self, text: str, *, reason: Message | None = None, field: str | None = None) -> None:
-        super().__init__(text)
-        self.reason = reason
+    def __init__(self, sentence: Message, *, reason: Message | None = None, field: str | None = None) -> None:
+        super().__init__(str(sentence))
+        self.sentence = sentence
+        self.reason = reason if reason is not None else sentence
         self.field = field
 
 
@@ -36,14 +40,15 @@ def json_body(*, required: tuple[str, ...] = (), allowed: tuple[str, ...] = ()) 
     """The request's JSON object, with its required fields present and no unknown ones."""
     data = request.get_json(silent=True)
     if not isinstance(data, dict):
-        raise BadRequest("the body must be a JSON object (Content-Type: application/json)")
+        raise BadRequest(message("the body must be a JSON object (Content-Type: application/json)"))
     for key in required:
         if key not in data:
-            raise BadRequest(f"the field {key!r} is missing")
+            raise BadRequest(message("the field {field} is missing", field=repr(key)), field=key)
     if allowed:
         unknown = sorted(set(data) - set(allowed) - set(required))
         if unknown:
-            raise BadRequest(f"unknown field {unknown[0]!r} (allowed: {', '.join(sorted({*allowed, *required}))})")
+            raise BadRequest(message("unknown field {field} (allowed: {allowed})", field=repr(unknown[0]),
+                                     allowed=", ".join(sorted({*allowed, *required}))), field=unknown[0])
     return data
 
 
@@ -54,7 +59,7 @@ def text_field(data: dict[str, Any], key: str, *, default: str = "") -> str:
     if isinstance(value, list) and all(isinstance(v, str) for v in value):
         return " ".join(value)
     if not isinstance(value, str):
-        raise BadRequest(f"the field {key!r} must be a string of cards")
+        raise BadRequest(message("the field {field} must be a string of cards", field=repr(key)), field=key)
     return value
 
 
@@ -63,19 +68,25 @@ def rules_field(data: dict[str, Any]) -> dict[str, Any]:
     if rules is None:
         return {}
     if not isinstance(rules, dict):
-        raise BadRequest("the field 'rules' must be an object of house-rule switches")
+        raise BadRequest(message("the field {field} must be an object of house-rule switches", field="'rules'"),
+                         field="rules")
     return rules
 
 
 @bp.errorhandler(ValueError)
 def bad_input(exc: ValueError):  # type: ignore[no-untyped-def]
-    """400 with the English ``error``; a mistake that carries a referee sentence (bad notation,
-    too many copies, ...) adds its ``reason_code`` and ``params`` (and ``error_localized``)."""
+    """400 with the English ``error``; a mistake that carries a referee sentence (every
+    :class:`BadRequest`, bad notation, too many copies, a house rule, ...) adds its
+    ``reason_code`` and ``params`` and, for a reader of another language, ``error_localized``
+    (the whole mistake, the field it names included). ``field`` names the field at fault."""
     body: dict[str, Any] = {"error": str(exc)}
     reason = getattr(exc, "reason", None)
     if isinstance(reason, Message):
         body.update(reason_fields(reason, key="error"), error=str(exc))
-    field = getattr(exc, "field", None)
+    sentence = getattr(exc, "sentence", None)
+    if isinstance(sentence, Message) and "error_localized" in body:
+        body["error_localized"] = sentence.translate(gettext)
+    field = getattr(exc, "field", None) or getattr(exc, "switch", None) and "rules"
     if field:
         body["field"] = field
     return jsonify(body), 400
@@ -83,14 +94,17 @@ def bad_input(exc: ValueError):  # type: ignore[no-untyped-def]
 
 @bp.errorhandler(HTTPException)
 def http_error(exc: HTTPException):  # type: ignore[no-untyped-def]
-    from referee.web import with_error_headers
+    """The app's own answer for an API path: ``error`` in English, ``error_localized``, ``field``."""
+    from referee.web import _http_error
 
-    return with_error_headers(jsonify(error=exc.description or exc.name), exc), exc.code
+    return _http_error(exc)
 
 
 @bp.route("/openapi.json")
 def openapi_document():  # type: ignore[no-untyped-def]
-    return jsonify(openapi.document())
+    from referee.web import registry
+
+    return jsonify(openapi.document(registry.entries()))
 
 
 @bp.post("/cards/parse")

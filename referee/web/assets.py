@@ -220,7 +220,12 @@ def init_app(app: Flask) -> Build:
         mimetypes={".webmanifest": "application/manifest+json"},
     )
     # The phone's engine (Pyodide and the library), in folders named after their content.
-    phone_engine = engine.build(Path(app.instance_path)) if app.config.get("PHONE_ENGINE", True) else None
+    phone_engine = None
+    if app.config.get("PHONE_ENGINE", True):
+        from referee.web import registry
+
+        games = registry.load(app.config.get("GAME_PACKAGES") or registry.GAME_PACKAGES)
+        phone_engine = engine.build(Path(app.instance_path), games)
     app.extensions["thirteen_engine"] = phone_engine
     if phone_engine is not None:
         app.wsgi_app.add_files(str(phone_engine.folder), prefix="static/" + engine.URL_PREFIX)

@@ -13,12 +13,13 @@ what it holds (a new release of either is a new address, kept a year, immutable)
 ``app-<hash>/``
     ``python_stdlib.zip``: Pyodide's standard library trimmed to the modules that can be
     imported from what the phone runs (an import scan from Pyodide's own start-up modules and
-    from ours), and ``thirteen.zip``: the ``referee`` library, the Flask-free screens
-    (:mod:`referee.web.checks`, :mod:`referee.web.words`, :mod:`referee.web.numbers`,
-    :mod:`referee.web.phone`), Jinja2 and MarkupSafe (pure Python, from this environment), the
+    from ours), and ``thirteen.zip``: the ``referee`` library, the Flask-free screens (the
+    shared :data:`PHONE_MODULES` and each game's ``answers`` module named by its registry
+    entry's :class:`~referee.web.registry.PhoneScreen`, listed in ``phone_screens.json``),
+    Jinja2 and MarkupSafe (pure Python, from this environment), the
     fragment templates the screens draw with (and what they import), and the compiled
-    catalogues (``translations/*/LC_MESSAGES/messages.mo``).  ``referee/web/__init__.py`` is
-    replaced there by an empty package: the real one binds Flask.
+    catalogues (``translations/*/LC_MESSAGES/messages.mo``).  ``referee/web/__init__.py`` and
+    the games' ``__init__.py`` are replaced there by empty packages: the real ones bind Flask.
 
 Both are precompressed (brotli and gzip) and built once per content: later starts reuse them.
 Without ``node_modules/pyodide`` there is no engine, and every verdict comes from the server.
@@ -35,8 +36,10 @@ import re
 import shutil
 import tempfile
 import zipfile
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from flask import Blueprint, Response, abort, current_app, url_for
 from flask_babel import get_locale, gettext  # type: ignore[import-untyped]
@@ -48,13 +51,17 @@ TRANSLATIONS = ROOT / "translations"
 RUNTIME_FILES = ("pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "pyodide-lock.json")
 URL_PREFIX = "engine/"  # under /static/
 
-# The library and the Flask-free screens the phone runs (the web package itself binds Flask).
-PHONE_MODULES = ("referee/web/checks.py", "referee/web/words.py", "referee/web/numbers.py", "referee/web/phone.py",
-                 "referee/web/table_moves.py")
+if TYPE_CHECKING:
+    from referee.web.registry import GameEntry, PhoneScreen
+
+# What every screen the phone answers shares (the web package itself binds Flask); each game's
+# own screens come from its registry entry (referee.web.registry.PhoneScreen): their modules,
+# their fragments and their kinds.
+PHONE_MODULES = ("referee/web/checks.py", "referee/web/words.py", "referee/web/numbers.py",
+                 "referee/web/house_rules.py", "referee/web/phone.py")
 THIRD_PARTY = ("jinja2", "markupsafe")  # pure Python (MarkupSafe falls back from its C speedups)
-# The fragments the screens answer with (referee.web.checks); what they import comes along.
-FRAGMENTS = ("tienlen/_verdict.html", "trece/_check_result.html", "three_thirteen/_score_result.html",
-             "three_thirteen/_preview.html", "tienlen/_dock.html", "trece/_dock.html")
+SCREENS_FILE = "referee/web/phone_screens.json"
+"""Where the zip says which function answers each kind (read by :mod:`referee.web.phone`)."""
 # What Pyodide imports by itself when it starts (its own modules, the codecs, site), besides
 # what those import in turn; cp437 is the codec zipfile reads a zip's plain names with.
 STARTUP_ROOTS = ("_pyodide", "_pyodide._base", "_pyodide._core_docs", "_pyodide._future_helper",
@@ -64,6 +71,7 @@ STARTUP_ROOTS = ("_pyodide", "_pyodide._base", "_pyodide._core_docs", "_pyodide.
                  "encodings.latin_1", "encodings.utf_8_sig", "encodings.cp437", "zipimport",
                  "_sysconfigdata__emscripten_wasm32-emscripten")
 _EMPTY_WEB_PACKAGE = b'"""The web package, on the phone: only its Flask-free modules (referee.web.phone)."""\n'
+_EMPTY_GAME_PACKAGE = b'"""A game package, on the phone: only its Flask-free answers."""\n'
 _FIXED_TIME = (2020, 1, 1, 0, 0, 0)
 _TEMPLATE_REF = re.compile(r"""{%-?\s*(?:from|import|include|extends)\s+["']([^"']+)["']""")
 
@@ -110,9 +118,35 @@ def _zip(entries: dict[str, bytes]) -> bytes:
     return out.getvalue()
 
 
-def _templates() -> dict[str, bytes]:
+def screens_of(games: Iterable[GameEntry]) -> list[PhoneScreen]:
+    """The screens the phone answers: every game's, in the registry's order."""
+    return [screen for entry in games for screen in entry.phone]
+
+
+def screens_json(screens: Iterable[PhoneScreen]) -> dict[str, dict[str, Any]]:
+    """Which function answers each kind, and what it is warmed up with (the zip's
+    ``phone_screens.json``)."""
+    return {s.kind: {"answer": s.answer, "warm_up": None if s.warm_up is None else [list(p) for p in s.warm_up],
+                     "warm_setup": None if s.warm_setup is None else dict(s.warm_setup)} for s in screens}
+
+
+def _module_path(module: str) -> str:
+    return module.replace(".", "/") + ".py"
+
+
+def phone_modules(screens: Iterable[PhoneScreen]) -> list[str]:
+    """The Flask-free modules the phone runs: the shared ones and each screen's."""
+    found = list(PHONE_MODULES)
+    for screen in screens:
+        path = _module_path(screen.module)
+        if path not in found:
+            found.append(path)
+    return found
+
+
+def _templates(screens: Iterable[PhoneScreen]) -> dict[str, bytes]:
     """The fragment templates, and every template they import or include."""
-    wanted, found = list(FRAGMENTS), {}
+    wanted, found = [f for s in screens for f in s.fragments], {}
     while wanted:
         name = wanted.pop()
         if name in found:
@@ -123,21 +157,27 @@ def _templates() -> dict[str, bytes]:
     return {f"templates/{name}": data for name, data in found.items()}
 
 
-def app_files() -> dict[str, bytes]:
+def app_files(games: Iterable[GameEntry]) -> dict[str, bytes]:
     """What ``thirteen.zip`` holds, by path inside it."""
     import importlib
 
+    screens = screens_of(games)
     files: dict[str, bytes] = {}
     for path in sorted((ROOT / "referee").glob("*.py")):
         files[path.relative_to(ROOT).as_posix()] = path.read_bytes()
-    for name in PHONE_MODULES:
+    for name in phone_modules(screens):
         files[name] = (ROOT / name).read_bytes()
+        package = Path(name).parent
+        while package.as_posix() not in ("referee", "referee/web"):  # a game's package, empty
+            files.setdefault(f"{package.as_posix()}/__init__.py", _EMPTY_GAME_PACKAGE)
+            package = package.parent
     files["referee/web/__init__.py"] = _EMPTY_WEB_PACKAGE
+    files[SCREENS_FILE] = json.dumps(screens_json(screens), sort_keys=True, ensure_ascii=False).encode("utf-8")
     for package in THIRD_PARTY:
         folder = Path(importlib.import_module(package).__file__ or "").parent
         for path in sorted(folder.glob("*.py")):
             files[f"{package}/{path.name}"] = path.read_bytes()
-    files.update(_templates())
+    files.update(_templates(screens))
     for mo in sorted(TRANSLATIONS.glob("*/LC_MESSAGES/messages.mo")):
         files[mo.relative_to(ROOT).as_posix()] = mo.read_bytes()
     return files
@@ -297,12 +337,13 @@ def _write_folder(home: Path, name: str, files: dict[str, bytes]) -> None:
         shutil.rmtree(work, ignore_errors=True)
 
 
-def _inputs_key() -> str:
+def _inputs_key(screens: list[PhoneScreen]) -> str:
     """A hash of everything the engine is made of: a start with nothing changed reuses the
     build without reading the standard library again."""
     digest = hashlib.sha256((PYODIDE / "package.json").read_bytes())
     digest.update(Path(__file__).read_bytes())
-    for path in sorted([*(ROOT / "referee").glob("*.py"), *(ROOT / n for n in PHONE_MODULES),
+    digest.update(json.dumps(screens_json(screens), sort_keys=True).encode())
+    for path in sorted([*(ROOT / "referee").glob("*.py"), *(ROOT / n for n in phone_modules(screens)),
                         *TEMPLATES.rglob("*.html"), *TRANSLATIONS.glob("*/LC_MESSAGES/messages.mo")]):
         digest.update(path.as_posix().encode() + b"\0" + path.read_bytes())
     from importlib.metadata import version
@@ -311,14 +352,15 @@ def _inputs_key() -> str:
     return digest.hexdigest()[:16]
 
 
-def build(instance: Path) -> Engine | None:
-    """The engine's two folders, built now unless an earlier start already did; ``None``
-    without Pyodide in ``node_modules``."""
+def build(instance: Path, games: Iterable[GameEntry]) -> Engine | None:
+    """The engine's two folders for the screens of ``games``, built now unless an earlier start
+    already did; ``None`` without Pyodide in ``node_modules``."""
     if not available():
         return None
+    games = tuple(games)
     home = instance / "engine-build"
     home.mkdir(parents=True, exist_ok=True)
-    key = home / f"{_inputs_key()}.json"
+    key = home / f"{_inputs_key(screens_of(games))}.json"
     if key.exists():
         names = json.loads(key.read_text(encoding="utf-8"))
         engine = Engine(home, names["runtime"], names["app"])
@@ -326,7 +368,7 @@ def build(instance: Path) -> Engine | None:
             return engine
     runtime = {name: (PYODIDE / name).read_bytes() for name in RUNTIME_FILES}
     runtime["pyodide.js"] = re.sub(rb"\n//# sourceMappingURL=\S+\s*$", b"\n", runtime["pyodide.js"])
-    app = app_files()
+    app = app_files(games)
     app_zip = _zip(app)
     stdlib_zip = _zip(trimmed_stdlib(app))
     engine = Engine(home, f"runtime-{_digest(*runtime.values())}", f"app-{_digest(app_zip, stdlib_zip)}")

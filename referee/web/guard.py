@@ -15,11 +15,14 @@ with a reason (4xx), never a 500.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from itertools import accumulate
+from typing import NoReturn
 from urllib.parse import urlsplit
 
 from flask import Flask, abort, current_app, request
-from flask_babel import gettext
+from flask_babel import force_locale, gettext
+from werkzeug.exceptions import HTTPException
 
 from referee.web.numbers import MAX_NUMBER as MAX_NUMBER  # the views read them from here
 from referee.web.numbers import whole_number as whole_number
@@ -56,8 +59,8 @@ def json_depth(body: bytes | str) -> int:
 def same_site_target(target: str | None, fallback: str = "/") -> str:
     """``target`` if it is a path on this site, else ``fallback`` (no open redirect).
 
-    >>> same_site_target("/trece/"), same_site_target("//evil.example/"), same_site_target("https://evil.example/x")
-    ('/trece/', '/', '/')
+    >>> same_site_target("/game/"), same_site_target("//evil.example/"), same_site_target("https://evil.example/x")
+    ('/game/', '/', '/')
     """
     if not target:
         return fallback
@@ -83,12 +86,26 @@ def _is_this_host(netloc: str) -> bool:
 # --------------------------------------------------------------------------- the hooks
 
 
+def refuse(code: int, say: Callable[[], str], *, field: str | None = None) -> NoReturn:
+    """Abort with ``say()`` in the reader's language; the exception keeps it in English too
+    (``english``, the JSON API's ``error``) and the ``field`` at fault, if one is."""
+    with force_locale("en"):
+        english = say()
+    try:
+        abort(code, say())
+    except HTTPException as exc:
+        exc.english = english  # type: ignore[attr-defined]
+        exc.field = field  # type: ignore[attr-defined]
+        raise
+
+
+
 def refuse_large_body() -> None:
     """413 from the ``Content-Length`` header alone: nothing of the body is read."""
     limit = current_app.config.get("MAX_CONTENT_LENGTH")
     length = request.content_length
     if limit is not None and length is not None and length > limit:
-        abort(413, gettext("That was too much to send at once (at most %(kb)s KB).", kb=limit // 1024))
+        refuse(413, lambda: gettext("That was too much to send at once (at most %(kb)s KB).", kb=limit // 1024))
 
 
 def refuse_cross_site_write() -> None:
@@ -99,15 +116,15 @@ def refuse_cross_site_write() -> None:
     if fetch_site is not None:
         if fetch_site in ("same-origin", "none"):
             return
-        abort(403, gettext("This came from another website, so the referee did not accept it. "
-                           "Open the game's own page and send it from there."))
+        refuse(403, lambda: gettext("This came from another website, so the referee did not accept it. "
+                                    "Open the game's own page and send it from there."))
     origin = request.headers.get("Origin")
     if origin is None:
         return
     parts = urlsplit(origin)
     if origin == "null" or not _is_this_host(parts.netloc):
-        abort(403, gettext("This came from another website, so the referee did not accept it. "
-                           "Open the game's own page and send it from there."))
+        refuse(403, lambda: gettext("This came from another website, so the referee did not accept it. "
+                                    "Open the game's own page and send it from there."))
 
 
 def refuse_control_characters() -> None:
@@ -119,15 +136,19 @@ def refuse_control_characters() -> None:
     for multi in fields:
         for key, value in multi.items(multi=True):
             if has_control_character(key) or has_control_character(value):
-                abort(400, gettext("The field “%(field)s” holds a control character (such as NUL) that "
-                                   "nobody can type; remove it and send again.", field=_shown(key)))
+                shown = _shown(key)
+                refuse(400, lambda shown=shown: gettext(  # type: ignore[misc]
+                    "The field “%(field)s” holds a control character (such as NUL) "
+                    "that nobody can type; remove it and send again.", field=shown),
+                       field=key if not has_control_character(key) else None)
 
 
 def refuse_deep_json() -> None:
     """400 for a JSON body nested deeper than any endpoint reads (a parser would recurse)."""
     if request.method in _WRITES and request.is_json:
         if json_depth(request.get_data(cache=True)) > MAX_JSON_DEPTH:
-            abort(400, f"the JSON body nests deeper than {MAX_JSON_DEPTH} levels; no endpoint takes that")
+            refuse(400, lambda: gettext("the JSON body nests deeper than %(most)s levels; no endpoint takes that",
+                                        most=MAX_JSON_DEPTH))
 
 
 def _shown(key: str) -> str:

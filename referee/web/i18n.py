@@ -127,14 +127,22 @@ def _param(value: object) -> object:
     return str(Message("{v}", {"v": value}))  # cards and lists of cards in notation, as sentences print them
 
 
+def reader_locale() -> str | None:
+    """The language the request names (``Accept-Language`` or the switcher's cookie) when the app
+    speaks it and it is not English: the JSON API then adds ``*_localized`` sentences."""
+    if request.headers.get("Accept-Language") or request.cookies.get(COOKIE):
+        locale = select_locale()
+        if locale and locale != current_app.config.get("BABEL_DEFAULT_LOCALE", "en"):
+            return locale
+    return None
+
+
 def reason_fields(msg: Message | str, key: str = "reason") -> dict[str, Any]:
     """``reason`` in English, ``reason_code`` and ``params``; when the request names a language
     the app speaks (other than English), ``reason_localized`` in it too."""
     if not isinstance(msg, Message):
         return {key: str(msg)}
     fields: dict[str, Any] = {key: str(msg), **message_json(msg)}
-    if request.headers.get("Accept-Language") or request.cookies.get(COOKIE):
-        locale = select_locale()
-        if locale and locale != current_app.config.get("BABEL_DEFAULT_LOCALE", "en"):
-            fields[f"{key}_localized"] = msg.translate(gettext)
+    if reader_locale():
+        fields[f"{key}_localized"] = msg.translate(gettext)
     return fields

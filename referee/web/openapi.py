@@ -1,15 +1,23 @@
 """The OpenAPI document of the JSON API, served at ``/api/openapi.json``.
 
-Each game's module adds its own paths with :func:`add_path` when it is imported,
-so the document and the endpoints live side by side.
+The shared paths (:func:`add_path`) and, for each game of the app's registry
+(:mod:`referee.web.registry`), its own :class:`Section` of paths and schemas, written beside
+its endpoints, plus one schema per rules class of the game, built from the library's switch
+metadata (the fields, their defaults and ``CHOICES``) by :func:`rules_schema`: one way for
+every game.
 """
 
 from __future__ import annotations
 
 import copy
-from typing import Any
+import dataclasses
+import types
+import typing
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
-_PATHS: dict[str, dict[str, Any]] = {}
+if TYPE_CHECKING:
+    from referee.web.registry import GameEntry
 
 # Beside every English sentence (``reason``, ``error``): its template and parameters, so that
 # other programs can say it in their own language; the app's own translation on request.
@@ -52,12 +60,72 @@ _SCHEMAS: dict[str, Any] = {
 
 
 
+class Section:
+    """One game's paths and schemas, written beside its endpoints (``API = Section()``) and
+    listed in its registry entry."""
+
+    def __init__(self) -> None:
+        self.paths: dict[str, dict[str, Any]] = {}
+        self.schemas: dict[str, Any] = {}
+
+    def add_path(self, path: str, method: str, operation: dict[str, Any]) -> None:
+        self.paths.setdefault(path, {})[method.lower()] = operation
+
+    def add_schema(self, name: str, schema: dict[str, Any]) -> None:
+        self.schemas[name] = schema
+
+
+_SHARED = Section()
+
+
 def add_path(path: str, method: str, operation: dict[str, Any]) -> None:
-    _PATHS.setdefault(path, {})[method.lower()] = operation
+    """A path every app has (not a game's)."""
+    _SHARED.add_path(path, method, operation)
 
 
-def add_schema(name: str, schema: dict[str, Any]) -> None:
-    _SCHEMAS[name] = schema
+def rules_ref(cls: type) -> dict[str, str]:
+    """A reference to the schema of the rules class ``cls`` (see :func:`rules_schema`)."""
+    return {"$ref": f"#/components/schemas/{cls.__name__}"}
+
+
+def rules_schema(cls: type) -> dict[str, Any]:
+    """The JSON schema of a game's house rules, from the library's own metadata: each field of
+    the frozen rules dataclass (its switch id), its default, its type and ``CHOICES``.
+
+    >>> from dataclasses import dataclass
+    >>> @dataclass(frozen=True, kw_only=True)
+    ... class Demo:
+    ...     "A demo's house rules."
+    ...     doubles: bool = False
+    ...     faces: str = "ten"
+    ...     decks: int | None = None
+    ...     CHOICES = {"faces": ("ten", "rank")}
+    >>> rules_schema(Demo)["properties"]
+    {'doubles': {'type': 'boolean', 'default': False}, 'faces': {'enum': ['ten', 'rank'], 'type': 'string', \
+'default': 'ten'}, 'decks': {'type': ['integer', 'null'], 'default': None}}
+    """
+    choices: dict[str, tuple[Any, ...]] = getattr(cls, "CHOICES", {})
+    hints = typing.get_type_hints(cls)
+    properties: dict[str, Any] = {}
+    for f in dataclasses.fields(cls):
+        default = f.default
+        if f.name in choices:
+            options = list(choices[f.name])
+            kind = "integer" if all(isinstance(o, int) for o in options) else "string"
+            properties[f.name] = {"enum": options, "type": kind, "default": default}
+            continue
+        hint = hints.get(f.name)
+        nullable = isinstance(hint, types.UnionType) and type(None) in typing.get_args(hint)
+        base = next((a for a in typing.get_args(hint) if a is not type(None)), None) if nullable else hint
+        kind = {bool: "boolean", int: "integer", str: "string"}.get(base, "string")  # type: ignore[arg-type]
+        properties[f.name] = {"type": [kind, "null"] if nullable else kind, "default": default}
+    summary = (cls.__doc__ or "").strip().split("\n")[0]
+    return {
+        "type": "object",
+        "additionalProperties": False,
+        "description": f"{summary} Missing switches keep their defaults.".strip(),
+        "properties": properties,
+    }
 
 
 def json_operation(
@@ -80,14 +148,25 @@ def json_operation(
     }
 
 
-def document() -> dict[str, Any]:
+def document(games: Sequence[GameEntry]) -> dict[str, Any]:
+    """The document: the shared paths, then each game's sections and rules schemas."""
+    paths = copy.deepcopy(_SHARED.paths)
+    schemas = copy.deepcopy(_SCHEMAS)
+    for game in games:
+        for section in game.api:
+            paths.update(copy.deepcopy(section.paths))
+            schemas.update(copy.deepcopy(section.schemas))
+        for cls in game.rules:
+            schemas[cls.__name__] = rules_schema(cls)
+    names = [game.name for game in games]
+    told = ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
     return {
         "openapi": "3.1.0",
         "info": {
             "title": "Thirteen referee API",
             "version": "1.0.0",
-            "description": "Check plays and score hands for Tiến lên, Three Thirteen and Trece.",
+            "description": f"Check plays and score hands for {told}.",
         },
-        "paths": copy.deepcopy(_PATHS),
-        "components": {"schemas": copy.deepcopy(_SCHEMAS)},
+        "paths": paths,
+        "components": {"schemas": schemas},
     }

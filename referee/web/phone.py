@@ -2,7 +2,8 @@
 
 The worker unpacks ``thirteen.zip`` (see :mod:`referee.web.engine`), puts it on ``sys.path``
 and calls :func:`answer` for each request it takes over.  The answer is the one the server
-gives: the same function of :mod:`referee.web.checks` reads the form, and the same fragment
+gives: the same function reads the form (the one a game's registry entry names for the kind,
+:class:`referee.web.registry.PhoneScreen`, listed in the zip's ``phone_screens.json``), and the same fragment
 template is rendered by Jinja2 with the same settings Flask and Flask-Babel use (HTML
 autoescaped, the ``i18n`` extension in its "newstyle", the ``cards`` and ``rank_plural``
 filters) and the same compiled catalogue.
@@ -11,15 +12,17 @@ filters) and the same compiled catalogue.
 from __future__ import annotations
 
 import gettext
+import importlib
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader
 
 from referee.cards import format_cards
-from referee.web import checks, table_moves, words
+from referee.web import words
+from referee.web.checks import Answer
 
 HERE = Path(__file__).resolve().parents[2]  # the unpacked zip (or the repository)
 LANGUAGES = ("en", "es", "pt", "vi")
@@ -73,38 +76,49 @@ def environment() -> Environment:
 
 
 _env: Environment | None = None
+_screens: dict[str, dict[str, Any]] | None = None
+_answers: dict[str, Callable[[Mapping[str, Any], Mapping[str, Any], Mapping[str, Any] | None], Answer]] = {}
+
+
+def screens() -> dict[str, dict[str, Any]]:
+    """Each kind the phone answers: the function (``"module:function"``) and its warm-up."""
+    global _screens
+    if _screens is None:
+        listed = HERE / "referee" / "web" / "phone_screens.json"
+        if listed.exists():  # in the engine's zip
+            _screens = json.loads(listed.read_text(encoding="utf-8"))
+        else:  # on the server (the repository): the registry's entries, as the engine lists them
+            from referee.web import engine, registry
+
+            _screens = engine.screens_json(engine.screens_of(registry.load(registry.GAME_PACKAGES)))
+    return _screens
+
+
+def answerer(kind: str) -> Callable[[Mapping[str, Any], Mapping[str, Any], Mapping[str, Any] | None], Answer]:
+    if kind not in _answers:
+        screen = screens().get(kind)
+        if screen is None:
+            raise ValueError(f"the phone does not answer {kind!r}")
+        module, function = str(screen["answer"]).split(":")
+        _answers[kind] = getattr(importlib.import_module(module), function)
+    return _answers[kind]
 
 
 def render(kind: str, language: str, pairs: Iterable[tuple[str, str]], remembered: Mapping[str, Any],
            setup: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The answer to one request: ``kind`` names the screen, ``pairs`` the form's fields,
     ``remembered`` the house rules this phone kept (its cookie), ``setup`` what the page
-    carries for it (a round's rules).  Returns the HTML, the status and the rules to keep."""
+    carries for it (a round's rules; a table's game and the moves waiting on this phone).
+    Returns the HTML, the status and the rules to keep."""
     global _env
     if _env is None:
         _env = environment()
     words.use(catalogue(language if language in LANGUAGES else "en"))
     try:
         form = Form(pairs)
-        if kind == "tienlen-check":
-            answer = checks.tienlen_check(form, remembered, oob=True)
-        elif kind == "trece-check":
-            answer = checks.trece_check(form, remembered, posted=True)
-        elif kind == "three-thirteen-score":
-            answer = checks.three_thirteen_score(form)
-        elif kind == "three-thirteen-preview":
-            assert setup is not None
-            answer = checks.three_thirteen_preview(setup, int(setup["seat"]), form)
-        elif kind == "tienlen-table":
-            assert setup is not None
-            pending = [{"action": p["action"], "form": Form(p["form"])} for p in setup.get("pending", [])]
-            answer = table_moves.tienlen_move(setup["game"], pending, str(setup["action"]), form)
-        elif kind == "trece-table":
-            assert setup is not None
-            pending = [{"form": Form(p["form"])} for p in setup.get("pending", [])]
-            answer = table_moves.trece_move(setup["game"], pending, form)
-        else:
-            raise ValueError(f"the phone does not answer {kind!r}")
+        if setup is not None and "pending" in setup:  # the moves waiting on this phone, read as forms
+            setup = {**setup, "pending": [{**p, "form": Form(p["form"])} for p in setup["pending"]]}
+        answer = answerer(kind)(form, remembered, setup)
         html = _env.get_template(answer.fragment).render(**answer.context)
     finally:
         words.use(None)
@@ -115,14 +129,11 @@ def render(kind: str, language: str, pairs: Iterable[tuple[str, str]], remembere
 
 
 def warm_up(language: str) -> None:
-    """Answer one question of each kind: the modules they need are imported and the templates
-    compiled before the first tap (and kept in the worker's memory snapshot)."""
-    for kind, pairs in (("tienlen-check", [("table", "2h"), ("play", "2s")]),
-                        ("trece-check", [("top_rank", "K"), ("top_suit", "h"), ("play", "Kd")]),
-                        ("three-thirteen-score", [("hand", "3s 4s 5s 6h")])):
-        render(kind, language, pairs, {})
-    render("three-thirteen-preview", language, [("cards_0", "3s 4s 5s")], {},
-           {"rules": {}, "players": 2, "number": 1, "seat": 0})
+    """Answer one question of each kind that has a warm-up: the modules they need are imported
+    and the templates compiled before the first tap (and kept in the worker's memory snapshot)."""
+    for kind, screen in screens().items():
+        if screen.get("warm_up") is not None:
+            render(kind, language, [tuple(p) for p in screen["warm_up"]], {}, screen.get("warm_setup"))
 
 
 def answer(request_json: str) -> str:

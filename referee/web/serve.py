@@ -50,8 +50,8 @@ _TOKEN_IN_PATH = re.compile(r"(/g/)([A-Za-z0-9_-]{4})[A-Za-z0-9_-]+")
 def shown_path(path: str) -> str:
     """A request path fit for a log: a share-link token is cut to its first 4 characters.
 
-    >>> shown_path("/trece/g/AbCdEfGhIjKlMnOpQrStUvWxYz012345/act")
-    '/trece/g/AbCd…/act'
+    >>> shown_path("/game/g/AbCdEfGhIjKlMnOpQrStUvWxYz012345/act")
+    '/game/g/AbCd…/act'
     """
     return _TOKEN_IN_PATH.sub(r"\1\2…", path)
 

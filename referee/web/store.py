@@ -89,13 +89,31 @@ def clean_names(names: Iterable[str], *, least: int, most: int = MAX_PLAYERS) ->
     return cleaned
 
 
-def create_game(kind: str, names: Sequence[str], *, rules: dict[str, Any], setup: dict[str, Any]) -> Game:
-    """Store a new game with its players, in one transaction."""
+def _new_game(kind: str, names: Sequence[str], rules: dict[str, Any], setup: dict[str, Any]) -> Game:
     game = Game(kind=kind, rules=rules, setup=setup, version=0)
     game.players = [Player(seat=i, name=n) for i, n in enumerate(names)]
     db.session.add(game)
+    return game
+
+
+def create_game(kind: str, names: Sequence[str], *, rules: dict[str, Any], setup: dict[str, Any]) -> Game:
+    """Store a new game with its players, in one transaction."""
+    game = _new_game(kind, names, rules, setup)
     db.session.commit()
     return game
+
+
+@dataclass
+class NewGame:
+    """A game to create with a write, in the write's own transaction: a payload value of an
+    event, stored as the new game's id.  A stale write (409) creates nothing; ``created`` is
+    the game once the write stood."""
+
+    kind: str
+    names: Sequence[str]
+    rules: dict[str, Any]
+    setup: dict[str, Any]
+    created: Game | None = None
 
 
 def is_token(token: str) -> bool:
@@ -149,7 +167,8 @@ def game_version(token: str, kind: str) -> int | None:
 def append_event(game: Game, seen: int, kind: str, payload: dict[str, Any]) -> Event:
     """Add one event to the game, in one transaction, if nobody wrote since ``seen``.
 
-    Raises :class:`StaleGame` (after rolling back) when the game moved on.
+    A :class:`NewGame` among the payload's values is created in the same transaction (the
+    event keeps its id), so it exists exactly when the event does.  Raises :class:`StaleGame` (after rolling back) when the game moved on.
     """
     bumped = db.session.execute(
         update(Game)
@@ -161,7 +180,12 @@ def append_event(game: Game, seen: int, kind: str, payload: dict[str, Any]) -> E
         db.session.rollback()
         db.session.refresh(game)
         raise StaleGame(game, seen)
-    event = Event(game_id=game.id, seq=seen + 1, kind=kind, payload=payload)
+    new = {key: value for key, value in payload.items() if isinstance(value, NewGame)}
+    made = {key: _new_game(n.kind, n.names, n.rules, n.setup) for key, n in new.items()}
+    if made:
+        db.session.flush()  # the new games' ids, inside this transaction
+    event = Event(game_id=game.id, seq=seen + 1, kind=kind,
+                  payload={**payload, **{key: made_game.id for key, made_game in made.items()}})
     db.session.add(event)
     try:
         db.session.commit()
@@ -169,6 +193,8 @@ def append_event(game: Game, seen: int, kind: str, payload: dict[str, Any]) -> E
         db.session.rollback()
         db.session.refresh(game)
         raise StaleGame(game, seen) from None
+    for key, made_game in made.items():
+        new[key].created = made_game
     db.session.refresh(game)
     return event
 

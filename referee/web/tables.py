@@ -1,4 +1,4 @@
-"""A followed game on the web: one path for the three tables (Tiến lên, Trece, Three Thirteen).
+"""A followed game on the web: one path for every table and score sheet of every game.
 
 A followed game lives at ``/<game>/g/<token>``; the token says whether this phone is a
 *keeper* (may enter and correct) or a *watcher* (reads only).  Everything that is the same
@@ -30,7 +30,7 @@ What a game provides (one :class:`FollowedGame` in its web module):
 ``kind``
     the store's name for the game (``Game.kind``).
 ``endpoint``
-    the table page's endpoint, e.g. ``"trece.table"`` (share links, redirects, polls).
+    the table page's endpoint, e.g. ``"<game>.table"`` (share links, redirects, polls).
 ``render(access, feedback, status)``
     the game's page (or its fragment for htmx) showing the state and the :class:`Feedback`:
     ``feedback.stale``, ``feedback.error`` (shown beside the field ``feedback.at``, or above
@@ -39,6 +39,12 @@ What a game provides (one :class:`FollowedGame` in its web module):
 ``last_move(access)``
     the latest move still in force, in the players' words (the undo button and the
     "Undone: …" notice), or ``None``.
+``live`` (optional)
+    ``"table"`` (the default) or ``"sheet"``: the live section of its template carries
+    ``data-live="{{ live }}"`` (the watcher's stale mark and notice, in app.js).
+``build`` (optional)
+    the game as its pages use it, from the stored game (a score sheet): :meth:`FollowedGame.opened`
+    opens the link, checks a keeper, and builds it.
 ``refusals`` (optional)
     the library's exception classes answered as a refusal (422 with the sentence).  The
     default, :class:`~referee.errors.RefereeError`, is every mistake the library explains: a
@@ -53,19 +59,20 @@ and :class:`BadForm` when the form cannot be read.  The route is then one line:
 ``return GAME.write(token, decide, typed={"cards": ...})``; the table page is
 ``return GAME.page(token)`` and undo ``return GAME.undo(token)``.
 
-Adding a fourth game is: a rules module in ``referee/``; a web module with its
-``FollowedGame``, its forms (creating a game, the decide functions) and its routes; its
-templates; its tests (and a row in ``tests/test_followed_games.py``); and one line in
-:data:`referee.web.GAMES` to register the module's blueprint.
+Adding a fourth game is: a rules module in ``referee/``; a package ``referee/web/games/<game>/``
+with its ``FollowedGame``, its forms (creating a game, the decide functions) and its routes, and
+its ``ENTRY`` in ``__init__.py`` (:mod:`referee.web.registry`: the followed games, with a worked
+example of their forms, which gives the game its rows in the shared suites); its templates; its
+tests; and one line in :data:`referee.web.registry.GAME_PACKAGES`.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from flask import Blueprint, Response, abort, redirect, request, url_for
 from flask_babel import gettext
@@ -73,8 +80,8 @@ from flask_babel import gettext
 from referee.errors import RefereeError
 from referee.text import Message
 from referee.web import news, store
-from referee.web.checks import switches_from_form as switches_from_form  # shared with the phone
 from referee.web.guard import whole_number
+from referee.web.house_rules import kept_rules
 from referee.web.sharing import qr_svg, share_links
 from referee.web.store import Access, StaleGame, UndoNothing, find_by_token, game_version
 from referee.web.views import is_htmx, say
@@ -104,7 +111,7 @@ class Feedback:
     typed: dict[str, str] = field(default_factory=dict)
     """What the phone typed, put back in its fields."""
     detail: Any = None
-    """The game's own account of a refusal (Three Thirteen: the judged round entry)."""
+    """The game's own account of a refusal (a score sheet's judged round entry)."""
 
     def value(self, name: str) -> str:
         """What was typed in the field ``name`` ("" when nothing)."""
@@ -133,8 +140,11 @@ Render = Callable[[Access, Feedback, int], Response]
 Decide = Callable[[Access], tuple[str, dict[str, Any]]]
 
 
+S = TypeVar("S")
+
+
 @dataclass(frozen=True)
-class FollowedGame:
+class FollowedGame(Generic[S]):
     """One followed game's web path (see the module docstring for what a game provides)."""
 
     blueprint: Blueprint
@@ -143,6 +153,11 @@ class FollowedGame:
     render: Render
     last_move: Callable[[Access], str | None]
     refusals: tuple[type[Exception], ...] = (RefereeError,)
+    build: Callable[[Any], S] | None = None
+    """The game as its pages use it, rebuilt from the stored game (a score sheet)."""
+    live: str = "table"
+    """What the page follows, as a watcher's stale notice names it: ``"table"`` or ``"sheet"``.
+    The live section carries it as ``data-live`` (from :meth:`context`), which app.js reads."""
 
     def __post_init__(self) -> None:
         self.blueprint.after_request(_no_store)
@@ -152,6 +167,17 @@ class FollowedGame:
     def open(self, token: str) -> Access:
         """The game behind a share link, or a 404 page."""
         return open_game(token, self.kind)
+
+    def opened(self, token: str, *, keeper: bool = False) -> tuple[Access, S]:
+        """The game behind a share link and the game as its pages use it (``build``): the one
+        step before every page and write that needs it (a 404 for an unknown link; with
+        ``keeper``, a 403 through a watch link)."""
+        access = self.open(token)
+        if keeper:
+            require_keeper(access)
+        if self.build is None:
+            raise TypeError(f"{self.kind}: a FollowedGame without build has no state to open")
+        return access, self.build(access.game)
 
     def page(self, token: str) -> Response:
         """The table page: a 204 for a poll that finds nothing new, else the state."""
@@ -176,6 +202,7 @@ class FollowedGame:
             "token": game.keeper_token if access.can_write else game.watch_token,
             "links": share_links(access, self.endpoint),
             "qr": qr_svg,
+            "live": self.live,
         }
 
     # --- writing ------------------------------------------------------------------------
@@ -194,7 +221,7 @@ class FollowedGame:
 
         ``typed`` is what the phone typed (kept on a 409 or a 422); ``at`` is where a
         refusal of this action is shown; ``render`` another page than the table for the
-        answers that are not a success (Three Thirteen's round page); ``after`` extra
+        answers that are not a success (a score sheet's round page); ``after`` extra
         arguments for the table address a plain form is sent back to.
         """
         access, seen = self.keeper(token)
@@ -238,6 +265,28 @@ class FollowedGame:
         except StaleGame:
             return self.stale(access, feedback)
         return self.done(access, notice=gettext("Undone: %(what)s", what=what) if what else None)
+
+    def start(self, names: Sequence[str], *, rules: Mapping[str, Any], setup: Mapping[str, Any]) -> Response:
+        """A new game from its new-table form: stored, its house rules kept on this phone for
+        next time, and the phone sent to its keeper page (a 303; for htmx, a 204 with
+        ``HX-Redirect``)."""
+        game = store.create_game(self.kind, list(names), rules=dict(rules), setup=dict(setup))
+        target = url_for(self.endpoint, token=game.keeper_token)
+        if is_htmx() and not request.htmx.boosted:
+            response = Response(status=204)
+            response.headers["HX-Redirect"] = target
+        else:
+            response = redirect(target, 303)  # type: ignore[assignment]
+        return remember_rules(response, self.kind, rules)
+
+    def rematch(self, token: str) -> Response:
+        """The same players, house rules and setup in a new game (keeper only): 303 to its
+        keeper page.  The old game stays as it was."""
+        access = self.open(token)
+        require_keeper(access)
+        old = access.game
+        game = store.create_game(self.kind, old.player_names, rules=dict(old.rules), setup=dict(old.setup))
+        return redirect(url_for(self.endpoint, token=game.keeper_token), 303)  # type: ignore[return-value]
 
     # --- answers ------------------------------------------------------------------------
 
@@ -342,6 +391,19 @@ def remembered_rules(kind: str) -> dict[str, Any]:
     except ValueError:
         return {}
     return value if isinstance(value, dict) else {}
+
+
+R = TypeVar("R")
+
+
+def remembered(cls: type[R], kind: str, *, over: Mapping[str, Any] | None = None) -> R:
+    """The house rules this phone last used for ``kind`` (its cookie), as the game's rules
+    class ``cls``, with the switches of ``over`` on top; the defaults where nothing is kept.
+
+    One behaviour for every game: a kept switch that no longer reads (a renamed id, a value
+    the switch does not take any more) falls back to its default, the others count.
+    """
+    return kept_rules(cls, {**remembered_rules(kind), **dict(over or {})})
 
 
 def remember_rules(response: Response, kind: str, rules: Mapping[str, Any]) -> Response:

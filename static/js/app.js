@@ -172,7 +172,7 @@
     list.push(entry);
     save(list);
   }
-  /* The pages of one game share the part of the address up to its link: /trece/g/<token>. */
+  /* The pages of one game share the part of the address up to its link: /<game>/g/<token>. */
   function gameOf(path) {
     var m = /^(.*?\/g\/[^\/]+)/.exec(path);
     return m ? m[1] : path;
@@ -292,10 +292,12 @@
   /* --- stale pages --------------------------------------------------------------------- */
   var fresh = Date.now();
   var stale = false;
-  function liveSection() { return document.querySelector("#sheet, #tt-table, #table"); }
+  /* The part of the page that follows a game carries data-live="table" or "sheet" (what the
+     notice calls it), written by every followed game's template from its registry entry. */
+  function liveSection() { return document.querySelector("[data-live]"); }
   function markStale() {
     var section = liveSection();
-    var key = section && section.id === "sheet" ? "stale_sheet" : (section ? "stale_table" : "stale");
+    var key = section ? (section.dataset.live === "sheet" ? "stale_sheet" : "stale_table") : "stale";
     var bar = document.getElementById("freshness");
     if (!bar) {
       bar = document.createElement("p");

@@ -13,14 +13,15 @@
    stopped, the values htmx would send go to the worker, and its HTML is swapped in the way
    htmx would have (htmx.swap: the target, the out-of-band field errors, the page's history
    for a form with hx-push-url).  While the engine is not ready, or if it fails to answer,
-   htmx sends the request to the server as before.  The kept house rules (the rules_<kind>
-   cookie) are read and written as the server does. */
+   htmx sends the request to the server as before.  The kept house rules (the rules_<game>
+   cookie, named by the element's data-local-rules) are read and written as the server does.
+   A followed table's page carries its game (data-local-game) and the moves the phone judges
+   there (data-local-moves: the last part of each move's address). */
 (function () {
   "use strict";
   var KEY = "thirteen-engine";  /* the engine that was once ready on this phone */
   var ASKED = "thirteen-engine-asked";  /* the player asked for it on a metered connection */
   var REMEMBER_SECONDS = 365 * 24 * 3600;  /* as referee.web.tables keeps them */
-  var RULES = { "tienlen-check": "tienlen", "trece-check": "trece" };
   var root = document.documentElement;
   var worker = null;
   var config = null;
@@ -136,8 +137,8 @@
     });
     return found;
   }
-  function rememberedRules(kind) {
-    var raw = RULES[kind] && cookie("rules_" + RULES[kind]);
+  function rememberedRules(game) {
+    var raw = game && cookie("rules_" + game);
     if (!raw) return {};
     try {
       var value = JSON.parse(unquote(raw));
@@ -157,9 +158,9 @@
       return "\\" + ("00" + c.charCodeAt(0).toString(8)).slice(-3);
     }) + '"';
   }
-  function keepRules(kind, rules) {
-    if (!RULES[kind] || !rules) return;
-    document.cookie = "rules_" + RULES[kind] + "=" + quote(JSON.stringify(rules)) + "; Max-Age=" +
+  function keepRules(game, rules) {
+    if (!game || !rules) return;
+    document.cookie = "rules_" + game + "=" + quote(JSON.stringify(rules)) + "; Max-Age=" +
       REMEMBER_SECONDS + "; Path=/; SameSite=Lax";
   }
   function pairs(values) {
@@ -174,13 +175,23 @@
   }
 
   /* --- a followed table: the next move judged here, the moves waiting to be sent applied --- */
-  /* The moves each table judges here: Tiến lên's play and pass, Trece's /act (its "action" field). */
-  var TABLE_ACTIONS = { "tienlen-table": /\/(play|pass)$/, "trece-table": /\/(act)$/ };
-  function waitingMoves(kind) {
+  /* The element that holds a table's game, and the move an address is (its last part, when the
+     table judges that move here: data-local-moves), else null. */
+  function gameHolder(elt) {
+    var form = elt.closest("form") || elt;
+    var table = form.closest("#tt-table, #table");
+    return form.closest("[data-local-game]") || (table && table.querySelector("[data-local-game]"));
+  }
+  function moveOf(holder, path) {
+    var last = String(path || "").split("?")[0].split("/").pop();
+    var moves = (holder.getAttribute("data-local-moves") || "").split(/\s+/);
+    return moves.indexOf(last) >= 0 ? last : null;
+  }
+  function waitingMoves(holder) {
     var outbox = window.Thirteen.outbox;
     var list = outbox ? outbox.list().filter(function (w) { return w.page === location.pathname; }) : [];
-    if (list.some(function (w) { return !TABLE_ACTIONS[kind].test(w.path); })) return null;  /* an undo waits: the server judges */
-    return list.map(function (w) { return { action: TABLE_ACTIONS[kind].exec(w.path)[1], form: w.params }; });
+    if (list.some(function (w) { return !moveOf(holder, w.path); })) return null;  /* an undo waits: the server judges */
+    return list.map(function (w) { return { action: moveOf(holder, w.path), form: w.params }; });
   }
   function tableOf(form) { return form.closest("#tt-table, #table") || document; }
   function showDock(form, html) {
@@ -195,16 +206,16 @@
   var judgedMoves = new WeakMap();  /* form -> the phone's answer to the move on its way */
   function tableMove(e, d, elt, kind) {
     var form = elt.closest("form");
-    var match = TABLE_ACTIONS[kind].exec(d.path || "");
-    var holder = form.closest("[data-local-game]") || tableOf(form).querySelector("[data-local-game]");
+    var holder = gameHolder(elt);
+    var move = holder && moveOf(holder, d.path);
     var game = null;
     try { game = JSON.parse((holder && holder.getAttribute("data-local-game")) || "null"); } catch (err) { game = null; }
-    var pending = waitingMoves(kind);
-    if (!match || !game || !pending) return;
+    var pending = holder && waitingMoves(holder);
+    if (!move || !game || !pending) return;
     e.preventDefault();
     var tapped = performance.now();
     ask({ kind: kind, language: language(), form: pairs(window.htmx.values(elt, "post")), remembered: {},
-          setup: { game: game, pending: pending, action: match[1] } })
+          setup: { game: game, pending: pending, action: move } })
       .then(function (answer) {
         showDock(form, answer.html);
         window.Thirteen.engine.last = { kind: kind, ms: performance.now() - tapped, status: answer.status };
@@ -244,17 +255,18 @@
     var elt = d && d.elt;
     var kind = elt && elt.getAttribute && elt.getAttribute("data-local");
     if (!kind || !ready || !worker || !window.htmx) return;
-    if (TABLE_ACTIONS[kind]) { tableMove(e, d, elt, kind); return; }
+    if (gameHolder(elt)) { tableMove(e, d, elt, kind); return; }
     e.preventDefault();
     var tapped = performance.now();
     var values = window.htmx.values(elt, d.verb);
     var setup = null;
     try { setup = JSON.parse(elt.getAttribute("data-local-setup") || "null"); } catch (err) { setup = null; }
-    ask({ kind: kind, language: language(), form: pairs(values), remembered: rememberedRules(kind), setup: setup })
+    var rules = elt.getAttribute("data-local-rules");
+    ask({ kind: kind, language: language(), form: pairs(values), remembered: rememberedRules(rules), setup: setup })
       .then(function (answer) {
         var target = d.target || elt;
         window.htmx.swap(target, answer.html, { swapStyle: elt.getAttribute("hx-swap") || window.htmx.config.defaultSwapStyle });
-        keepRules(kind, answer.remember);
+        keepRules(rules, answer.remember);
         if (elt.getAttribute("hx-push-url") === "true" && d.verb === "get") {
           var query = new URLSearchParams(pairs(values)).toString();
           history.pushState(null, "", d.path + (query ? "?" + query : ""));

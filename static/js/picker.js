@@ -1,21 +1,22 @@
 /* The card picker: tap or swipe cards in a grid, keep each text field (the form's real
    value) in step.  One grid may fill several fields (the table and the play): a target
-   button says which.  Without this script the text fields alone work.
+   button says which, and the grid fills that one until another target is tapped (a
+   one-card field, the top of the pile, hands over to the next once it holds its card).
+   Without this script the text fields alone work.
 
-   Gestures on the grid (pointer events, so touch, pen and mouse alike):
-   - a tap chooses a card, a second tap takes it back (with several decks, taps add
-     copies up to the number of decks, then take them all back);
-   - a swipe along one suit chooses the run it crosses, a swipe along one rank chooses
-     those cards of the rank.  A swipe only adds: over a card already chosen it adds a
-     twin where the decks allow one, and otherwise leaves it. */
+   Gestures on the grid (pointer events, so touch, pen and mouse alike; the grid takes
+   every gesture, the page does not scroll under it):
+   - a tap chooses a card; a tap on a chosen card takes one copy back (one tap undoes a
+     mistaken card, with any number of decks);
+   - holding a card (or its context-menu key) adds a twin, where the decks allow one;
+   - a swipe chooses exactly the cards the finger crosses along one suit (a run) or one
+     rank (a set); it only adds: a card already chosen stays as it is. */
 (function () {
   "use strict";
   var SUITS = { s: "♠", c: "♣", d: "♦", h: "♥" };
   var SUIT_OF = { "♠": "s", "♤": "s", "♣": "c", "♧": "c", "♦": "d", "♢": "d", "♥": "h", "♡": "h" };
-  var ORDERS = {
-    tienlen: ["3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2"],
-    ace_low: ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
-  };
+  /* A game's rank order comes with its picker (data-ranks, from the game's registry entry). */
+  var ACE_LOW = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
   var TOKEN = /(JK|RJ|BJ)|(10|[2-9AJQKT])[\uFE0E\uFE0F]?([SCDH♠♤♣♧♦♢♥♡])|([♠♤♣♧♦♢♥♡])[\uFE0E\uFE0F]?(10|[2-9AJQKT])/iy;
   var SEP = /[\s,;]+/y;
 
@@ -95,7 +96,7 @@
   function setup(root) {
     if (root.dataset.ready) return;
     root.dataset.ready = "1";
-    var ranks = ORDERS[root.dataset.order] || ORDERS.ace_low;
+    var ranks = root.dataset.ranks ? root.dataset.ranks.split(" ") : ACE_LOW;
     var suits = root.dataset.suits || "shcd";
     var grid = root.querySelector(".picker-grid");
     var buttons = Array.prototype.slice.call(root.querySelectorAll(".card-btn"));
@@ -155,10 +156,14 @@
         var label = b.dataset.label + (n > 1 ? " ×" + n : "") + (other ? " (" + other.label.trim() + ")" : "");
         if (b.getAttribute("aria-label") !== label) b.setAttribute("aria-label", label);
       });
-      fields.forEach(function (f) {
+      root.setAttribute("data-filling", active.el.dataset.field);
+      fields.forEach(function (f, i) {
         var on = f === active;
         f.el.classList.toggle("is-active", on);
         if (f.target) f.target.setAttribute("aria-pressed", on ? "true" : "false");
+        /* The next field to fill, once the one before it holds cards: a nudge, never a move. */
+        var before = fields[i - 1];
+        f.el.classList.toggle("is-next", !on && !!before && before === active && before.cards.length > 0 && !f.cards.length);
         if (!f.chips) return;
         f.chips.textContent = "";
         arranged(f).forEach(function (code) {
@@ -177,16 +182,29 @@
       });
       if (grid) grid.setAttribute("aria-label", active.label.trim());
     }
+    /* A field shows every card it holds: a long line is set smaller until it fits. */
+    function fit(f) {
+      var input = f.input;
+      input.style.fontSize = "";
+      if (!input.value || input.scrollWidth <= input.clientWidth) return;
+      var size = parseFloat(getComputedStyle(input).fontSize);
+      while (size > 11 && input.scrollWidth > input.clientWidth) {
+        size -= 1;
+        input.style.fontSize = size + "px";
+      }
+    }
     function commit(f) {
       f.input.value = arranged(f).map(show).join(" ");
+      fit(f);
       if (f.radios) toRadios(root.closest("form") || document, f.radios, f.cards[0]);
       saveDraft(f.input);
       f.input.dispatchEvent(new Event("change", { bubbles: true }));
     }
     function changed(list) {
       render();
-      list.forEach(commit);
+      /* Said before the fields change, so the request their change sends answers it. */
       root.dispatchEvent(new CustomEvent("cards-changed", { bubbles: true }));
+      list.forEach(commit);
     }
     /* Put one copy of `code` into the active field (a move, if another field held it). */
     function add(code) {
@@ -201,64 +219,42 @@
       else active.cards.push(code);
       return touched;
     }
-    /* Whether `code` could belong with the cards of `f`: the same rank (a pair, a triple,
-       four of a kind) or a rank next to one of them (a sequence growing). */
-    function fits(f, code) {
-      if (isJoker(code)) return true;
-      var at = ranks.indexOf(rankOf(code));
-      return f.cards.some(function (c) {
-        var d = Math.abs(ranks.indexOf(rankOf(c)) - at);
-        return d <= 1;
-      });
-    }
     function tap(code) {
-      /* A field marked data-advance (the table) hands over to the next one (the play) when
-         a card is tapped that cannot belong with its cards: that card starts the play. */
-      var next = fields[fields.indexOf(active) + 1];
-      if (next && active.el.hasAttribute("data-advance") && active.cards.length && !count(active, code) && !fits(active, code)) {
-        active = next;
-      }
       var n = count(active, code);
       var touched;
-      if (n >= active.twins || (active.max === 1 && n > 0)) {
-        active.cards = active.cards.filter(function (x) { return x !== code; });
+      if (n > 0) {
+        /* A chosen card: one tap takes one copy back. */
+        active.cards.splice(active.cards.lastIndexOf(code), 1);
         touched = [active];
       } else {
         touched = add(code);
         /* A one-card field (the top of the pile) is full: the grid moves on to the next. */
-        next = fields[fields.indexOf(active) + 1];
+        var next = fields[fields.indexOf(active) + 1];
         if (active.max === 1 && next) active = next;
       }
       changed(touched);
     }
-    /* The cards a swipe from `from` to `to` crosses: a run along a suit, a set along a rank. */
-    function line(from, to) {
-      if (isJoker(from) || isJoker(to) || from === to) return null;
-      var out = [], i, a, b, step;
-      if (suitOf(from) === suitOf(to)) {
-        a = ranks.indexOf(rankOf(from)); b = ranks.indexOf(rankOf(to)); step = a < b ? 1 : -1;
-        for (i = a; i !== b + step; i += step) out.push(ranks[i] + suitOf(from));
-        return { kind: "run", cards: out };
-      }
-      if (rankOf(from) === rankOf(to)) {
-        a = suits.indexOf(suitOf(from)); b = suits.indexOf(suitOf(to)); step = a < b ? 1 : -1;
-        for (i = a; i !== b + step; i += step) out.push(rankOf(from) + suits.charAt(i));
-        return { kind: "set", cards: out };
-      }
-      return null;
+    /* A twin: one more copy of a chosen card, where the decks allow it. */
+    function twin(code) {
+      var n = count(active, code);
+      if (active.twins < 2 || n >= active.twins || (active.max && active.cards.length >= active.max)) return false;
+      changed(add(code));
+      return true;
     }
     function swipe(cards) {
       var touched = [active];
       cards.forEach(function (code) {
-        var n = count(active, code);
-        if (n > 0 && n >= active.twins) return; /* chosen, and no twin allowed: leave it */
+        if (count(active, code) > 0) return; /* chosen already: a swipe leaves it */
         add(code).forEach(function (f) { if (touched.indexOf(f) < 0) touched.push(f); });
       });
       changed(touched);
     }
 
-    /* Pointer tracking: a gesture that stays on its first card is a tap (the click);
-       one that reaches another card of the same suit or rank is a swipe. */
+    /* Pointer tracking.  A gesture that stays on its first card is a tap (the click), or a
+       hold when it stays there long enough (a twin).  One that reaches another card of the
+       same suit (a run) or the same rank (a set) is a swipe: it takes the cards of that
+       suit or rank the finger crosses, in the order crossed, and nothing else. */
+    var HOLD_MS = 550;
     var gesture = null, swallowClick = null;
     function cardAt(x, y) {
       var el = document.elementFromPoint(x, y);
@@ -268,38 +264,80 @@
     function mark(cards) {
       buttons.forEach(function (b) { b.classList.toggle("swiping", !!cards && cards.indexOf(b.dataset.card) >= 0); });
     }
-    if (grid && active.max !== 1) {
+    function kindOf(from, to) {
+      if (isJoker(from) || isJoker(to) || from === to) return null;
+      if (suitOf(from) === suitOf(to)) return "run";
+      if (rankOf(from) === rankOf(to)) return "set";
+      return null;
+    }
+    function crossed(g, code) {
+      if (!code || g.seen.indexOf(code) >= 0) return;
+      if (!g.kind) {
+        g.kind = kindOf(g.start, code);
+        if (!g.kind) return;
+      } else if (kindOf(g.start, code) !== g.kind) return;
+      g.seen.push(code);
+    }
+    function follow(g, x, y) {
+      /* Every point of the way from the last position, a few pixels apart: a quick finger
+         still crosses each card it passes over, and only those. */
+      var dx = x - g.x, dy = y - g.y, steps = Math.max(1, Math.ceil(Math.sqrt(dx * dx + dy * dy) / 6));
+      for (var i = 1; i <= steps; i += 1) crossed(g, cardAt(g.x + dx * i / steps, g.y + dy * i / steps));
+      g.x = x; g.y = y;
+      if (g.seen.length > 1) mark(g.seen);
+    }
+    function holdNow(g) {
+      if (gesture !== g || g.seen.length > 1 || g.held) return;
+      clearTimeout(g.timer);
+      g.held = true;
+      if (twin(g.start)) g.button.classList.add("held");
+    }
+    if (grid) {
       grid.addEventListener("pointerdown", function (e) {
         var b = e.target.closest(".card-btn");
         if (!b || (e.pointerType === "mouse" && e.button !== 0)) return;
-        gesture = { id: e.pointerId, start: b.dataset.card, line: null };
+        clearTimeout(gesture && gesture.timer);
+        var g = { id: e.pointerId, start: b.dataset.card, seen: [b.dataset.card], kind: null, x: e.clientX, y: e.clientY, held: false };
+        g.button = b;
+        g.timer = setTimeout(function () { holdNow(g); }, HOLD_MS);
+        gesture = g;
       });
       grid.addEventListener("pointermove", function (e) {
-        if (!gesture || e.pointerId !== gesture.id) return;
-        var code = cardAt(e.clientX, e.clientY);
-        if (!code || code === gesture.start) return;
-        var l = line(gesture.start, code);
-        if (l && (!gesture.line || gesture.line.kind === l.kind)) { gesture.line = l; mark(l.cards); }
+        if (!gesture || e.pointerId !== gesture.id || active.max === 1) return;
+        follow(gesture, e.clientX, e.clientY);
       });
       var end = function (e) {
         if (!gesture || e.pointerId !== gesture.id) return;
         var g = gesture;
         gesture = null;
+        clearTimeout(g.timer);
         mark(null);
-        if (e.type === "pointerup" && g.line) {
-          /* The browser may still send a click to the card the swipe began on: not a tap. */
+        buttons.forEach(function (b) { b.classList.remove("held"); });
+        if (g.held) { swallowClick = { code: g.start, at: Date.now() }; return; }
+        if (e.type !== "pointerup") return;
+        if (g.seen.length > 1) {
+          /* The browser may still send a click to the card the gesture began on: not a tap. */
           swallowClick = { code: g.start, at: Date.now() };
-          swipe(g.line.cards);
+          swipe(g.seen);
         }
       };
       grid.addEventListener("pointerup", end);
       grid.addEventListener("pointercancel", end);
+      /* A long press must not open the phone's menu; the context-menu key adds a twin. */
+      grid.addEventListener("contextmenu", function (e) {
+        var b = e.target.closest && e.target.closest(".card-btn");
+        if (!b) return;
+        e.preventDefault();
+        if (gesture) { holdNow(gesture); return; }  /* the phone's long press: a hold */
+        if (swallowClick && Date.now() - swallowClick.at < 800) return;  /* that hold did it */
+        twin(b.dataset.card);
+      });
     }
     buttons.forEach(function (b) {
       b.addEventListener("click", function () {
         var swallow = swallowClick;
         swallowClick = null;
-        if (swallow && swallow.code === b.dataset.card && Date.now() - swallow.at < 500) return;
+        if (swallow && swallow.code === b.dataset.card && Date.now() - swallow.at < 800) return;
         tap(b.dataset.card);
       });
     });
@@ -308,6 +346,7 @@
         f.cards = parse(f.input.value);
         if (f.radios) toRadios(root.closest("form") || document, f.radios, f.cards[0]);
         saveDraft(f.input);
+        fit(f);
         render();
       });
       f.input.addEventListener("focus", function () { if (active !== f) { active = f; render(); } });
@@ -324,6 +363,7 @@
     if (start) active = start;
     else if (fields.length > 1 && fields[0].cards.length && !fields[1].cards.length) active = fields[1];
     render();
+    fields.forEach(fit);
   }
 
   function scan(node) {
@@ -333,18 +373,52 @@
   }
 
   /* While cards are being chosen the verdict is provisional: boxes marked data-settle in
-     the same form carry data-building until the taps pause. */
-  var SETTLE_MS = 1200;
+     the same form carry data-building from a change of cards until the answer to the
+     form as it then stood is swapped in, and not a moment longer. */
+  function settleBoxes(scope) {
+    var boxes = (scope || document).querySelectorAll("[data-settle]");
+    return boxes.length ? Array.prototype.slice.call(boxes) : Array.prototype.slice.call(document.querySelectorAll("[data-settle]"));
+  }
   document.addEventListener("cards-changed", function (e) {
-    var scope = e.target.closest("form") || document;
-    var boxes = scope.querySelectorAll("[data-settle]");
-    if (!boxes.length) boxes = document.querySelectorAll("[data-settle]");
-    boxes.forEach(function (box) {
+    settleBoxes(e.target.closest("form")).forEach(function (box) {
+      box._changes = (box._changes || 0) + 1;
       box.setAttribute("data-building", "");
-      clearTimeout(box._settle);
-      box._settle = setTimeout(function () { box.removeAttribute("data-building"); }, SETTLE_MS);
     });
   });
+  /* Each request remembers how many changes it carries (a queued request is sent later,
+     with the form as it is by then). */
+  document.addEventListener("htmx:beforeRequest", function (e) {
+    var form = e.detail.elt && e.detail.elt.closest && e.detail.elt.closest("form");
+    if (!form || !e.detail.xhr) return;
+    e.detail.xhr._thirteenAsked = settleBoxes(form).map(function (box) { return [box, box._changes || 0]; });
+  });
+  function settled(e) {
+    var asked = e.detail.xhr && e.detail.xhr._thirteenAsked;
+    var target = e.detail.target || e.detail.elt;
+    var box = target && target.closest && target.closest("[data-settle]");
+    if (!asked) {
+      /* An answer from elsewhere (not one of our requests): it is the latest one. */
+      if (box) box.removeAttribute("data-building");
+      return;
+    }
+    asked.forEach(function (pair) {
+      if ((pair[0]._changes || 0) === pair[1]) pair[0].removeAttribute("data-building");
+    });
+  }
+  document.addEventListener("htmx:afterSwap", settled);
+  /* No answer (offline, a server gone): the cards are kept, the box says why no verdict came. */
+  function unanswered(e) {
+    var asked = e.detail.xhr && e.detail.xhr._thirteenAsked;
+    if (!asked) return;
+    asked.forEach(function (pair) {
+      var box = pair[0], note = box.querySelector("template[data-offline]");
+      box.removeAttribute("data-building");
+      var slot = box.querySelector("[aria-live]");
+      if (note && slot && (pair[0]._changes || 0) === pair[1]) slot.innerHTML = note.innerHTML;
+    });
+  }
+  document.addEventListener("htmx:sendError", unanswered);
+  document.addEventListener("htmx:timeout", unanswered);
 
   /* A poll (a GET) that brings a fresh table must not lose cards being tapped or typed:
      the cards in each picker are carried into the picker of the same name in the new
@@ -380,5 +454,8 @@
   document.addEventListener("htmx:responseError", saveDrafts);
   document.addEventListener("DOMContentLoaded", function () { scan(document); });
   document.addEventListener("htmx:load", function (e) { scan(e.detail.elt); });
-  window.Thirteen = { parseCards: parse, setupPicker: setup };
+  /* Any load order: app.js and round.js add to the same object. */
+  window.Thirteen = window.Thirteen || {};
+  window.Thirteen.parseCards = parse;
+  window.Thirteen.setupPicker = setup;
 })();

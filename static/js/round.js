@@ -18,7 +18,7 @@
     }
     gone.forEach(function (k) { ls.removeItem(k); });
   }
-  function parse(text) { return window.Thirteen ? window.Thirteen.parseCards(text || "") : (text || "").split(/\s+/).filter(Boolean); }
+  function parse(text) { return window.Thirteen && window.Thirteen.parseCards ? window.Thirteen.parseCards(text || "") : (text || "").split(/\s+/).filter(Boolean); }
 
   function setup(form) {
     if (form.dataset.roundReady) return;
@@ -87,10 +87,21 @@
         }
       });
     }
+    /* The Save button stands in the last hand's dock, where Next stands in the others: one
+       button, never over the hand's own controls. */
+    var saveButton = form.querySelector(".tt-save");
+    var saveHome = saveButton && saveButton.nextSibling;
+    function placeSave(seat) {
+      if (!saveButton) return;
+      var row = seat === hands.length - 1 && hands[seat].querySelector(".tt-dock-row");
+      if (row && saveButton.parentNode !== row) row.appendChild(saveButton);
+      else if (!row && saveButton.parentNode !== form) form.insertBefore(saveButton, saveHome);
+    }
     function show(seat, keepPlace) {
       var legend = hands[current].querySelector("legend");
       var before = legend.getBoundingClientRect().top;
       current = seat;
+      placeSave(seat);
       hands.forEach(function (h, i) {
         h.hidden = i !== seat;
         h.classList.toggle("is-current", i === seat);

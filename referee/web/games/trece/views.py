@@ -20,11 +20,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, jsonify, redirect, request, url_for
+from flask import Blueprint, Response, jsonify, request
 from flask_babel import gettext
 
-from referee.cards import Suit, parse_card, parse_cards
-from referee.switches import SwitchError
+from referee.cards import NotationError, Suit, parse_card, parse_cards
+from referee.switches import rules_from_mapping
+from referee.text import message
 from referee.trece import (
     Setup,
     SetupError,
@@ -33,53 +34,53 @@ from referee.trece import (
     check_play,
     replay,
 )
-from referee.web import api, checks, openapi, store
-from referee.web.checks import JOKER_CODES as JOKER_CODES
-from referee.web.checks import read_one_card
-from referee.web.checks import trece_rules_or_default as _rules_or_default
+from referee.web import api, openapi, store
+from referee.web.games.trece import answers
+from referee.web.games.trece.answers import JOKER_CODES as JOKER_CODES
+from referee.web.games.trece.answers import MoveRefused, MoveUnreadable, describe, judge, read_one_card
+from referee.web.house_rules import SwitchLabel, Words, rules_from_form, switch_labels
 from referee.web.i18n import reason_fields
 from referee.web.models import Game
-from referee.web.table_moves import MoveRefused, MoveUnreadable, trece_judge
-from referee.web.table_moves import trece_describe as describe
 from referee.web.tables import (
     BadForm,
     Feedback,
     FollowedGame,
     Refused,
     remember_rules,
+    remembered,
     remembered_rules,
-    switches_from_form,
 )
 from referee.web.views import render_page, say
 
 KIND = "trece"
-SWITCH_IDS = ["run_after_joker"]
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = (("♠", "s", "black"), ("♥", "h", "red"), ("♣", "c", "black"), ("♦", "d", "red"))
 
 bp = Blueprint(KIND, __name__, url_prefix="/trece")
+API = openapi.Section()
 
 
 # --------------------------------------------------------------------------- small helpers
 
 
-def switch_specs() -> list[dict[str, Any]]:
-    return [
-        {
-            "id": "run_after_joker",
-            "type": "bool",
-            "label": gettext("A run may follow a joker"),
-            "help": gettext("The card that meets a joker's demand may start a run (off: it is played alone)."),
-        }
-    ]
+def switch_specs() -> list[SwitchLabel]:
+    return switch_labels(TreceRules, {
+        "run_after_joker": Words(label=gettext("A run may follow a joker"), help=gettext(
+            "The card that meets a joker's demand may start a run (off: it is played alone).")),
+    })
 
 
 def read_suit(raw: Any) -> Suit | None:
     if raw is None or (isinstance(raw, str) and not raw.strip()):
         return None
+    wrong = message("the field {field} must be a suit such as ♥ or h, or null", field="'must_follow'")
     if not isinstance(raw, str):
-        raise api.BadRequest("the field 'must_follow' must be a suit such as \"♥\" or \"h\", or null")
-    return Suit.parse(raw.strip())
+        raise api.BadRequest(wrong, field="must_follow")
+    try:
+        return Suit.parse(raw.strip())
+    except ValueError:
+        raise api.BadRequest(message("the field {field} must be a suit such as ♥ or h, or null: {value} is not a suit",
+                                     field="'must_follow'", value=repr(raw.strip())), field="must_follow") from None
 
 
 # --------------------------------------------------------------------------- landing and rules
@@ -89,7 +90,7 @@ def read_suit(raw: Any) -> Suit | None:
 def index() -> Response:
     return render_page(
         "trece/index.html", "trece/index.html", form={}, errors={},
-        specs=switch_specs(), rules=_rules_or_default(remembered_rules(KIND)).to_dict(),
+        specs=switch_specs(), rules=remembered(TreceRules, KIND).to_dict(),
     )
 
 
@@ -104,7 +105,7 @@ def rules_page() -> Response:
 @bp.route("/check", methods=["GET", "POST"])
 def check() -> Response:
     form = request.form if request.method == "POST" else request.args
-    answer = checks.trece_check(form, remembered_rules(KIND), posted=request.method == "POST")
+    answer = answers.check_screen(form, remembered_rules(KIND), posted=request.method == "POST")
     response = render_page("trece/check.html", answer.fragment, status=answer.status,
                            specs=switch_specs(), **answer.context)
     if answer.remember is not None:
@@ -120,11 +121,20 @@ def trece_api_check():  # type: ignore[no-untyped-def]
     data = api.json_body(required=("top", "play"), allowed=("must_follow", "rules"))
     top_text = api.text_field(data, "top")
     if not top_text.strip():
-        raise api.BadRequest("the field 'top' must name the card on top of the pile")
-    top = parse_card(top_text)
-    play = parse_cards(api.text_field(data, "play"))
+        raise api.BadRequest(message("the field {field} must name the card on top of the pile", field="'top'"),
+                             field="top")
+    try:
+        top = parse_card(top_text)
+    except NotationError as exc:
+        raise api.BadRequest(message("{what}: {why}", what=message("the top of the pile"), why=exc.reason),
+                             reason=exc.reason, field="top") from None
+    try:
+        play = parse_cards(api.text_field(data, "play"))
+    except NotationError as exc:
+        raise api.BadRequest(message("{what}: {why}", what=message("the play"), why=exc.reason),
+                             reason=exc.reason, field="play") from None
     must_follow = read_suit(data.get("must_follow"))
-    rules = TreceRules.from_mapping(api.rules_field(data))
+    rules = rules_from_mapping(TreceRules, api.rules_field(data))
     verdict = check_play(top, play, must_follow, rules)
     return jsonify(
         legal=verdict.legal,
@@ -134,7 +144,7 @@ def trece_api_check():  # type: ignore[no-untyped-def]
     )
 
 
-openapi.add_path(
+API.add_path(
     "/api/trece/check",
     "post",
     openapi.json_operation(
@@ -149,11 +159,7 @@ openapi.add_path(
                 "play": {"$ref": "#/components/schemas/Cards"},
                 "must_follow": {"type": ["string", "null"], "description": "The suit a joker on top demands "
                                 "(♠ ♥ ♣ ♦ or s h c d); null when no joker is pending."},
-                "rules": {
-                    "type": "object",
-                    "additionalProperties": False,
-                    "properties": {"run_after_joker": {"type": "boolean", "default": False}},
-                },
+                "rules": openapi.rules_ref(TreceRules),
             },
         },
         {
@@ -189,11 +195,7 @@ def new_game() -> Response:
     turned, turned_rank, turned_suit = read_one_card(form, "turned", errors, jokers=False)
     if turned is None and "turned" not in errors:
         errors["turned"] = gettext("Choose the card turned face up to start the pile (rank and suit).")
-    try:
-        rules = TreceRules.from_mapping(switches_from_form(form, SWITCH_IDS))
-    except (SwitchError, ValueError) as exc:
-        errors["rules"] = say(exc)
-        rules = TreceRules()
+    rules = rules_from_form(form, TreceRules, errors)
     setup: Setup | None = None
     if not errors:
         try:
@@ -207,9 +209,7 @@ def new_game() -> Response:
             "trece/index.html", "trece/index.html", status=422, form=shown, errors=errors,
             specs=switch_specs(), rules=rules.to_dict(),
         )
-    game = store.create_game(KIND, list(setup.players), rules=rules.to_dict(), setup=setup.to_dict())
-    response = redirect(url_for("trece.table", token=game.keeper_token), code=303)
-    return remember_rules(response, KIND, rules.to_dict())
+    return GAME.start(setup.players, rules=rules.to_dict(), setup=setup.to_dict())
 
 
 # --------------------------------------------------------------------------- the table
@@ -251,9 +251,9 @@ def table(token: str) -> Response:
 
 def decide(access: store.Access) -> tuple[str, dict[str, Any]]:
     """The action the form asks for, judged on the table this phone saw (as the phone judges it:
-    :func:`referee.web.table_moves.trece_judge`)."""
+    :func:`referee.web.games.trece.answers.judge`)."""
     try:
-        record = trece_judge(game_state(access.game), request.form)
+        record = judge(game_state(access.game), request.form)
     except MoveRefused as exc:
         raise Refused(exc.reason, at=exc.at) from None
     except MoveUnreadable as exc:

@@ -22,10 +22,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, Response, redirect, request, url_for
+from flask import Blueprint, Response, request
 from flask_babel import gettext
 
 from referee.cards import Card, NotationError
+from referee.errors import RefereeError
+from referee.switches import rules_from_mapping
 from referee.tienlen import (
     THREE_OF_SPADES,
     Action,
@@ -35,31 +37,29 @@ from referee.tienlen import (
     Setup,
     SwitchError,
     TienLenRules,
-    card_power,
+    check_lowest_card,
+    lowest_cards,
     replay_game,
-    sort_cards,
 )
 from referee.web import store
+from referee.web.games.tienlen.answers import describe, instant_label, is_bomb_play
+from referee.web.games.tienlen.check import combo_name, switch_specs
 from referee.web.guard import whole_number
+from referee.web.house_rules import sent_switches
 from referee.web.store import Access
-from referee.web.table_moves import describe, instant_label
 from referee.web.tables import (
     BadForm,
     Decide,
     Feedback,
     FollowedGame,
-    remember_rules,
-    remembered_rules,
-    switches_from_form,
+    remembered,
 )
-from referee.web.tienlen import combo_name, switch_specs
-from referee.web.views import is_htmx, render_page, say
+from referee.web.views import render_page, say
 
 bp = Blueprint("tienlen_table", __name__, url_prefix="/tienlen")
 
 KIND = "tienlen"
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
-SWITCH_IDS: list[str] = list(TienLenRules.__dataclass_fields__)
 
 
 # ---------------------------------------------------------------------------
@@ -127,7 +127,7 @@ def _table_bomb(hand: Any) -> bool:
     if hand.table is None:
         return False
     last = next((a for a in reversed(hand.log) if isinstance(a, PlayAction)), None)
-    return bool(last and last.bomb)
+    return bool(last and is_bomb_play(last))
 
 
 def _seat(form: Any, state: Game) -> int:
@@ -149,13 +149,13 @@ def new() -> Response:
     errors: dict[str, str] = {}
     if request.method == "GET":
         names = [""] * MAX_PLAYERS
-        values = _form_rules(remembered_rules(KIND)).to_dict()
+        values = remembered(TienLenRules, KIND).to_dict()
         return _new_form(names, values, leader="", hand_size="13", errors=errors, lowest=str(THREE_OF_SPADES))
 
     form = request.form
     rows = [" ".join(form.get(f"name{i}", "").split()) for i in range(MAX_PLAYERS)]
     named = [i for i, n in enumerate(rows) if n]
-    values = switches_from_form(form, SWITCH_IDS)
+    values = sent_switches(form, TienLenRules)
     leader_raw = form.get("leader", "")
     size_raw = form.get("hand_size", "13").strip() or "13"
     lowest_raw = (form.get("lowest") or str(THREE_OF_SPADES)).strip()[:4]
@@ -172,7 +172,7 @@ def new() -> Response:
     else:
         errors["leader"] = gettext("Tap the player who holds 3♠: they lead the first hand.")
     try:
-        rules = TienLenRules.from_dict(values)
+        rules = rules_from_mapping(TienLenRules, values)
     except SwitchError as exc:
         errors["rules"] = say(exc)
         rules = TienLenRules()
@@ -184,20 +184,18 @@ def new() -> Response:
     lowest = _lowest_card(lowest_raw, len(names), hand_size, errors)
     if errors:
         return _new_form(rows, _form_rules(values).to_dict(), leader=leader_raw, hand_size=size_raw, errors=errors,
-                         status=422, lowest=lowest_raw)
+                         status=422, lowest=lowest_raw,
+                         choices=lowest_choices(MIN_PLAYERS if "names" in errors else len(names), hand_size))
     setup = Setup(tuple(names), rules, leader=leader, opening=True, hand_size=hand_size, lowest_card=lowest)
-    game = store.create_game(KIND, names, rules=rules.to_dict(), setup=setup.to_dict())
-    target = url_for("tienlen_table.table", token=game.keeper_token)
-    if is_htmx():
-        response = Response(status=204)
-        response.headers["HX-Redirect"] = target
-    else:
-        response = redirect(target, 303)  # type: ignore[assignment]
-    return remember_rules(response, KIND, rules.to_dict())
+    return GAME.start(names, rules=rules.to_dict(), setup=setup.to_dict())
 
 
-#: The cards that can be the lowest dealt when 3 players get 13 cards each (13 are left undealt).
-LOWEST_CHOICES = [str(c) for c in sort_cards("3s 3c 3d 3h 4s 4c 4d 4h 5s 5c 5d 5h 6s 6c")]
+def lowest_choices(players: int, hand_size: int) -> list[str]:
+    """The cards that can be the lowest dealt at this table (before its size is known: 2 players)."""
+    try:
+        return [str(c) for c in lowest_cards(players, hand_size)]
+    except RefereeError:
+        return [str(c) for c in lowest_cards(MIN_PLAYERS)]
 
 
 def _lowest_card(raw: str, players: int, hand_size: int, errors: dict[str, str]) -> Card:
@@ -209,27 +207,24 @@ def _lowest_card(raw: str, players: int, hand_size: int, errors: dict[str, str])
         return THREE_OF_SPADES
     if "names" in errors or "hand_size" in errors:
         return card
-    dealt = players * hand_size
-    if card_power(card) > 52 - dealt:
-        if dealt == 52:
-            errors["lowest"] = gettext("With all 52 cards dealt, the 3♠ is the lowest card dealt, not %(card)s.",
-                                       card=str(card))
-        else:
-            errors["lowest"] = gettext("With %(dealt)s cards dealt, the lowest card dealt cannot be as high as %(card)s.",
-                                       dealt=dealt, card=str(card))
+    try:
+        check_lowest_card(card, players * hand_size)
+    except RefereeError as exc:
+        errors["lowest"] = say(exc)
     return card
 
 
 def _form_rules(values: dict[str, Any]) -> TienLenRules:
     """Rules to show in the form: what was sent or remembered, or the defaults if that is damaged."""
     try:
-        return TienLenRules.from_dict(values)
+        return rules_from_mapping(TienLenRules, values)
     except (SwitchError, ValueError, TypeError):
         return TienLenRules()
 
 
 def _new_form(names: list[str], values: dict[str, Any], *, leader: str, hand_size: str,
-              errors: dict[str, str], status: int = 200, lowest: str = "3♠") -> Response:
+              errors: dict[str, str], status: int = 200, lowest: str = "3♠",
+              choices: list[str] | None = None) -> Response:
     return render_page(
         "tienlen/new.html",
         "tienlen/new_form.html",
@@ -241,7 +236,7 @@ def _new_form(names: list[str], values: dict[str, Any], *, leader: str, hand_siz
         errors=errors,
         specs=switch_specs(),
         lowest=lowest,
-        lowest_choices=LOWEST_CHOICES,
+        lowest_choices=choices or lowest_choices(MIN_PLAYERS, 13),
     )
 
 

@@ -2,7 +2,7 @@
 
 Pages live under ``/three-thirteen``; a game is reached through its share link
 ``/three-thirteen/g/<token>`` (keeper or watcher).  A round is saved as one event
-for the whole table (see :mod:`referee.web.three_thirteen_sheet`).
+for the whole table (see :mod:`referee.web.games.three_thirteen.sheet`).
 """
 
 from __future__ import annotations
@@ -11,97 +11,78 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from flask import Blueprint, Response, abort, jsonify, redirect, request, url_for
+from flask import Blueprint, Response, abort, jsonify, request
 from flask_babel import gettext
 
-from referee.cards import AnyCard, parse_cards
+from referee.cards import AnyCard, NotationError, parse_cards
+from referee.errors import RefereeError
 from referee.switches import SwitchError
+from referee.text import message
 from referee.three_thirteen import (
     Schedule,
     Split,
     ThreeThirteenRules,
     split_hand,
 )
-from referee.web import api, checks, openapi
-from referee.web.checks import SCORE_SWITCHES, THREE_THIRTEEN_SWITCHES, form_values, rules_from_form
-from referee.web.guard import whole_number
-from referee.web.i18n import rank_plural
-from referee.web.sheets import csv_download, line_style, spreadsheet_cell
-from referee.web.store import MAX_PLAYERS, Access, clean_names, create_game, live_events
-from referee.web.tables import (
-    Feedback,
-    FollowedGame,
-    Refused,
-    Render,
-    remember_rules,
-    remembered_rules,
-    require_keeper,
-    seen_version,
-)
-from referee.web.three_thirteen_sheet import (
+from referee.three_thirteen_sheet import RoundRefused
+from referee.web import api, openapi, sheets
+from referee.web.games.three_thirteen import answers
+from referee.web.games.three_thirteen.answers import SCORE_SWITCHES, form_values, rules_from_form
+from referee.web.games.three_thirteen.sheet import (
     CORRECT,
     KIND,
-    ROUND,
     RoundEntry,
     Sheet,
     build_sheet,
     entry_from_payload,
+    entry_from_verdict,
     judge_round,
     preview_hand,
     rules_of,
     stored_rules,
 )
+from referee.web.guard import whole_number
+from referee.web.house_rules import SwitchLabel, Words, switch_labels
+from referee.web.i18n import rank_plural
+from referee.web.rebuilt import written
+from referee.web.sheets import Chart, csv_download, spreadsheet_cell
+from referee.web.store import MAX_PLAYERS, Access, clean_names, live_events
+from referee.web.tables import (
+    Feedback,
+    FollowedGame,
+    Refused,
+    Render,
+    remembered,
+    seen_version,
+)
 from referee.web.views import render_page, say
 
 bp = Blueprint("three_thirteen", __name__, url_prefix="/three-thirteen")
+API = openapi.Section()
 
-SWITCH_IDS = THREE_THIRTEEN_SWITCHES
 
 
-def switch_specs(ids: Sequence[str] = SWITCH_IDS) -> list[dict[str, Any]]:
+def switch_specs(ids: Sequence[str] | None = None) -> list[SwitchLabel]:
     """Each house rule with a one-line explanation (the switches partial)."""
-    specs = {
-        "faces": {
-            "label": gettext("Picture cards"),
-            "help": gettext("Jack, queen and king cost 10 each, or 11, 12 and 13."),
-            "choices": [("ten", gettext("10 each")), ("rank", gettext("11, 12, 13"))],
-        },
-        "decks": {
-            "label": gettext("Decks"),
-            "help": gettext("Normally one for two players, two for three or four, one more per two extra players."),
-            "choices": [("", gettext("by the number of players"))] + [(str(n), str(n)) for n in range(1, 9)],
-        },
-        "aces": {
-            "label": gettext("Aces"),
-            "help": gettext("Low only, or also above the king (Q K A); a spare ace then costs 15."),
-            "choices": [("low", gettext("low only")), ("high_or_low", gettext("high or low"))],
-        },
-        "jokers": {"label": gettext("Jokers"), "help": gettext("Two per deck, wild in every round; a spare one costs 20.")},
-        "longer_game": {
-            "label": gettext("Longer game"),
-            "help": gettext("Rounds 12 and 13 are added: 14 cards (aces wild), then 15 cards (2s wild)."),
-        },
-        "up_and_back": {
-            "label": gettext("Up and back"),
-            "help": gettext("Climb from 3 cards to 13, then come back down to 3: 22 rounds."),
-        },
-        "doubles": {
-            "label": gettext("Doubles"),
-            "help": gettext("Rounds where jacks, queens or kings are wild score twice."),
-        },
-        "false_out": {
-            "label": gettext("False out"),
-            "help": gettext("Claiming to be out with a hand that does not fit is not refused: the hand counts as usual, plus 20."),
-        },
-    }
-    return [{"id": i, **specs[i]} for i in ids]
-
-
-def safe_remembered() -> ThreeThirteenRules:
-    try:
-        return rules_of(remembered_rules(KIND))
-    except (SwitchError, ValueError, TypeError):
-        return ThreeThirteenRules()
+    return switch_labels(ThreeThirteenRules, {
+        "faces": Words(label=gettext("Picture cards"), help=gettext(
+            "Jack, queen and king cost 10 each, or 11, 12 and 13."),
+            choices={"ten": gettext("10 each"), "rank": gettext("11, 12, 13")}),
+        "decks": Words(label=gettext("Decks"), help=gettext(
+            "Normally one for two players, two for three or four, one more per two extra players."),
+            choices={"": gettext("by the number of players"), **{n: str(n) for n in range(1, 9)}}),
+        "aces": Words(label=gettext("Aces"), help=gettext(
+            "Low only, or also above the king (Q K A); a spare ace then costs 15."),
+            choices={"low": gettext("low only"), "high_or_low": gettext("high or low")}),
+        "jokers": Words(label=gettext("Jokers"), help=gettext("Two per deck, wild in every round; a spare one costs 20.")),
+        "longer_game": Words(label=gettext("Longer game"), help=gettext(
+            "Rounds 12 and 13 are added: 14 cards (aces wild), then 15 cards (2s wild).")),
+        "up_and_back": Words(label=gettext("Up and back"), help=gettext(
+            "Climb from 3 cards to 13, then come back down to 3: 22 rounds.")),
+        "doubles": Words(label=gettext("Doubles"), help=gettext("Rounds where jacks, queens or kings are wild score twice.")),
+        "false_out": Words(label=gettext("False out"), help=gettext(
+            "Claiming to be out with a hand that does not fit is not refused: the hand counts as usual, plus 20.")),
+    }, ids)
 
 
 # ---------------------------------------------------------------------------
@@ -110,7 +91,7 @@ def safe_remembered() -> ThreeThirteenRules:
 
 @bp.get("/")
 def index() -> Response:
-    rules = safe_remembered()
+    rules = remembered(ThreeThirteenRules, KIND)
     return render_page(
         "three_thirteen/index.html", "three_thirteen/index.html",
         specs=switch_specs(), values=form_values(rules), names=[""] * MAX_PLAYERS, dealer=0, errors={},
@@ -142,9 +123,7 @@ def new_game() -> Response:
             specs=switch_specs(), values=form_values(rules), names=raw, dealer=dealer_row, errors=errors,
         )
     dealer = sum(1 for n in raw[:dealer_row] if " ".join(n.split()))
-    game = create_game(KIND, names, rules=stored_rules(rules), setup={"first_dealer": dealer})
-    response = redirect(url_for(".game", token=game.keeper_token), code=303)
-    return remember_rules(response, KIND, stored_rules(rules))
+    return GAME.start(names, rules=stored_rules(rules), setup={"first_dealer": dealer})
 
 
 @bp.get("/rules")
@@ -167,14 +146,9 @@ def rules_page() -> Response:
 
 @bp.get("/score")
 def score() -> Response:
-    answer = checks.three_thirteen_score(request.args)
+    answer = answers.score_screen(request.args)
     return render_page("three_thirteen/score.html", answer.fragment, status=answer.status,
                        specs=switch_specs(SCORE_SWITCHES), **answer.context)
-
-
-def _int(raw: str | None, default: int, low: int, high: int) -> int:
-    value = whole_number(raw or str(default))
-    return default if value is None else min(max(value, low), high)
 
 
 # ---------------------------------------------------------------------------
@@ -206,7 +180,8 @@ def render_sheet(access: Access, feedback: Feedback, status: int = 200) -> Respo
     )
 
 
-GAME = FollowedGame(bp, kind=KIND, endpoint="three_thirteen.game", render=render_sheet, last_move=last_move)
+GAME: FollowedGame[Sheet] = FollowedGame(bp, kind=KIND, endpoint="three_thirteen.game", render=render_sheet,
+                                          last_move=last_move, live="sheet", build=build_sheet)
 
 
 @bp.get("/g/<token>")
@@ -216,8 +191,7 @@ def game(token: str) -> Response:
 
 @bp.get("/g/<token>/round/<int:number>")
 def round_page(token: str, number: int) -> Response:
-    access = GAME.open(token)
-    sheet = build_sheet(access.game)
+    access, sheet = GAME.opened(token)
     _check_round(sheet, number)
     saved = sheet.saved(number)
     if saved is not None:
@@ -229,8 +203,9 @@ def round_page(token: str, number: int) -> Response:
 
 
 def _check_round(sheet: Sheet, number: int) -> None:
-    limit = sheet.next_round or sheet.schedule.rounds
-    if not 1 <= number <= limit:
+    try:
+        sheet.state.check_round_open(number)
+    except RefereeError:
         abort(404, gettext("This game has no round %(n)s to show yet.", n=number))
 
 
@@ -282,9 +257,7 @@ def _round_answer(number: int) -> Render:
 
 @bp.post("/g/<token>/round/<int:number>")
 def save_round(token: str, number: int) -> Response:
-    access = GAME.open(token)
-    require_keeper(access)
-    sheet = build_sheet(access.game)
+    access, sheet = GAME.opened(token, keeper=True)
     if not (seen_version() != access.game.version and 1 <= number <= sheet.schedule.rounds):
         # A stale phone's round may have been undone on another phone: it gets the 409 below,
         # with its typing kept, rather than a 404.
@@ -294,24 +267,28 @@ def save_round(token: str, number: int) -> Response:
     out = {seat for seat in (whole_number(raw, high=n - 1) for raw in form.getlist("out")) if seat is not None}
     cards = [form.get(f"cards_{i}", "")[:400] for i in range(n)]
     points = [form.get(f"points_{i}", "")[:10] for i in range(n)]
-    entry = judge_round(sheet.rules, n, number, cards, points, out)
+    entry = RoundEntry(number, [c.strip() for c in cards], [p.strip() for p in points], set(out))
 
     def decide(access: Access) -> tuple[str, dict[str, Any]]:
-        if not entry.ok:
-            raise Refused(entry.problem or gettext("Nothing was saved: fix the hands marked below."))
-        return (CORRECT if build_sheet(access.game).saved(number) is not None else ROUND), entry.payload or {}
+        state = build_sheet(access.game).state
+        try:
+            record = state.enter_round(number, cards, points, out)
+        except RoundRefused as exc:
+            shown = entry_from_verdict(exc.verdict, cards, points, out)
+            raise Refused(shown.problem or gettext("Nothing was saved: fix the hands marked below."),
+                          detail=shown) from None
+        return written(access.game, state, record)
 
     return GAME.write(token, decide, detail=entry, render=_round_answer(number), after={"saved": number})
 
 
 @bp.get("/g/<token>/round/<int:number>/preview/<int:seat>")
 def preview(token: str, number: int, seat: int) -> Response:
-    access = GAME.open(token)
-    sheet = build_sheet(access.game)
+    access, sheet = GAME.opened(token)
     _check_round(sheet, number)
     if not 0 <= seat < sheet.players:
         abort(404)
-    answer = checks.three_thirteen_preview(phone_setup(sheet, number), seat, request.args)
+    answer = answers.preview_screen(phone_setup(sheet, number), seat, request.args)
     return render_page(answer.fragment, answer.fragment, status=answer.status, **answer.context)
 
 
@@ -328,17 +305,12 @@ def undo(token: str) -> Response:
 
 @bp.post("/g/<token>/again")
 def again(token: str) -> Response:
-    access = GAME.open(token)
-    require_keeper(access)
-    old = access.game
-    game = create_game(KIND, old.player_names, rules=dict(old.rules), setup=dict(old.setup))
-    return redirect(url_for(".game", token=game.keeper_token), code=303)
+    return GAME.rematch(token)
 
 
 @bp.get("/g/<token>/sheet.csv")
 def export_csv(token: str) -> Response:
-    access = GAME.open(token)
-    sheet = build_sheet(access.game)
+    access, sheet = GAME.opened(token)
     rows: list[list[Any]] = [["round", "cards", "wild", "doubled", *(spreadsheet_cell(n) for n in sheet.names)]]
     for r in sheet.rounds:
         cells = [f"{p}{' (typed)' if t else ''}" for p, t in zip(r.points, r.typed, strict=True)]
@@ -352,24 +324,9 @@ def export_csv(token: str) -> Response:
 # ---------------------------------------------------------------------------
 # The running-total chart (inline SVG drawn here)
 
-def running_chart(sheet: Sheet) -> dict[str, Any] | None:
-    if not sheet.rounds:
-        return None
-    width, height, pad = 320, 160, 24
-    rounds = sheet.schedule.rounds
-    top = max(max(r.totals) for r in sheet.rounds) or 1
-    lines = []
-    for seat, name in enumerate(sheet.names):
-        points = [(pad, height - pad)]
-        for r in sheet.rounds:
-            x = pad + (width - 2 * pad) * r.number / rounds
-            y = (height - pad) - (height - 2 * pad) * r.totals[seat] / top
-            points.append((round(x, 1), round(y, 1)))
-        lines.append({
-            "name": name, **line_style(seat),
-            "points": " ".join(f"{x},{y}" for x, y in points), "total": sheet.totals[seat],
-        })
-    return {"width": width, "height": height, "pad": pad, "top": top, "lines": lines, "rounds": rounds}
+def running_chart(sheet: Sheet) -> Chart | None:
+    steps = [(r.number, r.totals) for r in sheet.rounds]
+    return sheets.running_chart(sheet.names, steps, sheet.schedule.rounds, sheet.totals)
 
 
 # ---------------------------------------------------------------------------
@@ -410,14 +367,20 @@ def api_score():  # type: ignore[no-untyped-def]
     hand = api.text_field(data, "hand")
     round_number = data["round"]
     if isinstance(round_number, bool) or not isinstance(round_number, int):
-        raise api.BadRequest("the field 'round' must be a whole number (1 for the first round)")
+        raise api.BadRequest(message("the field {field} must be a whole number (1 for the first round)",
+                                     field="'round'"), field="round")
     players = data.get("players", 4)
     if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= MAX_PLAYERS:
-        raise api.BadRequest(f"the field 'players' must be a whole number from 2 to {MAX_PLAYERS}")
+        raise api.BadRequest(message("the field {field} must be a whole number from 2 to {most}",
+                                     field="'players'", most=MAX_PLAYERS), field="players")
     rules = rules_of(api.rules_field(data))
     schedule = Schedule(rules)
     dealt = schedule.cards_dealt(round_number)
-    cards = parse_cards(hand)
+    try:
+        cards = parse_cards(hand)
+    except NotationError as exc:
+        raise api.BadRequest(message("{what}: {why}", what=message("the hand"), why=exc.reason),
+                             reason=exc.reason, field="hand") from None
     split = split_hand(cards, round_number, rules, players=players)
     factor = 2 if schedule.is_doubled(round_number) else 1
     return jsonify(
@@ -426,7 +389,7 @@ def api_score():  # type: ignore[no-untyped-def]
     )
 
 
-openapi.add_path(
+API.add_path(
     "/api/three-thirteen/score",
     "post",
     openapi.json_operation(
@@ -439,7 +402,7 @@ openapi.add_path(
                 "round": {"type": "integer", "minimum": 1, "description": "Round number, from 1, in the rules' schedule."},
                 "players": {"type": "integer", "minimum": 2, "maximum": MAX_PLAYERS, "default": 4,
                             "description": "Sets the number of decks unless rules.decks fixes it."},
-                "rules": {"type": "object", "description": "House-rule switches: " + ", ".join(SWITCH_IDS) + "."},
+                "rules": openapi.rules_ref(ThreeThirteenRules),
             },
             "additionalProperties": False,
         },

@@ -16,15 +16,30 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, request, url_for
 from flask_babel import gettext
 
-from referee.cards import NotationError, TooManyCopiesError, check_copies, parse_cards
-from referee.tienlen import SWITCH_NAMES, Combination, Kind, TienLenRules, check
-from referee.web import api, checks, openapi
-from referee.web.checks import combo_name as combo_name  # the table page names combinations too
+from referee.cards import Card, NotationError, TooManyCopiesError, check_copies, parse_cards
+from referee.switches import rules_from_mapping
+from referee.text import Message, message
+from referee.tienlen import (
+    SWITCH_NAMES,
+    THREE_OF_SPADES,
+    Combination,
+    Kind,
+    TienLenRules,
+    check,
+)
+from referee.web import api, openapi
+from referee.web.games.tienlen import answers
+from referee.web.games.tienlen.answers import LOWEST_CHOICES
+from referee.web.games.tienlen.answers import (
+    combo_name as combo_name,  # the table page names combinations too
+)
+from referee.web.house_rules import SwitchLabel, Words, switch_labels
 from referee.web.i18n import reason_fields
 from referee.web.tables import remember_rules, remembered_rules
 from referee.web.views import is_htmx, render_page, say
 
 bp = Blueprint("tienlen", __name__, url_prefix="/tienlen")
+API = openapi.Section()
 
 GAME = "tienlen"
 
@@ -34,55 +49,32 @@ GAME = "tienlen"
 # ---------------------------------------------------------------------------
 
 
-def switch_specs() -> list[dict[str, Any]]:
+def switch_specs() -> list[SwitchLabel]:
     """Every Tiến lên house rule with a label and a one-line explanation."""
-    return [
-        {
-            "id": "twos_in_sequences",
-            "label": say(SWITCH_NAMES["twos_in_sequences"]),
-            "help": gettext("A 2 may be the top card of a sequence, as in Q K A 2; it never wraps round to 3."),
-        },
-        {
-            "id": "first_lead",
-            "label": say(SWITCH_NAMES["first_lead"]),
-            "help": gettext("What the very first play of the game has to be."),
-            "choices": [
-                ("contains_3s", gettext("must include the 3♠")),
-                ("three_spades_alone", gettext("the 3♠ on its own")),
-                ("any", gettext("anything: no opening rule")),
-            ],
-        },
-        {
-            "id": "quad_beats_pair_of_twos",
-            "label": say(SWITCH_NAMES["quad_beats_pair_of_twos"]),
-            "help": gettext("Four of a kind may bomb a pair of 2s, not just a single 2."),
-        },
-        {
-            "id": "quad_beats_three_pairs",
-            "label": say(SWITCH_NAMES["quad_beats_three_pairs"]),
-            "help": gettext("Four of a kind may beat a double sequence of exactly three pairs."),
-        },
-        {
-            "id": "four_pairs_beat_quad",
-            "label": say(SWITCH_NAMES["four_pairs_beat_quad"]),
-            "help": gettext("A double sequence of four or more pairs may beat four of a kind (never four 2s)."),
-        },
-        {
-            "id": "bomb_after_pass",
-            "label": say(SWITCH_NAMES["bomb_after_pass"]),
-            "help": gettext("Someone who passed can still come back in to bomb a 2 before the table clears."),
-        },
-        {
-            "id": "play_on",
-            "label": say(SWITCH_NAMES["play_on"]),
-            "help": gettext("When the first player runs out, the rest keep going until everyone is placed."),
-        },
-        {
-            "id": "instant_wins",
-            "label": say(SWITCH_NAMES["instant_wins"]),
-            "help": gettext("Four 2s, a 3-to-ace dragon or six pairs in the dealt hand win on the spot."),
-        },
-    ]
+    return switch_labels(TienLenRules, {
+        "twos_in_sequences": Words(label=say(SWITCH_NAMES["twos_in_sequences"]), help=gettext(
+            "A 2 may be the top card of a sequence, as in Q K A 2; it never wraps round to 3.")),
+        "first_lead": Words(label=say(SWITCH_NAMES["first_lead"]), help=gettext(
+            "What the very first play of the game has to be."), choices={
+            "contains_3s": gettext("must include the 3♠"),
+            "three_spades_alone": gettext("the 3♠ on its own"),
+            "any": gettext("anything: no opening rule"),
+        }),
+        "quad_beats_pair_of_twos": Words(label=say(SWITCH_NAMES["quad_beats_pair_of_twos"]), help=gettext(
+            "Four of a kind may bomb a pair of 2s, not just a single 2.")),
+        "quad_beats_three_pairs": Words(label=say(SWITCH_NAMES["quad_beats_three_pairs"]), help=gettext(
+            "Four of a kind may beat a double sequence of exactly three pairs.")),
+        "four_pairs_beat_quad": Words(label=say(SWITCH_NAMES["four_pairs_beat_quad"]), help=gettext(
+            "A double sequence of four pairs may beat four of a kind (never four 2s). House "
+            "convention of this app: a longer double sequence may too.")),
+        "bomb_after_pass": Words(label=say(SWITCH_NAMES["bomb_after_pass"]), help=gettext(
+            "Someone who passed can still come back in to bomb a 2 before the table clears.")),
+        "play_on": Words(label=say(SWITCH_NAMES["play_on"]), help=gettext(
+            "When the first player runs out, the rest keep going until everyone is placed. If "
+            "the player who went out made the last play, the next player still in leads.")),
+        "instant_wins": Words(label=say(SWITCH_NAMES["instant_wins"]), help=gettext(
+            "Four 2s, a 3-to-ace dragon or six pairs in the dealt hand win on the spot.")),
+    })
 
 
 # ---------------------------------------------------------------------------
@@ -113,7 +105,7 @@ def check_page() -> Response:
     """The check screen; GET shows it (``?table=&play=`` fill it in), POST judges the form."""
     form = request.form if request.method == "POST" else request.args
     oob = is_htmx() and not request.htmx.boosted
-    answer = checks.tienlen_check(form, remembered_rules(GAME), oob=oob)
+    answer = answers.check_screen(form, remembered_rules(GAME), oob=oob)
     response = render_page("tienlen/check.html", answer.fragment, status=answer.status,
                            specs=switch_specs(), **answer.context)
     if answer.remember is not None:
@@ -137,28 +129,45 @@ def _combo_json(combo: Combination | None, cards: tuple[Any, ...]) -> dict[str, 
     }
 
 
-def _api_cards(data: dict[str, Any], key: str, where: str) -> tuple[Any, ...]:
+def _api_cards(data: dict[str, Any], key: str, where: Message) -> tuple[Any, ...]:
     text = api.text_field(data, key)
     try:
         cards = parse_cards(text)
         check_copies(cards, decks=1)
     except (NotationError, TooManyCopiesError) as exc:
-        raise api.BadRequest(f"{where}: {exc}", reason=exc.reason, field=key) from None
+        raise api.BadRequest(message("{what}: {why}", what=where, why=exc.reason), reason=exc.reason,
+                             field=key) from None
     return cards
+
+
+def _api_lowest(data: dict[str, Any]) -> Card:
+    value = data.get("lowest")
+    if value is None:
+        return THREE_OF_SPADES
+    try:
+        card = Card.parse(value) if isinstance(value, str) else None
+    except NotationError:
+        card = None
+    if card is None or str(card) not in LOWEST_CHOICES:
+        raise api.BadRequest(message("the field {field} must be one card from 3♠ to {highest}",
+                                     field="'lowest'", highest=LOWEST_CHOICES[-1]), field="lowest")
+    return card
 
 
 @api.bp.post("/tienlen/check")
 def api_check():  # type: ignore[no-untyped-def]
-    data = api.json_body(required=("play",), allowed=("table", "first_play", "rules"))
-    play = _api_cards(data, "play", "the play")
-    table = _api_cards(data, "table", "the table")
+    data = api.json_body(required=("play",), allowed=("table", "first_play", "lowest", "rules"))
+    play = _api_cards(data, "play", message("the play"))
+    table = _api_cards(data, "table", message("the table"))
     first_play = data.get("first_play")
     if first_play is None:
         first_play = False
     if not isinstance(first_play, bool):
-        raise api.BadRequest("the field 'first_play' must be true or false")
-    rules = TienLenRules.from_dict(api.rules_field(data))
-    verdict = check(play, table, rules, first_play=first_play)
+        raise api.BadRequest(message("the field {field} must be true or false", field="'first_play'"),
+                             field="first_play")
+    lowest = _api_lowest(data)
+    rules = rules_from_mapping(TienLenRules, api.rules_field(data))
+    verdict = check(play, table, rules, first_play=first_play, opening_card=lowest)
     return jsonify(
         legal=verdict.legal,
         bomb=verdict.bomb,
@@ -168,7 +177,7 @@ def api_check():  # type: ignore[no-untyped-def]
     )
 
 
-openapi.add_schema(
+API.add_schema(
     "TienLenCombination",
     {
         "type": "object",
@@ -185,23 +194,7 @@ openapi.add_schema(
         },
     },
 )
-openapi.add_schema(
-    "TienLenRules",
-    {
-        "type": "object",
-        "additionalProperties": False,
-        "description": "House-rule switches (ids from RULES.md); missing switches keep their defaults.",
-        "properties": {
-            name: (
-                {"type": "string", "enum": list(TienLenRules.CHOICES[name]), "default": default}
-                if name in TienLenRules.CHOICES
-                else {"type": "boolean", "default": default}
-            )
-            for name, default in TienLenRules().to_dict().items()
-        },
-    },
-)
-openapi.add_schema(
+API.add_schema(
     "TienLenVerdict",
     {
         "type": "object",
@@ -219,7 +212,7 @@ openapi.add_schema(
         },
     },
 )
-openapi.add_path(
+API.add_path(
     "/api/tienlen/check",
     "post",
     openapi.json_operation(
@@ -236,7 +229,14 @@ openapi.add_path(
                     "default": False,
                     "description": "The first play of the game (the opening rule first_lead applies).",
                 },
-                "rules": {"$ref": "#/components/schemas/TienLenRules"},
+                "lowest": {
+                    "type": "string",
+                    "default": "3♠",
+                    "enum": LOWEST_CHOICES,
+                    "description": "With 2 or 3 players the 3♠ may not be dealt: the lowest card dealt, which "
+                                   "then plays the part of the 3♠ in the opening rule (with first_play).",
+                },
+                "rules": openapi.rules_ref(TienLenRules),
             },
         },
         {"$ref": "#/components/schemas/TienLenVerdict"},

@@ -6,10 +6,9 @@ and the switches; any inconsistency is a 400 ``{"error": ...}`` naming it.
 
 from __future__ import annotations
 
-from typing import Any
-
 from flask import jsonify
 
+from referee.switches import rules_from_mapping
 from referee.tienlen_scores import ITEMS, FinishedGame, ScoreRules, score
 from referee.web import api, openapi
 
@@ -19,37 +18,17 @@ FIELDS = ("players", "winner", "order", "cards_left", "leftover", "frozen", "cho
 @api.bp.post("/tienlen/score")
 def api_tienlen_score():  # type: ignore[no-untyped-def]
     data = api.json_body(required=("players", "winner", "cards_left"), allowed=FIELDS)
-    rules = ScoreRules.from_dict(api.rules_field(data))
+    rules = rules_from_mapping(ScoreRules, api.rules_field(data))
     game = FinishedGame.from_dict({k: v for k, v in data.items() if k != "rules"})
     return jsonify(score(game, rules).to_dict())
 
 
-def _rules_schema() -> dict[str, Any]:
-    properties: dict[str, Any] = {}
-    for name, default in ScoreRules().to_dict().items():
-        if name in ScoreRules.CHOICES:
-            properties[name] = {"type": "string", "enum": list(ScoreRules.CHOICES[name]), "default": default}
-        elif isinstance(default, bool):
-            properties[name] = {"type": "boolean", "default": default}
-        elif name == "frozen":
-            properties[name] = {"type": "integer", "minimum": 1, "maximum": 10, "default": default,
-                                "description": "What a frozen player pays is multiplied by this (1: no extra)."}
-        else:
-            properties[name] = {"type": "integer", "minimum": 0, "maximum": 1000, "default": default,
-                                "description": "Whole points; 0 turns the item off."}
-    return {
-        "type": "object",
-        "additionalProperties": False,
-        "description": "The score switches of RULES.md plus the game switches play_on and instant_wins.",
-        "properties": properties,
-    }
-
+API = openapi.Section()
 
 _SEAT = {"type": "integer", "minimum": 0, "maximum": 3}
 _PER_SEAT = {"minItems": 2, "maxItems": 4}
 
-openapi.add_schema("TienLenScoreRules", _rules_schema())
-openapi.add_schema(
+API.add_schema(
     "TienLenPayment",
     {
         "type": "object",
@@ -63,7 +42,7 @@ openapi.add_schema(
         },
     },
 )
-openapi.add_path(
+API.add_path(
     "/api/tienlen/score",
     "post",
     openapi.json_operation(
@@ -97,7 +76,7 @@ openapi.add_path(
                 },
                 "instant_win": {"oneOf": [_SEAT, {"type": "null"}],
                                 "description": "The seat that declared an instant win (needs instant_wins)."},
-                "rules": {"$ref": "#/components/schemas/TienLenScoreRules"},
+                "rules": openapi.rules_ref(ScoreRules),
             },
         },
         {

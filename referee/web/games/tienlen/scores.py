@@ -5,9 +5,9 @@ Pages live under ``/tienlen/scores``; an evening is reached through its share li
 shared path of :mod:`referee.web.tables`.  Each game is added **from a followed
 table** (the table knows the cards left, who played nothing and every chop; the
 keeper may add the losers' leftover cards, checked against the plays) or **by hand**.
-The judging and the replay are in :mod:`referee.web.tienlen_sheet`.
+The judging and the replay are in :mod:`referee.web.games.tienlen.evening`.
 
-Also registers ``POST /api/tienlen/score`` (:mod:`referee.web.tienlen_scores_api`).
+Also registers ``POST /api/tienlen/score`` (:mod:`referee.web.games.tienlen.scores_api`).
 """
 
 from __future__ import annotations
@@ -18,31 +18,21 @@ from flask import Blueprint, Response, abort, redirect, request, url_for
 from flask_babel import gettext
 
 from referee.cards import Card, NotationError
-from referee.switches import SwitchError
-from referee.tienlen import THREE_OF_SPADES, Setup, TienLenRules
+from referee.errors import RefereeError
+from referee.tienlen import THREE_OF_SPADES, Setup, TienLenRules, lowest_cards
+from referee.tienlen_evening import (
+    EntryRefused,
+    NotFollowedError,
+    SheetGame,
+    TableFollowed,
+    finished_hand,
+    judge_from_table,
+    seat_map,
+)
 from referee.tienlen_scores import ScoreRules
-from referee.web import (
-    store,
-    tienlen_scores_api,  # noqa: F401  (the API routes and their OpenAPI paths)
-)
-from referee.web.guard import whole_number
-from referee.web.sheets import csv_download, line_style, spreadsheet_cell
-from referee.web.store import Access, find_by_token
-from referee.web.tables import (
-    BadForm,
-    Feedback,
-    FollowedGame,
-    Refused,
-    Render,
-    remember_rules,
-    remembered_rules,
-    require_keeper,
-    switches_from_form,
-)
-from referee.web.tienlen_sheet import (
-    CORRECT,
-    FOLLOW,
-    GAME,
+from referee.web import sheets, store
+from referee.web.games.tienlen import scores_api  # noqa: F401  (the API routes and their OpenAPI paths)
+from referee.web.games.tienlen.evening import (
     KIND,
     TABLE_KIND,
     Entry,
@@ -50,62 +40,64 @@ from referee.web.tienlen_sheet import (
     build_sheet,
     describe,
     followed_table,
-    judge_by_hand,
-    judge_from_table,
     last_move,
-    seat_map,
+    refused_entry,
     table_hands,
     table_state,
     typed_from,
     typed_from_facts,
+    written,
+)
+from referee.web.guard import whole_number
+from referee.web.house_rules import SwitchLabel, Words, rules_from_form, sent_switches, switch_labels
+from referee.web.sheets import Chart, csv_download, spreadsheet_cell
+from referee.web.store import Access, find_by_token
+from referee.web.tables import (
+    BadForm,
+    Feedback,
+    FollowedGame,
+    Refused,
+    Render,
+    remembered,
 )
 from referee.web.views import render_page, say
 
 bp = Blueprint("tienlen_scores", __name__, url_prefix="/tienlen/scores")
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
-SWITCH_IDS: list[str] = [f for f in ScoreRules.__dataclass_fields__]
-LOWEST_CHOICES = ["3♠", "3♣", "3♦", "3♥", "4♠", "4♣", "4♦", "4♥", "5♠", "5♣", "5♦", "5♥", "6♠", "6♣"]
 
 
-def switch_specs() -> list[dict[str, Any]]:
+def switch_specs() -> list[SwitchLabel]:
     """Every score switch with a label and a one-line explanation (amounts are editable numbers)."""
-    return [
-        {"id": "score_by", "label": gettext("Score by"),
-         "help": gettext("Cards: each loser pays the winner a point per card left. Places: the order out pays."),
-         "choices": [("cards", gettext("cards left")), ("places", gettext("places (needs play on)"))]},
-        {"id": "play_on", "label": gettext("Play on"),
-         "help": gettext("After the first player goes out the others play on, so every place is known.")},
-        {"id": "instant_wins", "label": gettext("Instant wins"),
-         "help": gettext("Four 2s, a 3-to-ace dragon or six pairs dealt win the game at once.")},
-        {"id": "first_stake", "amount": True, "label": gettext("First's stake"),
-         "help": gettext("Places: the first out wins this from the last.")},
-        {"id": "second_stake", "amount": True, "label": gettext("Second's stake"),
-         "help": gettext("Places, four players: the second wins this from the third.")},
-        {"id": "frozen", "amount": True, "min": 1, "max": 10, "label": gettext("Frozen (×)"),
-         "help": gettext("Someone who played no card pays this many times over (1: no extra).")},
-        {"id": "two_left_black", "amount": True, "label": gettext("Black 2 left"),
-         "help": gettext("Caught holding a 2♠ or 2♣ at the end: paid to the winner.")},
-        {"id": "two_left_red", "amount": True, "label": gettext("Red 2 left"),
-         "help": gettext("Caught holding a 2♦ or 2♥ at the end: paid to the winner.")},
-        {"id": "bomb_left", "amount": True, "label": gettext("Bomb left"),
-         "help": gettext("Per bomb the leftover cards make (four of a kind, three pairs in a row).")},
-        {"id": "chop_black", "amount": True, "label": gettext("Chop a black 2"),
-         "help": gettext("A bomb beats a black 2: its player pays the bomber at once.")},
-        {"id": "chop_red", "amount": True, "label": gettext("Chop a red 2"),
-         "help": gettext("A bomb beats a red 2: its player pays the bomber at once.")},
-        {"id": "chop_bomb", "amount": True, "label": gettext("Bomb on a bomb"),
-         "help": gettext("A bomb beaten by a bomb pays this, plus all it had won in the trick.")},
-        {"id": "instant_stake", "amount": True, "label": gettext("Instant win"),
-         "help": gettext("Every other player pays the one who declared an instant win.")},
-    ]
-
-
-def _safe_rules(values: dict[str, Any]) -> ScoreRules:
-    try:
-        return ScoreRules.from_dict(values)
-    except (SwitchError, ValueError, TypeError):
-        return ScoreRules()
+    return switch_labels(ScoreRules, {
+        "score_by": Words(label=gettext("Score by"), help=gettext(
+            "Cards: each loser pays the winner a point per card left. Places: the order out pays."),
+            choices={"cards": gettext("cards left"), "places": gettext("places (needs play on)")}),
+        "play_on": Words(label=gettext("Play on"), help=gettext(
+            "After the first player goes out the others play on, so every place is known.")),
+        "instant_wins": Words(label=gettext("Instant wins"), help=gettext(
+            "Four 2s, a 3-to-ace dragon or six pairs dealt win the game at once.")),
+        "first_stake": Words(label=gettext("First's stake"), help=gettext(
+            "Places: the first out wins this from the last.")),
+        "second_stake": Words(label=gettext("Second's stake"), help=gettext(
+            "Places, four players: the second wins this from the third.")),
+        "frozen": Words(label=gettext("Frozen (×)"), help=gettext(
+            "Someone who played no card pays this many times over (1: no extra)."), low=1, high=10),
+        "two_left_black": Words(label=gettext("Black 2 left"), help=gettext(
+            "Caught holding a 2♠ or 2♣ at the end: paid to the winner.")),
+        "two_left_red": Words(label=gettext("Red 2 left"), help=gettext(
+            "Caught holding a 2♦ or 2♥ at the end: paid to the winner.")),
+        "bomb_left": Words(label=gettext("Bomb left"), help=gettext(
+            "Per bomb the leftover cards make (four of a kind, three pairs in a row).")),
+        "chop_black": Words(label=gettext("Chop a black 2"), help=gettext(
+            "A bomb beats a black 2: its player pays the bomber at once.")),
+        "chop_red": Words(label=gettext("Chop a red 2"), help=gettext(
+            "A bomb beats a red 2: its player pays the bomber at once.")),
+        "chop_bomb": Words(label=gettext("Bomb on a bomb"), help=gettext(
+            "A bomb beaten by a bomb pays this, plus all it had won in the trick.")),
+        "instant_stake": Words(label=gettext("Instant win"), help=gettext(
+            "Every other player pays the one who declared an instant win.")),
+    })
 
 
 # ---------------------------------------------------------------------------
@@ -114,7 +106,7 @@ def _safe_rules(values: dict[str, Any]) -> ScoreRules:
 
 @bp.get("/")
 def index() -> Response:
-    rules = _safe_rules(remembered_rules(KIND))
+    rules = remembered(ScoreRules, KIND)
     return _start_form([""] * MAX_PLAYERS, rules.to_dict(), {})
 
 
@@ -128,18 +120,12 @@ def new() -> Response:
         names = store.clean_names(rows, least=MIN_PLAYERS, most=MAX_PLAYERS)
     except store.PlayerNamesError as exc:
         errors["names"] = say(exc)
-    values = switches_from_form(form, SWITCH_IDS)
-    rules = ScoreRules()
-    try:
-        rules = ScoreRules.from_dict(values)
-    except SwitchError as exc:
-        errors["rules"] = say(exc)
+    values = sent_switches(form, ScoreRules)
+    rules = rules_from_form(form, ScoreRules, errors)
     if errors:
         shown = {**ScoreRules().to_dict(), **{k: v for k, v in values.items()}}
         return _start_form(rows, shown, errors, status=422)
-    game = store.create_game(KIND, names, rules=rules.to_dict(), setup={})
-    response = redirect(url_for(".sheet", token=game.keeper_token), 303)
-    return remember_rules(response, KIND, rules.to_dict())  # type: ignore[arg-type]
+    return SHEET.start(names, rules=rules.to_dict(), setup={})
 
 
 def _start_form(names: list[str], values: dict[str, Any], errors: dict[str, str], status: int = 200) -> Response:
@@ -161,7 +147,8 @@ def render_sheet(access: Access, feedback: Feedback, status: int = 200) -> Respo
     added = request.args.get("added", "")
     return render_page(
         "tienlen_scores/sheet.html", "tienlen_scores/_sheet.html", status=status, feedback=feedback,
-        table_hands=table_hands(sheet) if sheet.tables else [], lowest_choices=LOWEST_CHOICES,
+        table_hands=table_hands(sheet) if sheet.tables else [],
+        lowest_choices=[str(c) for c in lowest_cards(sheet.players)],
         added=whole_number(added, high=9999),
         **_context(access, sheet),
     )
@@ -171,7 +158,8 @@ def _undo_label(access: Access) -> str | None:
     return last_move(build_sheet(access.game), access.game)
 
 
-SHEET = FollowedGame(bp, kind=KIND, endpoint="tienlen_scores.sheet", render=render_sheet, last_move=_undo_label)
+SHEET: FollowedGame[Sheet] = FollowedGame(bp, kind=KIND, endpoint="tienlen_scores.sheet", render=render_sheet,
+                                           last_move=_undo_label, live="sheet", build=build_sheet)
 
 
 @bp.get("/g/<token>")
@@ -209,41 +197,40 @@ def _render_entry(access: Access, sheet: Sheet, number: int | None, entry: Entry
 
 @bp.get("/g/<token>/add")
 def add_page(token: str) -> Response:
-    access = SHEET.open(token)
-    sheet = build_sheet(access.game)
+    access, sheet = SHEET.opened(token)
     return SHEET.show(access, Feedback(), render=lambda a, f, s: _render_entry(a, sheet, None, Entry({})))
 
 
 @bp.get("/g/<token>/game/<int:number>")
 def game_page(token: str, number: int) -> Response:
-    access = SHEET.open(token)
-    sheet = build_sheet(access.game)
-    saved = sheet.saved(number)
-    if saved is None:
-        abort(404, gettext("This sheet has no game %(n)s yet.", n=number))
-    entry = Entry(typed_from_facts(saved.facts))
+    access, sheet = SHEET.opened(token)
+    saved = _saved_or_404(sheet, number)
+    entry = Entry(typed_from_facts(saved.record.facts, sheet.names))
     return SHEET.show(access, Feedback(), render=lambda a, f, s: _render_entry(a, sheet, number, entry))
 
 
+def _saved_or_404(sheet: Sheet, number: int) -> SheetGame:
+    try:
+        return sheet.check_game_saved(number)
+    except RefereeError as exc:
+        abort(404, say(exc))
+
+
 def _save_by_hand(token: str, number: int | None) -> Response:
-    access = SHEET.open(token)
-    require_keeper(access)
-    sheet = build_sheet(access.game)
-    if number is not None and sheet.saved(number) is None:
-        abort(404, gettext("This sheet has no game %(n)s yet.", n=number))
+    access, sheet = SHEET.opened(token, keeper=True)
+    if number is not None:
+        _saved_or_404(sheet, number)
     typed = typed_from(request.form, sheet.players)
-    entry = judge_by_hand(sheet.names, sheet.rules, typed)
+    entry = Entry(typed)
 
     def decide(access: Access) -> tuple[str, dict[str, Any]]:
-        if not entry.ok:
-            raise Refused(entry.problem or gettext("Nothing was saved: fix what is marked below."), detail=entry)
-        payload = dict(entry.payload or {})
-        if number is None:
-            return GAME, payload
-        old = build_sheet(access.game).saved(number)
-        if old is not None and old.table is not None:  # still counts as that table hand
-            payload["table"], payload["hand"] = old.table
-        return CORRECT, {**payload, "number": number}
+        evening = build_sheet(access.game)
+        try:
+            record = evening.add_by_hand(typed) if number is None else evening.correct(number, typed)
+        except EntryRefused as exc:
+            shown = refused_entry(typed, exc, evening.names)
+            raise Refused(shown.problem or say(exc), detail=shown) from None
+        return written(access.game, evening, record)
 
     after = {"added": number or len(sheet.games) + 1}
     return SHEET.write(token, decide, typed=typed, detail=entry, render=_entry_page(number), after=after)
@@ -263,9 +250,13 @@ def correct(token: str, number: int) -> Response:
 
 
 def _table_or_404(sheet: Sheet, table_id: int) -> Any:
-    table = followed_table(table_id) if table_id in sheet.tables else None
+    try:
+        sheet.check_follows(table_id)
+    except RefereeError as exc:
+        abort(404, say(exc))
+    table = followed_table(table_id)
     if table is None:
-        abort(404, gettext("This sheet does not follow that table."))
+        abort(404, say(NotFollowedError()))
     return table
 
 
@@ -282,12 +273,16 @@ def _render_table_entry(access: Access, sheet: Sheet, table_id: int, hand_index:
                         status: int = 200, feedback: Feedback | None = None) -> Response:
     table = _table_or_404(sheet, table_id)
     state = table_state(table)
-    if not 0 <= hand_index < len(state.hands) or not state.hands[hand_index].over:
-        abort(404, gettext("That hand of the table is not over yet."))
-    hand = state.hands[hand_index]
+    try:
+        hand = finished_hand(state.hands, hand_index)
+    except RefereeError as exc:
+        abort(404, say(exc))
     mapping = seat_map(sheet.names, hand.players) or list(range(len(hand.players)))
-    preview = entry if entry.payload is not None or entry.errors or entry.problem else judge_from_table(
-        sheet.names, sheet.rules, table, hand_index, entry.typed)
+    preview = entry
+    if not (entry.ok or entry.errors or entry.problem):
+        preview = Entry(entry.typed).take(
+            judge_from_table(sheet.names, sheet.rules, table_id, state.hands, hand_index, _leftover(entry.typed)),
+            sheet.names)
     left = hand.cards_left_at_first_out or hand.cards_left
     seats: list[dict[str, Any]] = [{"seat": mapping[s], "name": hand.players[s], "left": left[s], "winner": s == hand.winner,
               "frozen": s in (hand.no_card_at_first_out or ())} for s in range(len(hand.players))]
@@ -301,29 +296,35 @@ def _render_table_entry(access: Access, sheet: Sheet, table_id: int, hand_index:
 
 @bp.get("/g/<token>/table/<int:table_id>/<int:hand>")
 def from_table_page(token: str, table_id: int, hand: int) -> Response:
-    access = SHEET.open(token)
-    sheet = build_sheet(access.game)
+    access, sheet = SHEET.opened(token)
     return SHEET.show(access, Feedback(),
                       render=lambda a, f, s: _render_table_entry(a, sheet, table_id, hand, Entry({})))
 
 
+def _leftover(typed: dict[str, str]) -> dict[int, str]:
+    """The leftover cards typed, by sheet seat."""
+    return {int(name.removeprefix("cards_")): text for name, text in typed.items() if name.startswith("cards_")}
+
+
 @bp.post("/g/<token>/table/<int:table_id>/<int:hand>")
 def add_from_table(token: str, table_id: int, hand: int) -> Response:
-    access = SHEET.open(token)
-    require_keeper(access)
-    sheet = build_sheet(access.game)
+    access, sheet = SHEET.opened(token, keeper=True)
     table = _table_or_404(sheet, table_id)
     typed = {f"cards_{s}": str(request.form.get(f"cards_{s}", ""))[:200].strip() for s in range(sheet.players)}
-    entry = judge_from_table(sheet.names, sheet.rules, table, hand, typed)
+    hands = table_state(table).hands
 
     def decide(access: Access) -> tuple[str, dict[str, Any]]:
-        if (table_id, hand) in build_sheet(access.game).added:
-            raise Refused(gettext("This hand of the table is already on the sheet."), detail=entry)
-        if not entry.ok:
-            raise Refused(entry.problem or gettext("Nothing was saved: fix what is marked below."), detail=entry)
-        return GAME, dict(entry.payload or {})
+        evening = build_sheet(access.game)
+        try:
+            return written(access.game, evening, evening.add_from_table(table_id, hands, hand, _leftover(typed)))
+        except EntryRefused as exc:
+            shown = refused_entry(typed, exc, evening.names)
+            raise Refused(shown.problem or say(exc), detail=shown) from None
+        except RefereeError as exc:
+            raise Refused(exc, detail=Entry(typed).take(judge_from_table(
+                evening.names, evening.rules, table_id, hands, hand, _leftover(typed)), evening.names)) from None
 
-    return SHEET.write(token, decide, typed=typed, detail=entry, render=_table_page(table_id, hand),
+    return SHEET.write(token, decide, typed=typed, detail=Entry(typed), render=_table_page(table_id, hand),
                        after={"added": len(sheet.games) + 1})
 
 
@@ -333,12 +334,10 @@ def add_from_table(token: str, table_id: int, hand: int) -> Response:
 @bp.post("/g/<token>/tables")
 def start_table(token: str) -> Response:
     """Start a followed Tiến lên table with the sheet's players, and follow it."""
-    access = SHEET.open(token)
-    require_keeper(access)
-    sheet = build_sheet(access.game)
+    access, sheet = SHEET.opened(token, keeper=True)
     form = request.form
     typed = {"leader": str(form.get("leader", ""))[:2], "lowest": str(form.get("lowest", "3♠"))[:4]}
-    created: list[str] = []
+    new_tables: list[store.NewGame] = []
 
     def decide(access: Access) -> tuple[str, dict[str, Any]]:
         leader = whole_number(typed["leader"], high=sheet.players - 1)
@@ -352,32 +351,24 @@ def start_table(token: str) -> Response:
         game_rules = _table_rules(sheet.rules)
         try:
             setup = Setup(tuple(sheet.names), game_rules, leader=leader, lowest_card=lowest)
-        except ValueError:
-            raise Refused(gettext("With all 52 cards dealt, the 3♠ is the lowest card dealt, not %(card)s.",
-                                  card=str(lowest)) if sheet.players == 4 else
-                          gettext("With %(dealt)s cards dealt, the lowest card dealt cannot be as high as %(card)s.",
-                                  dealt=13 * sheet.players, card=str(lowest)), at="lowest") from None
-        table = store.create_game(TABLE_KIND, sheet.names, rules=game_rules.to_dict(),
-                                  setup={**setup.to_dict(), "sheet": access.game.keeper_token,
-                                         "sheet_watch": access.game.watch_token})
-        created.append(table.keeper_token)
-        return FOLLOW, {"table": table.id}
+        except RefereeError as exc:
+            raise Refused(exc, at="lowest") from None
+        table = store.NewGame(TABLE_KIND, sheet.names, game_rules.to_dict(),
+                              {**setup.to_dict(), "sheet": access.game.keeper_token,
+                               "sheet_watch": access.game.watch_token})
+        new_tables.append(table)
+        return TableFollowed.action, {"table": table}  # created with the write: nothing is left behind by a 409
 
     response = SHEET.write(token, decide, typed=typed)
-    if created and response.status_code in (200, 303):
-        return redirect(url_for("tienlen_table.table", token=created[0]), 303)  # type: ignore[return-value]
+    created = new_tables[0].created if new_tables else None
+    if created is not None and response.status_code in (200, 303):
+        return redirect(url_for("tienlen_table.table", token=created.keeper_token), 303)  # type: ignore[return-value]
     return response
 
 
 def _table_rules(rules: ScoreRules) -> TienLenRules:
     """The table's house rules: those this phone last used, with the sheet's play_on and instant_wins."""
-    remembered = remembered_rules(TABLE_KIND)
-    try:
-        base = TienLenRules.from_dict(remembered)
-    except (SwitchError, ValueError, TypeError):
-        base = TienLenRules()
-    values = {**base.to_dict(), "play_on": rules.play_on, "instant_wins": rules.instant_wins}
-    return TienLenRules.from_dict(values)
+    return remembered(TienLenRules, TABLE_KIND, over={"play_on": rules.play_on, "instant_wins": rules.instant_wins})
 
 
 @bp.post("/g/<token>/follow")
@@ -386,18 +377,13 @@ def follow(token: str) -> Response:
     typed = {"link": str(request.form.get("link", ""))[:300].strip()}
 
     def decide(access: Access) -> tuple[str, dict[str, Any]]:
-        sheet = build_sheet(access.game)
         link = typed["link"].rstrip("/")
         found = find_by_token(link.rsplit("/", 1)[-1], TABLE_KIND) if link else None
         if found is None:
             raise Refused(gettext("That is not the link of a Tiến lên table: copy it from the table's share box."),
                           at="link")
-        if seat_map(sheet.names, found.game.player_names) is None:
-            raise Refused(gettext("That table's players (%(them)s) are not this sheet's (%(us)s).",
-                                  them=", ".join(found.game.player_names), us=", ".join(sheet.names)), at="link")
-        if found.game.id in sheet.tables:
-            raise Refused(gettext("This sheet already follows that table."), at="link")
-        return FOLLOW, {"table": found.game.id}
+        evening = build_sheet(access.game)
+        return written(access.game, evening, evening.follow(found.game.id, found.game.player_names))
 
     return SHEET.write(token, decide, typed=typed, at="link")
 
@@ -407,17 +393,12 @@ def follow(token: str) -> Response:
 
 @bp.post("/g/<token>/again")
 def again(token: str) -> Response:
-    access = SHEET.open(token)
-    require_keeper(access)
-    old = access.game
-    game = store.create_game(KIND, old.player_names, rules=dict(old.rules), setup=dict(old.setup))
-    return redirect(url_for(".sheet", token=game.keeper_token), code=303)  # type: ignore[return-value]
+    return SHEET.rematch(token)
 
 
 @bp.get("/g/<token>/scores.csv")
 def export_csv(token: str) -> Response:
-    access = SHEET.open(token)
-    sheet = build_sheet(access.game)
+    access, sheet = SHEET.opened(token)
     rows: list[list[Any]] = [["game", "from", *(spreadsheet_cell(n) for n in sheet.names), "payments"]]
     for g in sheet.games:
         words = "; ".join(describe(p, sheet.names) for p in g.payments)
@@ -429,23 +410,6 @@ def export_csv(token: str) -> Response:
 # ---------------------------------------------------------------------------
 # The running-total chart (inline SVG; totals go below zero too)
 
-def running_chart(sheet: Sheet) -> dict[str, Any] | None:
-    if not sheet.games:
-        return None
-    width, height, pad = 320, 160, 24
-    games = len(sheet.games)
-    top = max(1, max(abs(t) for g in sheet.games for t in g.totals))
-    middle = height / 2
-
-    def y(total: int) -> float:
-        return round(middle - (middle - pad) * total / top, 1)
-
-    lines = []
-    for seat, name in enumerate(sheet.names):
-        points: list[tuple[float, float]] = [(pad, middle)]
-        for g in sheet.games:
-            points.append((round(pad + (width - 2 * pad) * g.number / games, 1), y(g.totals[seat])))
-        lines.append({"name": name, **line_style(seat), "total": sheet.totals[seat],
-                      "points": " ".join(f"{px},{py}" for px, py in points)})
-    return {"width": width, "height": height, "pad": pad, "top": top, "middle": middle, "lines": lines,
-            "games": games}
+def running_chart(sheet: Sheet) -> Chart | None:
+    steps = [(g.number, g.totals) for g in sheet.games]
+    return sheets.running_chart(sheet.names, steps, len(sheet.games), sheet.totals, below_zero=True)

@@ -13,26 +13,32 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee.three_thirteen import Schedule, ThreeThirteenRules
-from referee.three_thirteen_sheet import MAX_TYPED, SheetSetup, jokers_for, replay
+from referee.three_thirteen_sheet import MAX_TYPED, RoundVerdict, ScoredRound, SheetSetup, jokers_for, replay
 from referee.three_thirteen_sheet import Sheet as SheetState
 from referee.three_thirteen_sheet import judge_round as rules_judge_round
-from referee.web.checks import card_view, preview_hand, rules_of, split_view, stored_rules
+from referee.web.games.three_thirteen.answers import (
+    card_view,
+    preview_hand,
+    rules_of,
+    split_view,
+    stored_rules,
+)
 from referee.web.i18n import rank_plural
+from referee.web.rebuilt import sheet_of
+from referee.web.sheets import Change, change_history
 from referee.web.store import history, live_events
 from referee.web.views import say
 
 KIND = "three_thirteen"
 ROUND = "round"
 CORRECT = "correct"
-__all__ = ["MAX_TYPED", "jokers_for", "preview_hand"]
+__all__ = ["MAX_TYPED", "jokers_for"]
+# Rules and splits as the pages show them: shared with the phone (answers.py).
+__all__ += ["card_view", "preview_hand", "rules_of", "split_view", "stored_rules"]
 
 
 # ---------------------------------------------------------------------------
 # Rules and table
-
-
-# Rules and splits as the pages show them: shared with the phone (referee.web.checks).
-__all__ += ["card_view", "rules_of", "split_view", "stored_rules"]
 
 
 # ---------------------------------------------------------------------------
@@ -63,7 +69,12 @@ def judge_round(
 ) -> RoundEntry:
     """Judge a whole round's entry (the rules live in :mod:`referee.three_thirteen_sheet`);
     every problem is kept beside its seat, in the reader's language."""
-    verdict = rules_judge_round(rules, players, round_number, cards, points, out)
+    return entry_from_verdict(rules_judge_round(rules, players, round_number, cards, points, out), cards, points, out)
+
+
+def entry_from_verdict(verdict: RoundVerdict, cards: Sequence[str], points: Sequence[str], out: set[int]) -> RoundEntry:
+    """A judged round's entry, every problem kept beside its seat in the reader's language."""
+    round_number = verdict.round_number
     entry = RoundEntry(round_number, [c.strip() for c in cards], [p.strip() for p in points], set(out))
     entry.errors = {seat: say(why) for seat, why in verdict.errors.items()}
     entry.problem = say(verdict.problem) if verdict.problem is not None else None
@@ -94,31 +105,86 @@ def entry_from_payload(payload: Mapping[str, Any], players: int) -> RoundEntry:
 # The sheet
 
 
-@dataclass
+@dataclass(frozen=True)
 class SheetRound:
-    number: int
-    dealt: int
-    wild: str
-    doubled: bool
-    points: list[int]
-    typed: list[bool]
-    out: list[int]
-    false_out: list[int]
-    totals: list[int]
-    corrected: bool
-    payload: dict[str, Any]
+    """A saved round as the pages show it (a view of the library's :class:`ScoredRound`)."""
+
+    scored: ScoredRound
+    schedule: Schedule
+
+    @property
+    def number(self) -> int:
+        return self.scored.number
+
+    @property
+    def dealt(self) -> int:
+        return self.schedule.cards_dealt(self.number)
+
+    @property
+    def wild(self) -> str:
+        return self.schedule.wild_rank(self.number).symbol
+
+    @property
+    def doubled(self) -> bool:
+        return self.scored.record.doubled
+
+    @property
+    def points(self) -> list[int]:
+        return list(self.scored.record.points)
+
+    @property
+    def typed(self) -> list[bool]:
+        return list(self.scored.record.typed)
+
+    @property
+    def out(self) -> list[int]:
+        return list(self.scored.record.out)
+
+    @property
+    def false_out(self) -> list[int]:
+        return list(self.scored.record.false_out)
+
+    @property
+    def totals(self) -> list[int]:
+        return list(self.scored.totals)
+
+    @property
+    def corrected(self) -> bool:
+        return self.scored.corrected
+
+    @property
+    def payload(self) -> dict[str, Any]:
+        return self.scored.record.to_dict()
 
 
-@dataclass
+@dataclass(frozen=True)
 class Sheet:
-    """The sheet as the pages show it: the library's sheet (:attr:`state`) and the history of changes."""
+    """The sheet as the pages show it: the library's sheet (:attr:`state`, the only copy of the
+    rounds) seen through a few helpers, and the game's history of changes."""
 
-    rules: ThreeThirteenRules
-    names: list[str]
-    first_dealer: int
-    rounds: list[SheetRound]
-    history: list[dict[str, Any]]
     state: SheetState
+    game: Any
+
+    @property
+    def rules(self) -> ThreeThirteenRules:
+        return self.state.rules
+
+    @property
+    def names(self) -> list[str]:
+        return list(self.state.names)
+
+    @property
+    def first_dealer(self) -> int:
+        return self.state.setup.first_dealer
+
+    @property
+    def rounds(self) -> list[SheetRound]:
+        schedule = self.schedule
+        return [SheetRound(r, schedule) for r in self.state.rounds]
+
+    @property
+    def history(self) -> list[Change]:
+        return change_history(history(self.game), number="round")
 
     @property
     def schedule(self) -> Schedule:
@@ -178,34 +244,19 @@ class Sheet:
         return [self.round_info(n) for n in range(1, self.schedule.rounds + 1)]
 
     def saved(self, number: int) -> SheetRound | None:
-        return self.rounds[number - 1] if 1 <= number <= len(self.rounds) else None
+        scored = next((r for r in self.state.rounds if r.number == number), None)
+        return SheetRound(scored, self.schedule) if scored is not None else None
+
+
+def rebuild(game: Any) -> SheetState:
+    """Replay the game's effective events (:func:`referee.three_thirteen_sheet.replay`)."""
+    rules = rules_of(game.rules)
+    setup = SheetSetup(tuple(game.player_names), rules, int(game.setup.get("first_dealer", 0)))
+    return replay(setup, [
+        {**event.payload, "action": event.kind} for event in live_events(game) if event.kind in (ROUND, CORRECT)
+    ])
 
 
 def build_sheet(game: Any) -> Sheet:
-    """Replay the game's effective events into the sheet (:func:`referee.three_thirteen_sheet.replay`)."""
-    rules = rules_of(game.rules)
-    names = game.player_names
-    schedule = Schedule(rules)
-    setup = SheetSetup(tuple(names), rules, int(game.setup.get("first_dealer", 0)))
-    state = replay(setup, [
-        {**event.payload, "action": event.kind} for event in live_events(game) if event.kind in (ROUND, CORRECT)
-    ])
-    rounds = [
-        SheetRound(
-            number=r.number, dealt=schedule.cards_dealt(r.number), wild=schedule.wild_rank(r.number).symbol,
-            doubled=r.record.doubled, points=list(r.record.points), typed=list(r.record.typed),
-            out=list(r.record.out), false_out=list(r.record.false_out), totals=list(r.totals),
-            corrected=r.corrected, payload=r.record.to_dict(),
-        )
-        for r in state.rounds
-    ]
-    log = history(game)
-    undone = {e.payload.get("undoes") for e in log if e.kind == "undo"}
-    changes = []
-    for event in log:
-        changes.append({
-            "seq": event.seq, "kind": event.kind, "when": event.created_at,
-            "round": event.payload.get("round"), "points": event.payload.get("points"),
-            "undoes": event.payload.get("undoes"), "undone": event.seq in undone,
-        })
-    return Sheet(rules, names, setup.first_dealer, rounds, changes, state)
+    """The sheet as this request read it: replayed once per request (:mod:`referee.web.rebuilt`)."""
+    return Sheet(sheet_of(game, rebuild), game)

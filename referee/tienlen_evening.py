@@ -1,0 +1,775 @@
+"""A Tiến lên evening for points: the score sheet's state machine.
+
+An evening is the players, the score switches (:class:`~referee.tienlen_scores.ScoreRules`)
+and a log of records, kept by :class:`Evening` with the contract of :mod:`referee.errors`:
+
+- :class:`GameAdded` (``"game"``): a game typed by hand (``source="hand"``) or a finished
+  hand of a followed table (``source="table"``, with ``table`` and ``hand``);
+- :class:`GameCorrected` (``"correct"``): game ``number`` typed again by hand;
+- :class:`TableFollowed` (``"follow"``): the sheet follows a Tiến lên table (one followed
+  by its link, or one started from the sheet).
+
+A game's record keeps its facts, the amounts it was scored with, the payments and the
+points: a replay trusts them, so the totals never depend on a later change of the
+scoring code.
+
+>>> evening = Evening(EveningSetup(("An", "Binh", "Chi")))
+>>> record = evening.add_by_hand({"out": "0", "left_1": "5", "left_2": "13"})
+>>> record.points, evening.totals
+((31, -5, -26), (31, -5, -26))
+>>> evening.check_add_by_hand({"out": "1", "left_0": "13", "left_2": "12", "frozen_0": "no"})
+Traceback (most recent call last):
+...
+referee.tienlen_evening.EntryRefused: An has 13 cards left, so played no card and was frozen
+>>> _ = evening.correct(1, {"out": "0", "left_1": "5", "left_2": "12"})
+>>> evening.totals, evening.undo().totals
+((17, -5, -12), (31, -5, -26))
+>>> replay(evening.setup, [r.to_dict() for r in evening.log]).totals
+(17, -5, -12)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from referee.cards import Card, NotationError, parse_cards
+from referee.errors import NothingToUndo, RefereeError, RefusedAction
+from referee.records import Records
+from referee.switches import rules_from_mapping
+from referee.text import Message, message
+from referee.tienlen import Chop, Hand
+from referee.tienlen_scores import (
+    DEFAULT_SCORE_RULES,
+    HAND_SIZE,
+    CardsLeftError,
+    CardTwiceError,
+    ChopChainError,
+    FinishedGame,
+    InstantWinError,
+    NoSuchSeatError,
+    OrderError,
+    Payment,
+    PlayedCardError,
+    ScoreError,
+    ScoreInputError,
+    ScoreRules,
+    check_players,
+    finished_game_from_hand,
+    score,
+)
+
+__all__ = [
+    "CHOP_ROWS",
+    "NOT_FROZEN",
+    "NEW_TRICK",
+    "EveningSetup",
+    "GameAdded",
+    "GameCorrected",
+    "TableFollowed",
+    "RECORDS",
+    "HandVerdict",
+    "EntryRefused",
+    "EveningRefused",
+    "NotFollowedError",
+    "HandNotOverError",
+    "NOTHING_SAVED",
+    "finished_hand",
+    "SheetGame",
+    "Evening",
+    "replay",
+    "hand_fields",
+    "judge_by_hand",
+    "judge_from_table",
+    "seat_map",
+    "remap",
+    "typed_from_facts",
+]
+
+CHOP_ROWS = 4
+"""The chop rows of the by-hand form."""
+
+NOT_FROZEN = "no"
+"""A by-hand form's ``frozen_<seat>`` saying a 13-card loser was not frozen (always refused:
+13 cards left means no card was played)."""
+
+NEW_TRICK = "yes"
+"""A by-hand form's ``chop_new_<row>``: this bomb fell in a new trick, not on the row before."""
+
+NOTHING_SAVED = message("Nothing was saved: fix what is marked below.")
+
+
+def hand_fields(players: int) -> list[str]:
+    """The by-hand form's fields, by name.
+
+    >>> hand_fields(2)[:4], hand_fields(2)[-4:]
+    (['out', 'instant', 'place_0', 'left_0'], ['chop_by_3', 'chop_on_3', 'chop_twos_3', 'chop_new_3'])
+    """
+    names = ["out", "instant"]
+    for seat in range(players):
+        names += [f"place_{seat}", f"left_{seat}", f"cards_{seat}", f"frozen_{seat}"]
+    for row in range(CHOP_ROWS):
+        names += [f"chop_by_{row}", f"chop_on_{row}", f"chop_twos_{row}", f"chop_new_{row}"]
+    return names
+
+
+# ---------------------------------------------------------------------------
+# Setup and records
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class EveningSetup:
+    """The evening's players (2 to 4) and its amounts.
+
+    >>> EveningSetup(("An",))
+    Traceback (most recent call last):
+    ...
+    referee.tienlen_scores.NoSuchSeatError: Tiến lên is scored for 2 to 4 players, not 1
+    """
+
+    players: tuple[str, ...]
+    rules: ScoreRules = DEFAULT_SCORE_RULES
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "players", tuple(self.players))
+        check_players(len(self.players))
+
+
+@dataclass(frozen=True, slots=True)
+class GameAdded:
+    """A game on the sheet: its facts (``FinishedGame.to_dict()``), the amounts it was scored
+    with, its payments and points; ``table``/``hand`` when it came from a followed table."""
+
+    action: ClassVar[str] = "game"
+    facts: Mapping[str, Any]
+    rules: ScoreRules
+    points: tuple[int, ...]
+    payments: tuple[Payment, ...]
+    source: str = "hand"
+    table: int | None = None
+    hand: int | None = None
+
+    @property
+    def from_table(self) -> tuple[int, int] | None:
+        """(table id, hand index) when the game came from a followed table."""
+        return (self.table, self.hand) if self.table is not None and self.hand is not None else None
+
+    def finished_game(self, names: Sequence[str] = ()) -> FinishedGame:
+        return FinishedGame.from_dict(self.facts, names)
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"action": self.action, "source": self.source}
+        if self.table is not None:
+            data["table"], data["hand"] = self.table, self.hand
+        data.update(facts=dict(self.facts), rules=self.rules.to_dict(), points=list(self.points),
+                    payments=[p.to_record() for p in self.payments])
+        return data
+
+    @classmethod
+    def _fields(cls, data: Mapping[str, Any]) -> dict[str, Any]:
+        table = data.get("table")
+        return {
+            "facts": dict(data["facts"]), "rules": rules_from_mapping(ScoreRules, data.get("rules") or {}),
+            "points": tuple(int(p) for p in data["points"]),
+            "payments": tuple(Payment.from_record(p) for p in data["payments"]),
+            "source": str(data.get("source", "hand")),
+            "table": int(table) if table is not None else None,
+            "hand": int(data["hand"]) if table is not None else None,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> GameAdded:
+        return cls(**cls._fields(data))
+
+
+@dataclass(frozen=True, slots=True)
+class GameCorrected(GameAdded):
+    """Game ``number`` entered again (it keeps the table hand it stood for)."""
+
+    action: ClassVar[str] = "correct"
+    number: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**GameAdded.to_dict(self), "number": self.number}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> GameCorrected:
+        return cls(**cls._fields(data), number=int(data["number"]))
+
+
+@dataclass(frozen=True, slots=True)
+class TableFollowed:
+    """The sheet follows the Tiến lên table ``table`` (its stored id)."""
+
+    action: ClassVar[str] = "follow"
+    table: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"action": self.action, "table": self.table}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> TableFollowed:
+        return cls(int(data["table"]))
+
+
+Record = GameAdded | TableFollowed
+RECORDS: Records[Record] = Records("Tiến lên evening", GameAdded, GameCorrected, TableFollowed)
+
+
+# ---------------------------------------------------------------------------
+# Judging a game typed by hand, piece by piece
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HandVerdict:
+    """What the referee made of an entry: every mistake beside its form field (``errors``,
+    plus ``"order"``, ``"chops"``), or one ``problem`` of the whole entry; else the facts
+    and their score."""
+
+    errors: Mapping[str, Message] = field(default_factory=dict)
+    problem: Message | None = None
+    facts: FinishedGame | None = None
+    record: GameAdded | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.record is not None
+
+    @property
+    def reason(self) -> Message:
+        """One sentence for a refused entry: the problem, or the first field's."""
+        if self.problem is not None:
+            return self.problem
+        return next(iter(self.errors.values()), NOTHING_SAVED)
+
+
+class EntryRefused(RefusedAction):
+    """A game entry that cannot be saved; ``verdict`` keeps each mistake beside its field."""
+
+    def __init__(self, verdict: HandVerdict) -> None:
+        self.verdict = verdict
+        super().__init__(verdict.reason)
+
+
+class EveningRefused(RefusedAction):
+    """An action the sheet refuses as it stands (a game it does not have, a table it follows)."""
+
+
+class HandNotOverError(EveningRefused):
+    """A hand of a followed table that is not over (or that the table does not have)."""
+
+    def __init__(self) -> None:
+        super().__init__(message("That hand of the table is not over yet."))
+
+
+class NotFollowedError(EveningRefused):
+    """A table the sheet does not follow (or that is gone)."""
+
+    def __init__(self) -> None:
+        super().__init__(message("This sheet does not follow that table."))
+
+
+@dataclass
+class _Reading:
+    """A by-hand entry being read: the typed text and the mistakes found so far."""
+
+    typed: Mapping[str, str]
+    players: int
+    errors: dict[str, Message] = field(default_factory=dict)
+
+    def value(self, name: str) -> str:
+        return str(self.typed.get(name, "")).strip()
+
+    def seat(self, name: str) -> int | None:
+        return _whole(self.value(name), 0, self.players - 1)
+
+
+def _whole(raw: str, low: int, high: int) -> int | None:
+    """A whole number typed in ASCII digits, from ``low`` to ``high``; ``None`` otherwise."""
+    if not raw or len(raw) > 4 or not all("0" <= c <= "9" for c in raw):
+        return None
+    value = int(raw)
+    return value if low <= value <= high else None
+
+
+def _read_winner(r: _Reading) -> tuple[int | None, int | None]:
+    """(winner, instant winner) from the ``out`` and ``instant`` fields."""
+    instant = r.seat("instant")
+    if r.value("instant") and instant is None:
+        r.errors["instant"] = message("Choose who declared the instant win.")
+    winner = instant if instant is not None else r.seat("out")
+    if winner is None:
+        r.errors["out"] = message("Tap who went out first.")
+    return winner, instant
+
+
+def _read_leftover(r: _Reading, seat: int) -> tuple[Card, ...] | None:
+    raw = r.value(f"cards_{seat}")
+    if not raw:
+        return None
+    try:
+        parsed = parse_cards(raw)
+    except NotationError as exc:
+        r.errors[f"cards_{seat}"] = exc.reason
+        return ()
+    if any(not isinstance(c, Card) for c in parsed):
+        r.errors[f"cards_{seat}"] = message("Tiến lên is played without jokers.")
+    return tuple(c for c in parsed if isinstance(c, Card))
+
+
+def _read_seat(r: _Reading, seat: int, winner: int | None, instant: int | None,
+               names: Sequence[str]) -> tuple[int, tuple[Card, ...] | None]:
+    """A seat's cards left (a count, or the cards themselves) when the first player went out."""
+    cards = _read_leftover(r, seat)
+    count: int | None = None
+    if r.value(f"left_{seat}"):
+        count = _whole(r.value(f"left_{seat}"), 0, HAND_SIZE)
+        if count is None:
+            r.errors[f"left_{seat}"] = message("Cards left is a whole number from 0 to 13.")
+    if seat == winner:
+        return (0 if count is None else count), (cards or None)
+    if instant is not None:
+        return HAND_SIZE, None
+    if count is None and cards is not None:
+        count = len(cards)
+    elif count is None and f"left_{seat}" not in r.errors and f"cards_{seat}" not in r.errors:
+        r.errors[f"left_{seat}"] = message("Enter how many cards {player} had left, or the cards.",
+                                           player=names[seat])
+    return (count if count is not None else 0), cards
+
+
+def _read_not_frozen(r: _Reading, seat: int) -> bool:
+    raw = r.value(f"frozen_{seat}")
+    if raw not in ("", NOT_FROZEN):
+        r.errors[f"frozen_{seat}"] = message("The “not frozen” box is either ticked or left empty.")
+    return raw == NOT_FROZEN
+
+
+def _read_order(r: _Reading, rules: ScoreRules, instant: int | None) -> tuple[int, ...] | None:
+    """The finishing order from the places, when given (or needed: ``score_by`` places)."""
+    n = r.players
+    places = [r.value(f"place_{seat}") for seat in range(n)]
+    if instant is not None or not (any(places) or rules.score_by == "places"):
+        return None
+    ranks = [_whole(p, 1, n) for p in places]
+    if None in ranks or len(set(ranks)) != n:
+        r.errors["order"] = message("Give every player a different place, 1 to {n}.", n=n)
+        return None
+    return tuple(sorted(range(n), key=lambda s: ranks[s] or 0))
+
+
+def _read_chops(r: _Reading) -> tuple[tuple[Chop, ...], ...]:
+    """The chop rows as chains: a row without 2s goes on the chain of the row before when it
+    bombed that row's bomber, unless the row says a new trick began."""
+    chains: list[tuple[Chop, ...]] = []
+    for row in range(CHOP_ROWS):
+        by, on = r.seat(f"chop_by_{row}"), r.seat(f"chop_on_{row}")
+        twos_raw = r.value(f"chop_twos_{row}")
+        if by is None and on is None and not twos_raw:
+            continue
+        if by is None or on is None:
+            r.errors["chops"] = message("Each chop needs who bombed and whose cards were bombed.")
+            continue
+        try:
+            twos = tuple(c for c in parse_cards(twos_raw) if isinstance(c, Card))
+        except NotationError as exc:
+            r.errors["chops"] = exc.reason
+            continue
+        step = Chop(by, on, twos)
+        new_trick = r.value(f"chop_new_{row}") == NEW_TRICK
+        if not twos and not new_trick and chains and chains[-1][-1].by == on:
+            chains[-1] = (*chains[-1], step)
+        else:
+            chains.append((step,))
+    return tuple(chains)
+
+
+def field_of(exc: ScoreError, typed: Mapping[str, str], *, left_field: str = "left") -> str | None:
+    """The form field a scoring mistake is shown beside (``None``: above the form)."""
+    seat = exc.seat
+    if isinstance(exc, CardTwiceError | PlayedCardError | ScoreInputError) and seat is not None:
+        return f"cards_{seat}"
+    if isinstance(exc, CardsLeftError) and seat is not None:
+        if str(typed.get(f"frozen_{seat}", "")) == NOT_FROZEN:
+            return f"frozen_{seat}"
+        return f"cards_{seat}" if str(typed.get(f"cards_{seat}", "")).strip() else f"{left_field}_{seat}"
+    for kind, name in ((ChopChainError | CardTwiceError, "chops"), (OrderError, "order"),
+                       (InstantWinError, "instant"), (NoSuchSeatError, "out")):
+        if isinstance(exc, kind):
+            return name
+    return None
+
+
+def _refused(exc: ScoreError, typed: Mapping[str, str], left_field: str = "left") -> HandVerdict:
+    name = field_of(exc, typed, left_field=left_field)
+    return HandVerdict(errors={name: exc.reason}) if name else HandVerdict(problem=exc.reason)
+
+
+def _scored(facts: FinishedGame, rules: ScoreRules, typed: Mapping[str, str], **where: Any) -> HandVerdict:
+    try:
+        result = score(facts, rules)
+    except ScoreError as exc:
+        return _refused(exc, typed)
+    record = GameAdded(facts.to_dict(), rules, result.points, result.payments, **where)
+    return HandVerdict(facts=facts, record=record)
+
+
+def judge_by_hand(names: Sequence[str], rules: ScoreRules, typed: Mapping[str, str]) -> HandVerdict:
+    """A game typed by hand (the fields of :func:`hand_fields`): the winner or the order, each
+    loser's cards left or leftover cards, the chops.
+
+    >>> v = judge_by_hand(("An", "Binh"), ScoreRules(), {"out": "0", "left_1": "x"})
+    >>> v.ok, {k: str(m) for k, m in v.errors.items()}
+    (False, {'left_1': 'Cards left is a whole number from 0 to 13.'})
+    """
+    r = _Reading(typed, len(names))
+    winner, instant = _read_winner(r)
+    left: list[int] = []
+    leftover: list[tuple[Card, ...] | None] = []
+    not_frozen: list[bool] = []
+    for seat in range(len(names)):
+        count, cards = _read_seat(r, seat, winner, instant, names)
+        left.append(count)
+        leftover.append(cards)
+        not_frozen.append(_read_not_frozen(r, seat))
+    order = _read_order(r, rules, instant)
+    chops = _read_chops(r)
+    if r.errors or winner is None:
+        return HandVerdict(errors=dict(r.errors))
+    frozen = None
+    if any(not_frozen) and instant is None:  # "not frozen" goes through the library's check
+        frozen = tuple(left[s] == HAND_SIZE and s != winner and not not_frozen[s] for s in range(len(names)))
+    try:
+        facts = FinishedGame(players=len(names), winner=winner, cards_left=tuple(left), order=order,
+                             leftover=tuple(leftover) if any(c is not None for c in leftover) else None,
+                             frozen=frozen, chops=chops, instant_win=instant, names=tuple(names))
+    except ScoreError as exc:
+        return _refused(exc, typed)
+    return _scored(facts, rules, typed, source="hand")
+
+
+def typed_from_facts(facts: FinishedGame) -> dict[str, str]:
+    """The by-hand form filled in from saved facts (to correct a game)."""
+    typed = {name: "" for name in hand_fields(facts.players)}
+    if facts.instant_win is not None:
+        typed["instant"] = str(facts.instant_win)
+    typed["out"] = str(facts.winner)
+    for seat in range(facts.players):
+        typed[f"left_{seat}"] = str(facts.cards_left[seat]) if seat != facts.winner else ""
+        cards = facts.leftover[seat] if facts.leftover is not None else None
+        typed[f"cards_{seat}"] = " ".join(str(c) for c in cards) if cards else ""
+    if facts.order is not None:
+        for place, seat in enumerate(facts.order):
+            typed[f"place_{seat}"] = str(place + 1)
+    row = 0
+    for chain in facts.chops:
+        for i, step in enumerate(chain):
+            if row < CHOP_ROWS:
+                typed[f"chop_by_{row}"], typed[f"chop_on_{row}"] = str(step.by), str(step.on)
+                typed[f"chop_twos_{row}"] = " ".join(str(c) for c in step.twos)
+                typed[f"chop_new_{row}"] = NEW_TRICK if i == 0 and row > 0 and not step.twos else ""
+            row += 1
+    return typed
+
+
+# ---------------------------------------------------------------------------
+# A finished hand of a followed table
+# ---------------------------------------------------------------------------
+
+
+def seat_map(names: Sequence[str], table_names: Sequence[str]) -> list[int] | None:
+    """For each table seat, the sheet seat of the same player; ``None`` when the players differ.
+
+    >>> seat_map(["An", "Binh"], ["binh", "An"]), seat_map(["An", "Binh"], ["An", "Chi"])
+    ([1, 0], None)
+    """
+    folded = [n.casefold() for n in names]
+    mapping = [folded.index(n.casefold()) if n.casefold() in folded else -1 for n in table_names]
+    if len(table_names) != len(names) or -1 in mapping or len(set(mapping)) != len(mapping):
+        return None
+    return mapping
+
+
+def remap(facts: FinishedGame, mapping: Sequence[int], names: Sequence[str]) -> FinishedGame:
+    """The same facts with the table's seats renumbered as the sheet's."""
+    if list(mapping) == list(range(len(mapping))):
+        return dataclasses.replace(facts, names=tuple(names))
+    data = facts.to_dict()
+
+    def per_seat(values: list[Any] | None) -> list[Any] | None:
+        if values is None:
+            return None
+        out: list[Any] = [None] * len(mapping)
+        for seat, value in enumerate(values):
+            out[mapping[seat]] = value
+        return out
+
+    data["winner"] = mapping[data["winner"]]
+    if data["order"] is not None:
+        data["order"] = [mapping[s] for s in data["order"]]
+    for key in ("cards_left", "leftover", "frozen"):
+        data[key] = per_seat(data[key])
+    data["chops"] = [[{**step, "by": mapping[step["by"]], "from": mapping[step["from"]]} for step in chain]
+                     for chain in data["chops"]]
+    if data["instant_win"] is not None:
+        data["instant_win"] = mapping[data["instant_win"]]
+    return FinishedGame.from_dict(data, names)
+
+
+def finished_hand(hands: Sequence[Hand], index: int) -> Hand:
+    """Hand ``index`` of a followed table, once it is over (else :class:`HandNotOverError`)."""
+    if not 0 <= index < len(hands) or not hands[index].over:
+        raise HandNotOverError()
+    return hands[index]
+
+
+def judge_from_table(names: Sequence[str], rules: ScoreRules, table: int, hands: Sequence[Hand],
+                     hand_index: int, leftover: Mapping[int, str]) -> HandVerdict:
+    """A finished hand of a followed table with the keeper's leftover cards (by sheet seat),
+    checked against the plays; the table's ``play_on`` and ``instant_wins`` score it."""
+    try:
+        hand = finished_hand(hands, hand_index)
+    except HandNotOverError as exc:
+        return HandVerdict(problem=exc.reason)
+    mapping = seat_map(names, hand.players)
+    if mapping is None:
+        return HandVerdict(problem=message("This table's players are not the players of this sheet."))
+    typed = {f"cards_{s}": str(text) for s, text in leftover.items()}
+    given: list[str | None] = [str(leftover.get(mapping[seat], "")).strip() or None for seat in range(len(mapping))]
+    given[hand.winner or 0] = None
+    try:
+        facts = finished_game_from_hand(hand, given)
+    except ScoreError as exc:
+        if exc.seat is not None:
+            exc.seat = mapping[exc.seat]
+        return _refused(exc, typed, left_field="cards")
+    try:
+        effective = dataclasses.replace(rules, play_on=hand.rules.play_on, instant_wins=hand.rules.instant_wins)
+    except RefereeError as exc:  # score_by places on a table that does not play on
+        return HandVerdict(problem=exc.reason)
+    return _scored(remap(facts, mapping, names), effective, typed, source="table", table=table, hand=hand_index)
+
+
+# ---------------------------------------------------------------------------
+# The evening
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SheetGame:
+    """A game as the sheet shows it: its number, its record, whether it was corrected, the
+    totals after it."""
+
+    number: int
+    record: GameAdded
+    corrected: bool
+    totals: tuple[int, ...]
+
+    @property
+    def points(self) -> tuple[int, ...]:
+        return self.record.points
+
+    @property
+    def payments(self) -> tuple[Payment, ...]:
+        return self.record.payments
+
+    @property
+    def source(self) -> str:
+        return self.record.source
+
+    @property
+    def table(self) -> tuple[int, int] | None:
+        return self.record.from_table
+
+
+class Evening:
+    """The sheet of an evening: games added (by hand or from a followed table), corrected,
+    tables followed; ``check_x`` / ``can_x`` / ``x`` for each, ``undo`` and :func:`replay`."""
+
+    def __init__(self, setup: EveningSetup) -> None:
+        self.setup = setup
+        self.log: list[Record] = []
+        self._games: list[tuple[GameAdded, bool]] = []
+        self.tables: list[int] = []
+
+    # -- what the sheet shows ------------------------------------------------------------
+    @property
+    def names(self) -> tuple[str, ...]:
+        return self.setup.players
+
+    @property
+    def players(self) -> int:
+        return len(self.setup.players)
+
+    @property
+    def rules(self) -> ScoreRules:
+        return self.setup.rules
+
+    @property
+    def games(self) -> tuple[SheetGame, ...]:
+        totals = (0,) * self.players
+        shown = []
+        for i, (record, corrected) in enumerate(self._games):
+            totals = tuple(a + b for a, b in zip(totals, record.points, strict=True))
+            shown.append(SheetGame(i + 1, record, corrected, totals))
+        return tuple(shown)
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        games = self.games
+        return games[-1].totals if games else (0,) * self.players
+
+    @property
+    def leaders(self) -> tuple[int, ...]:
+        if not self._games:
+            return ()
+        totals = self.totals
+        return tuple(s for s, t in enumerate(totals) if t == max(totals))
+
+    @property
+    def added(self) -> frozenset[tuple[int, int]]:
+        """The followed tables' hands already on the sheet."""
+        return frozenset(r.from_table for r, _ in self._games if r.from_table is not None)
+
+    def saved(self, number: int) -> SheetGame | None:
+        games = self.games
+        return games[number - 1] if 1 <= number <= len(games) else None
+
+    # -- a game by hand ------------------------------------------------------------------
+    def check_add_by_hand(self, typed: Mapping[str, str]) -> GameAdded:
+        """Raise :class:`EntryRefused` unless the typed game can be added; its record otherwise."""
+        verdict = judge_by_hand(self.names, self.rules, typed)
+        if verdict.record is None:
+            raise EntryRefused(verdict)
+        return verdict.record
+
+    def can_add_by_hand(self, typed: Mapping[str, str]) -> bool:
+        return _can(lambda: self.check_add_by_hand(typed))
+
+    def add_by_hand(self, typed: Mapping[str, str]) -> GameAdded:
+        record = self.check_add_by_hand(typed)
+        self._append(record)
+        return record
+
+    # -- a correction --------------------------------------------------------------------
+    def check_game_saved(self, number: int) -> SheetGame:
+        saved = self.saved(number) if isinstance(number, int) and not isinstance(number, bool) else None
+        if saved is None:
+            raise EveningRefused(message("This sheet has no game {n} yet.", n=number))
+        return saved
+
+    def check_correct(self, number: int, typed: Mapping[str, str]) -> GameCorrected:
+        """Raise unless game ``number`` can be typed again so; the correction's record otherwise
+        (it still stands for the table hand the game came from)."""
+        old = self.check_game_saved(number).record
+        new = self.check_add_by_hand(typed)
+        return GameCorrected(new.facts, new.rules, new.points, new.payments, new.source, old.table, old.hand,
+                             number=number)
+
+    def can_correct(self, number: int, typed: Mapping[str, str]) -> bool:
+        return _can(lambda: self.check_correct(number, typed))
+
+    def correct(self, number: int, typed: Mapping[str, str]) -> GameCorrected:
+        record = self.check_correct(number, typed)
+        self._append(record)
+        return record
+
+    # -- a followed table ----------------------------------------------------------------
+    def check_follows(self, table: int) -> None:
+        if table not in self.tables:
+            raise NotFollowedError()
+
+    def check_add_from_table(self, table: int, hands: Sequence[Hand], hand_index: int,
+                             leftover: Mapping[int, str]) -> GameAdded:
+        """Raise unless hand ``hand_index`` of the followed table ``table`` (its hands
+        replayed) can be added with these leftover cards (by sheet seat)."""
+        self.check_follows(table)
+        if (table, hand_index) in self.added:
+            raise EveningRefused(message("This hand of the table is already on the sheet."))
+        verdict = judge_from_table(self.names, self.rules, table, hands, hand_index, leftover)
+        if verdict.record is None:
+            raise EntryRefused(verdict)
+        return verdict.record
+
+    def can_add_from_table(self, table: int, hands: Sequence[Hand], hand_index: int,
+                           leftover: Mapping[int, str]) -> bool:
+        return _can(lambda: self.check_add_from_table(table, hands, hand_index, leftover))
+
+    def add_from_table(self, table: int, hands: Sequence[Hand], hand_index: int,
+                       leftover: Mapping[int, str]) -> GameAdded:
+        record = self.check_add_from_table(table, hands, hand_index, leftover)
+        self._append(record)
+        return record
+
+    def check_follow(self, table: int, table_names: Sequence[str]) -> TableFollowed:
+        """Raise unless the table (stored id, its players) can be followed."""
+        if seat_map(self.names, table_names) is None:
+            raise EveningRefused(message("That table's players ({them}) are not this sheet's ({us}).",
+                                         them=", ".join(table_names), us=", ".join(self.names)))
+        if table in self.tables:
+            raise EveningRefused(message("This sheet already follows that table."))
+        return TableFollowed(table)
+
+    def can_follow(self, table: int, table_names: Sequence[str]) -> bool:
+        return _can(lambda: self.check_follow(table, table_names))
+
+    def follow(self, table: int, table_names: Sequence[str]) -> TableFollowed:
+        record = self.check_follow(table, table_names)
+        self._append(record)
+        return record
+
+    # -- replay and undo -----------------------------------------------------------------
+    def apply(self, action: Record | Mapping[str, Any]) -> Record:
+        """Add a stored record again (its points are trusted, not worked out again)."""
+        record = RECORDS.from_dict(action) if isinstance(action, Mapping) else action
+        if isinstance(record, GameAdded) and len(record.points) != self.players:
+            raise RefereeError(message("a game has {count} scores, but the sheet has {players} players",
+                                       count=len(record.points), players=self.players))
+        return self._append(record)
+
+    def _append(self, record: Record) -> Record:
+        if isinstance(record, GameCorrected):
+            if 1 <= record.number <= len(self._games):
+                self._games[record.number - 1] = (record, True)
+        elif isinstance(record, GameAdded):
+            self._games.append((record, False))
+        elif record.table not in self.tables:
+            self.tables.append(record.table)
+        self.log.append(record)
+        return record
+
+    def undo(self) -> Evening:
+        """A new evening replayed from all but the last record (this one is unchanged)."""
+        if not self.log:
+            raise NothingToUndo()
+        return replay(self.setup, self.log[:-1])
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "players": list(self.names),
+            "games": [{"game": g.number, "points": list(g.points), "totals": list(g.totals),
+                       "corrected": g.corrected, "source": g.source} for g in self.games],
+            "totals": list(self.totals),
+            "tables": list(self.tables),
+        }
+
+
+def _can(check: Callable[[], object]) -> bool:
+    """Whether ``check()`` accepts (``can_x`` never raises: any refusal answers ``False``)."""
+    try:
+        check()
+    except ValueError:
+        return False
+    return True
+
+
+def replay(setup: EveningSetup, actions: Iterable[Record | Mapping[str, Any]]) -> Evening:
+    """Rebuild an evening from its setup and its records (or their dicts)."""
+    evening = Evening(setup)
+    for action in actions:
+        evening.apply(action)
+    return evening

@@ -1,0 +1,234 @@
+"""The games the app knows: one :class:`GameEntry` per game package, and nothing else names a game.
+
+Each package under ``referee/web/games/`` describes itself once, in its ``__init__.py``, as
+``ENTRY = GameEntry(...)``: its slug, its name and tagline in the players' words, its
+blueprints, the links of its home tile, its followed games (a :class:`~referee.web.tables.FollowedGame`
+per store kind: the live fragment, the poll, the keeper-only writes), the order its card
+picker shows the ranks in, the library's rules classes behind its switches, its part of the
+OpenAPI document, and a worked example of its forms.  Everything shared is derived from the
+entries: :func:`referee.web.init_app` registers the blueprints, the home page draws one tile per
+entry, the card picker reads the rank orders, the OpenAPI document gathers the paths and builds
+each rules schema from the library's switch metadata, and the tests' game lists are these
+entries.
+
+The app's games are :data:`GAME_PACKAGES` (the config key ``GAME_PACKAGES`` may give others,
+such as the tests' toy game).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from flask import Blueprint, Flask, current_app
+
+if TYPE_CHECKING:
+    from referee.web.openapi import Section
+    from referee.web.tables import FollowedGame
+
+GAME_PACKAGES: tuple[str, ...] = (
+    "referee.web.games.tienlen",
+    "referee.web.games.three_thirteen",
+    "referee.web.games.trece",
+)
+"""The game packages, in the order of the home page's tiles."""
+
+_EXTENSION = "thirteen_games"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CardOrder:
+    """How a game's card picker lays out the deck: ranks low to high, suits left to right."""
+
+    name: str
+    """The name templates pass to the picker macros (``order="…"``)."""
+    ranks: tuple[str, ...]
+    suits: str
+    """Suit letters (``s c d h``) in the order of the columns."""
+
+
+ACE_LOW = CardOrder(
+    name="ace_low", ranks=("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"), suits="shcd"
+)
+"""The standard order (A…K; suits ♠ ♥ ♣ ♦): a game whose ranks rank otherwise names its own."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HomeLink:
+    """A quick link on the game's home tile: its words (translated when drawn) and endpoint."""
+
+    label: Callable[[], str]
+    endpoint: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Example:
+    """A worked example of one followed game's forms, read by the shared tests (one row per
+    followed game in every parametrised suite) and by whoever reads the entry to learn the game.
+
+    Paths are under the game's ``/g/<token>`` address; ``typed`` is what the refused write typed
+    (kept in its field on a 409 and a 422).
+    """
+
+    new: Mapping[str, Any]
+    """The form that starts a game (``POST <prefix>/new`` answers 303 to the keeper page)."""
+    legal: tuple[str, Mapping[str, Any]]
+    """A write the rules accept on the new game: (path after the token, form)."""
+    refused: tuple[str, Mapping[str, Any]]
+    """A write the rules refuse on the new game, with a typed card field."""
+    typed: str
+    unreadable: tuple[str, Mapping[str, Any]]
+    """A write whose cards the referee cannot read: the third card is ``1x``."""
+    watch_words: str
+    """A sentence of the game's page, in English (the languages suite finds it translated)."""
+    extra_pages: tuple[str, ...] = ()
+    """Other pages under the token (a round page, a CSV)."""
+    names_field: str = "name0"
+    """The new-game field that holds the first player's name."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Contract:
+    """A worked example of the game's state machine in the rules library, through the one
+    contract of :mod:`referee.errors` (``tests/test_contract.py`` runs it for every entry)."""
+
+    name: str
+    new: Callable[[], Any]
+    """A fresh state."""
+    act: Callable[[Any], Any]
+    """An accepted action: returns its record."""
+    refused: Callable[[Any], Any]
+    """An action the rules refuse as the game stands."""
+    can_refused: Callable[[Any], bool]
+    bad_notation: Callable[[Any], Any]
+    """The ``check_x`` of an action whose cards cannot be read (the third is ``9x`` or ``5x``)."""
+    can_bad_notation: Callable[[Any], bool]
+    snapshot: Callable[[Any], Any]
+    records: Any
+    """The game's :class:`~referee.records.Records`."""
+    replay: Callable[[Any, list[Any]], Any]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Screen:
+    """A page of the game outside its tables, with a sentence it shows (the languages and
+    weight suites open each one)."""
+
+    endpoint: str
+    words: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PhoneScreen:
+    """A screen the phone's engine answers too, once it is ready (see :mod:`referee.web.phone`).
+
+    The element that asks carries ``data-local="<kind>"``; ``answer`` names a function of a
+    module that knows no Flask (``"package.module:function"``), called with the form, the house
+    rules this phone kept and what the page carries (``data-local-setup``, ``data-local-game``)
+    and returning a :class:`referee.web.checks.Answer`, as the server's view does.
+    """
+
+    kind: str
+    answer: str
+    fragments: tuple[str, ...]
+    """The templates the answer is drawn with (what they import comes along)."""
+    warm_up: tuple[tuple[str, str], ...] | None = None
+    """A form the engine answers while it starts (modules imported, templates compiled before the
+    first tap); ``None``: not warmed up."""
+    warm_setup: Mapping[str, Any] | None = None
+
+    @property
+    def module(self) -> str:
+        return self.answer.split(":")[0]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GameEntry:
+    """One game, as the rest of the app knows it (see the module docstring)."""
+
+    slug: str
+    """The package's name and the key of the game in the app (``tienlen``)."""
+    name: str
+    """The game's own name, as the table says it (not translated: Tiến lên, Trece)."""
+    tagline: Callable[[], str]
+    """What the game is, in a line, in the reader's language (a function: called per request)."""
+    blueprints: tuple[Blueprint, ...]
+    home: str
+    """The endpoint of the game's landing page (its home tile)."""
+    links: tuple[HomeLink, ...] = ()
+    followed: tuple[FollowedGame[Any], ...] = ()
+    """A followed game per store kind (the kinds of ``Game.kind`` this game writes)."""
+    card_order: CardOrder = ACE_LOW
+    rules: tuple[type, ...] = ()
+    """The library's rules classes behind the game's switches (fields, defaults, ``CHOICES``)."""
+    api: tuple[Section, ...] = ()
+    """The game's paths and schemas in the OpenAPI document."""
+    examples: Mapping[str, Example] = field(default_factory=dict)
+    """A worked example per followed kind."""
+    screens: tuple[Screen, ...] = ()
+    contracts: tuple[Contract, ...] = ()
+    """A worked example of each state machine of the game in the rules library."""
+    phone: tuple[PhoneScreen, ...] = ()
+    """The screens the phone's engine answers too (by their ``data-local`` kinds)."""
+
+    @property
+    def kinds(self) -> tuple[str, ...]:
+        """The store kinds this game writes."""
+        return tuple(f.kind for f in self.followed)
+
+    def followed_game(self, kind: str) -> FollowedGame[Any]:
+        return next(f for f in self.followed if f.kind == kind)
+
+
+def load(packages: Iterable[str]) -> tuple[GameEntry, ...]:
+    """The entries of these game packages (each package's ``ENTRY``), in order."""
+    entries: list[GameEntry] = []
+    for name in packages:
+        entry = getattr(importlib.import_module(name), "ENTRY", None)
+        if not isinstance(entry, GameEntry):
+            raise TypeError(f"the game package {name} has no ENTRY = GameEntry(...)")
+        entries.append(entry)
+    slugs = [e.slug for e in entries]
+    kinds = [k for e in entries for k in e.kinds]
+    for seen in (slugs, kinds):
+        twice = sorted({s for s in seen if seen.count(s) > 1})
+        if twice:
+            raise ValueError(f"two games claim {twice[0]!r}")
+    return tuple(entries)
+
+
+def init_app(app: Flask) -> tuple[GameEntry, ...]:
+    """Load the app's games, register their blueprints, and give templates what they need."""
+    entries = load(app.config.get("GAME_PACKAGES") or GAME_PACKAGES)
+    app.extensions[_EXTENSION] = entries
+    for entry in entries:
+        for blueprint in entry.blueprints:
+            app.register_blueprint(blueprint)
+    app.jinja_env.globals["card_orders"] = card_orders(entries)
+    app.jinja_env.globals["game_entries"] = entries
+    return entries
+
+
+def entries(app: Flask | None = None) -> tuple[GameEntry, ...]:
+    """The games of ``app`` (the current app by default)."""
+    found: tuple[GameEntry, ...] = (app or current_app).extensions[_EXTENSION]
+    return found
+
+
+def card_orders(games: Sequence[GameEntry]) -> dict[str, CardOrder]:
+    """Every rank order a picker may name: the standard one and each game's own."""
+    orders = {ACE_LOW.name: ACE_LOW}
+    for entry in games:
+        orders.setdefault(entry.card_order.name, entry.card_order)
+    return orders
+
+
+def by_kind(kind: str) -> tuple[GameEntry, FollowedGame[Any]]:
+    """The game and the followed game that store ``kind``."""
+    for entry in entries():
+        for followed in entry.followed:
+            if followed.kind == kind:
+                return entry, followed
+    raise KeyError(kind)

@@ -1,0 +1,149 @@
+"""A game is one package: the registry is the only list of games, and the toy game defined only
+in the tests (tests/toy) gets everything a game gets from it, with no other change."""
+
+from __future__ import annotations
+
+import html
+import re
+from pathlib import Path
+
+import pytest
+
+from referee.web import registry
+from referee.web.registry import Example, GameEntry
+from tests.games import ENTRIES, PACKAGES, ROWS, TOY, row
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# What the games share: no file here may name a particular game.
+SHARED = [
+    *sorted((ROOT / "referee" / "web").glob("*.py")),
+    *(ROOT / "static" / "js" / name for name in ("app.js", "picker.js", "table.js")),
+    *sorted((ROOT / "templates").glob("*.html")),
+    *sorted((ROOT / "templates" / "partials").glob("*.html")),
+    *sorted((ROOT / "templates" / "errors").glob("*.html")),
+    ROOT / "templates" / "sw.js",
+    ROOT / "tests" / "games.py",
+    ROOT / "tests" / "conftest.py",
+]
+# The one list of the game packages, and the tests' (the app's plus the toy game).
+ALLOWED = {ROOT / "referee" / "web" / "registry.py", ROOT / "tests" / "games.py"}
+
+
+def names_of(entry: GameEntry) -> set[str]:
+    """The words that would name the game: its slug, name, store kinds, blueprints, prefixes."""
+    words = {entry.slug, entry.name, *entry.kinds, *(bp.name for bp in entry.blueprints)}
+    words |= {(bp.url_prefix or "").strip("/").split("/")[0] for bp in entry.blueprints}
+    words |= {screen.endpoint.split(".")[0] for screen in entry.screens}
+    return {w for w in words if w and w != "api"}
+
+
+@pytest.mark.parametrize("path", [p for p in SHARED if p not in ALLOWED], ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_shared_file_names_a_particular_game(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    found = [(entry.slug, word) for entry in ENTRIES for word in sorted(names_of(entry))
+             if re.search(rf"(?<![\w-]){re.escape(word)}(?![\w])", text)]
+    assert found == [], f"{path.name} names {found}"
+
+
+def test_every_followed_game_has_a_worked_example_and_every_example_a_followed_game() -> None:
+    for entry in ENTRIES:
+        assert set(entry.examples) == set(entry.kinds), entry.slug
+        assert all(isinstance(e, Example) for e in entry.examples.values())
+    assert {r.kind for r in ROWS} == {k for e in ENTRIES for k in e.kinds}
+
+
+def test_two_games_may_not_claim_one_slug_or_kind() -> None:
+    with pytest.raises(ValueError, match="two games claim"):
+        registry.load((*PACKAGES, PACKAGES[0]))
+
+
+def test_a_package_without_an_entry_is_refused_by_name() -> None:
+    with pytest.raises(TypeError, match="tests.games has no ENTRY"):
+        registry.load(("tests.games",))
+
+
+def test_the_app_without_the_toy_game_knows_nothing_of_it(make_app) -> None:  # type: ignore[no-untyped-def]
+    app = make_app(GAME_PACKAGES=registry.GAME_PACKAGES)
+    client = app.test_client()
+    assert "/toy/" not in client.get("/").get_data(as_text=True)
+    assert client.get("/toy/").status_code == 404
+    assert "/api/toy/check" not in client.get("/api/openapi.json").get_json()["paths"]
+    assert [e.slug for e in registry.entries(app)] == [e.slug for e in ENTRIES if e.slug != "toy"]
+
+
+# --- the toy game, registered with no other change ------------------------------------------------
+
+TOY_ROW = next(r for r in ROWS if r.entry.slug == "toy")
+
+
+def test_the_toy_game_is_registered_only_by_its_package_name() -> None:
+    assert PACKAGES[-1] == TOY and TOY not in registry.GAME_PACKAGES
+
+
+def test_the_toy_game_gets_its_home_tile_with_its_words_and_links(client) -> None:  # type: ignore[no-untyped-def]
+    home = html.unescape(client.get("/").get_data(as_text=True))
+    tiles = re.findall(r'<a class="game-tile" href="([^"]+)"><span class="game-name">([^<]+)</span>', home)
+    assert tiles == [(client.application.url_map.bind("localhost").build(e.home), e.name) for e in ENTRIES]
+    assert ("/toy/", "Higher") in tiles
+
+
+def test_the_toy_game_gets_share_links_and_qr_codes(client) -> None:  # type: ignore[no-untyped-def]
+    keeper, watch = TOY_ROW.start(client)
+    page = client.get(TOY_ROW.page(keeper)).get_data(as_text=True)
+    assert page.count('class="qr"') == 2 and f"/toy/g/{watch}" in page and 'id="keeper-link"' in page
+    assert 'data-live="table"' in page
+
+
+def test_the_toy_game_gets_a_409_keeping_what_was_typed_and_undo(client) -> None:  # type: ignore[no-untyped-def]
+    keeper, _ = TOY_ROW.start(client)
+    assert TOY_ROW.write(client, keeper, 0).status_code == 303
+    stale = TOY_ROW.post(client, keeper, ("/play", {"cards": "K♠"}), 0, headers={"HX-Request": "true"})
+    assert stale.status_code == 409 and 'value="K♠"' in stale.get_data(as_text=True)
+    undone = TOY_ROW.undo(client, keeper, 1)
+    assert undone.status_code == 303
+    assert TOY_ROW.write(client, keeper, 2).status_code == 303  # 9♠ again on 5♥: the undo took it back
+
+
+def test_the_toy_game_gets_its_openapi_entry_and_rules_schema(client) -> None:  # type: ignore[no-untyped-def]
+    doc = client.get("/api/openapi.json").get_json()
+    assert "/api/toy/check" in doc["paths"]
+    assert doc["components"]["schemas"]["HigherRules"]["properties"] == {"aces_high": {"type": "boolean", "default": False}}
+    assert "Higher" in doc["info"]["description"]
+    answer = client.post("/api/toy/check", json={"top": "5h", "card": "2h"}).get_json()
+    assert answer == {"legal": False, "reason": "2♥ is not higher than 5♥"}
+
+
+def test_the_card_picker_reads_each_games_rank_order_from_the_page(client) -> None:  # type: ignore[no-untyped-def]
+    first = ENTRIES[0].card_order
+    home = client.get("/").get_data(as_text=True)
+    assert f'data-order="{first.name}" data-ranks="{" ".join(first.ranks)}" data-suits="{first.suits}"' in home
+
+
+def test_a_games_own_tests_may_ask_for_its_row() -> None:
+    assert row(ROWS[0].kind) is ROWS[0]
+
+
+RULES = [cls for entry in ENTRIES for cls in entry.rules]
+
+
+@pytest.mark.parametrize("cls", RULES, ids=[cls.__name__ for cls in RULES])
+def test_remembered_rules_keep_each_switch_that_still_reads_and_drop_the_others(app, cls) -> None:  # type: ignore[no-untyped-def]
+    """One behaviour for every game's cookie of remembered rules (tables.remembered)."""
+    import dataclasses
+    import json
+
+    from werkzeug.http import dump_cookie
+
+    from referee.web.tables import remembered
+
+    flip = next(f.name for f in dataclasses.fields(cls) if isinstance(f.default, bool))
+    kept = {flip: not getattr(cls(), flip), "no_such_switch": True, **{
+        f.name: "sideways" for f in dataclasses.fields(cls) if f.name != flip}}
+    cookie = dump_cookie("rules_k", json.dumps(kept, separators=(",", ":"))).split(";")[0]  # as the app sets it
+    with app.test_request_context(headers={"Cookie": cookie}):
+        rules = remembered(cls, "k")
+    assert getattr(rules, flip) is (not getattr(cls(), flip))
+    assert all(getattr(rules, f.name) == f.default for f in dataclasses.fields(cls) if f.name != flip)
+    with app.test_request_context():
+        assert remembered(cls, "k") == cls()

@@ -1,0 +1,160 @@
+"""Higher on the web: a toy game defined only in the tests, registered in every test app.
+
+Everything here is what a game package provides: its blueprint and routes (a new-table form,
+the followed table, one write, undo, a JSON check), its :class:`FollowedGame`, its templates
+(``tests/toy/templates/toy/``), its part of the OpenAPI document and its registry ``ENTRY``.
+Nothing outside this package and the tests' registry list names it: the home tile, the share
+box, the poll, keeper-only writes, the 409, undo, the stale mark offline, the rows of the shared
+suites and its OpenAPI entry all come from the registry.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, jsonify, redirect, request, url_for
+from flask_babel import gettext
+
+from referee.web import api, openapi, store
+from referee.web.registry import Contract, Example, GameEntry, HomeLink, Screen
+from referee.web.tables import BadForm, Feedback, FollowedGame, Refused
+from referee.web.views import render_page, say
+from tests.toy.rules import RECORDS, HigherRules, Setup, State, parse_one, replay
+
+KIND = "toy_higher"
+
+bp = Blueprint("toy", __name__, url_prefix="/toy", template_folder="templates")
+api_bp = Blueprint("toy_api", __name__, url_prefix="/api/toy")
+api_bp.register_error_handler(ValueError, api.bad_input)
+API = openapi.Section()
+
+
+@bp.get("/")
+def index() -> Response:
+    return render_page("toy/index.html", "toy/index.html", errors={}, form={})
+
+
+@bp.post("/new")
+def new() -> Response:
+    form = request.form
+    try:
+        names = store.clean_names([form.get("name0", ""), form.get("name1", "")], least=2, most=2)
+        rules = HigherRules.from_mapping({"aces_high": form.get("aces_high", "off")})
+        start = parse_one(form.get("start", ""))
+    except ValueError as exc:
+        return render_page("toy/index.html", "toy/index.html", status=422, errors={"names": say(exc)}, form=form)
+    setup = Setup(tuple(names), start, rules)
+    game = store.create_game(KIND, names, rules=rules.to_dict(), setup=setup.to_dict())
+    return redirect(url_for("toy.table", token=game.keeper_token), 303)  # type: ignore[return-value]
+
+
+def state_of(access: store.Access) -> State:
+    return replay(access.game.setup, [e.payload for e in store.live_events(access.game)])
+
+
+def last_move(access: store.Access) -> str | None:
+    state = state_of(access)
+    if not state.log:
+        return None
+    record = state.log[-1]
+    return f"{state.setup.players[record.seat]} {record.card}"
+
+
+def render_table(access: store.Access, feedback: Feedback, status: int = 200) -> Response:
+    state = state_of(access)
+    return render_page("toy/table.html", "toy/_table.html", status=status, **GAME.context(access),
+                       state=state, feedback=feedback, undo_label=last_move(access))
+
+
+GAME = FollowedGame(bp, kind=KIND, endpoint="toy.table", render=render_table, last_move=last_move)
+
+
+@bp.get("/g/<token>")
+def table(token: str) -> Response:
+    return GAME.page(token)
+
+
+def decide(access: store.Access) -> tuple[str, dict[str, Any]]:
+    raw = request.form.get("cards", "")
+    if not raw.strip():
+        raise BadForm(gettext("Tap the cards played, in order, then Play."), at="cards")
+    try:
+        record = state_of(access).play(raw)
+    except ValueError as exc:
+        raise Refused(exc, at="cards") from None
+    return record.action, record.to_dict()
+
+
+@bp.post("/g/<token>/play")
+def play(token: str) -> Response:
+    return GAME.write(token, decide, typed={"cards": request.form.get("cards", "")[:200]}, at="cards")
+
+
+@bp.post("/g/<token>/undo")
+def undo(token: str) -> Response:
+    return GAME.undo(token)
+
+
+@api_bp.post("/check")
+def api_check() -> Response:
+    data = api.json_body(required=("top", "card"), allowed=("rules",))
+    state = State(Setup(("A", "B"), parse_one(api.text_field(data, "top")), HigherRules.from_mapping(api.rules_field(data))))
+    card = api.text_field(data, "card")
+    legal = state.can_play(card)
+    reason = "" if legal else str(_refusal(state, card))
+    return jsonify(legal=legal, reason=reason)
+
+
+def _refusal(state: State, card: str) -> Exception | None:
+    try:
+        state.check_play(card)
+    except ValueError as exc:
+        return exc
+    return None
+
+
+API.add_path("/api/toy/check", "post", openapi.json_operation(
+    "Higher: may this card follow that one?",
+    {"type": "object", "required": ["top", "card"], "additionalProperties": False, "properties": {
+        "top": {"type": "string"}, "card": {"type": "string"}, "rules": openapi.rules_ref(HigherRules)}},
+    {"type": "object", "required": ["legal", "reason"],
+     "properties": {"legal": {"type": "boolean"}, "reason": {"type": "string"}}},
+    {"top": "5h", "card": "9s", "rules": {"aces_high": False}},
+))
+
+ENTRY = GameEntry(
+    slug="toy",
+    name="Higher",
+    tagline=lambda: gettext("Check a play"),
+    blueprints=(bp, api_bp),
+    home="toy.index",
+    links=(HomeLink(label=lambda: gettext("Check a play"), endpoint="toy.index"),),
+    followed=(GAME,),
+    rules=(HigherRules,),
+    api=(API,),
+    examples={
+        KIND: Example(
+            new={"name0": "Ana", "name1": "Ben", "start": "5h"},
+            legal=("/play", {"cards": "9s"}),
+            refused=("/play", {"cards": "2h"}),  # 2♥ is not higher than 5♥
+            typed="2h",
+            unreadable=("/play", {"cards": "Q♦ K♦ 1x"}),
+            watch_words="Moves",
+        ),
+    },
+    screens=(Screen(endpoint="toy.index", words="Start the table"),),
+    contracts=(
+        Contract(
+            name="toy",
+            new=lambda: State(Setup(("Ana", "Ben"), parse_one("5h"))),
+            act=lambda g: g.play("9s"),
+            refused=lambda g: g.play("2h"),  # not higher than 5♥
+            can_refused=lambda g: g.can_play("2h"),
+            bad_notation=lambda g: g.check_play("5x"),
+            can_bad_notation=lambda g: g.can_play("5x"),
+            snapshot=lambda g: [r.to_dict() for r in g.log],
+            records=RECORDS,
+            replay=lambda g, log: replay(g.setup, log),
+        ),
+    ),
+)
