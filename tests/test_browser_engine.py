@@ -74,7 +74,9 @@ def judged_locally(page) -> str:  # type: ignore[no-untyped-def]
 
 
 def tap_tienlen_bomb(page) -> None:  # type: ignore[no-untyped-def]
-    for card in ("2h", "3s", "3c", "4d", "4h", "5s", "5c"):
+    page.locator("#picker-check [data-card='2h']").tap()  # the grid fills "On the table" first
+    page.locator("#picker-play [data-target]").tap()
+    for card in ("3s", "3c", "4d", "4h", "5s", "5c"):
         page.locator(f"#picker-check [data-card='{card}']").tap()
 
 
@@ -108,6 +110,8 @@ def test_offline_the_house_rules_and_the_language_are_the_phones(pocket):
     page.locator("summary").filter(has_text=re.compile("Luật|luật")).first.tap()
     page.locator("input[name=quad_beats_pair_of_twos]").check()
     expect(box).to_have_attribute("data-state", "legal")
+    # The phone's answer writes the cookie (it comes a moment after the tap).
+    page.wait_for_function("() => decodeURIComponent(document.cookie).includes('quad_beats_pair_of_twos\\\\\":true')")
     cookie = {c["name"]: c["value"] for c in pocket.context.cookies()}.get("rules_tienlen", "")
     assert "quad_beats_pair_of_twos\\\":true" in cookie
     pocket.context.set_offline(False)
@@ -405,7 +409,9 @@ def _tap_to(page, locator, condition: str) -> float:  # type: ignore[no-untyped-
 
 
 def _tienlen(page) -> None:  # type: ignore[no-untyped-def]
-    for card in ("2h", "3s", "3c", "4d", "4h", "5s"):
+    page.locator("#picker-check [data-card='2h']").tap()
+    page.locator("#picker-play [data-target]").tap()
+    for card in ("3s", "3c", "4d", "4h", "5s"):
         page.locator(f"#picker-check [data-card='{card}']").tap()
 
 
