@@ -164,6 +164,37 @@ def test_offline_a_rounds_live_count_and_split_are_shown_on_the_phone(pocket):
     assert judged_locally(page) == "three-thirteen-preview"
 
 
+def test_offline_a_saved_round_shows_its_split_and_points_at_once_and_is_stored_once(pocket, engine_server):
+    page = pocket.open("/three-thirteen/")
+    for i, name in enumerate(("Ann", "Bao")):
+        page.locator(f"#name-{i}").fill(name)
+    page.get_by_role("button", name="Start the sheet").tap()
+    page.wait_for_url(re.compile(r"/three-thirteen/g/"))
+    sheet_url = page.url
+    page.goto(sheet_url + "/round/1")
+    pocket.ready()
+    pocket.context.set_offline(True)
+    page.locator(".tt-step[data-step='0']").tap()
+    for card in ("Ks", "Kd", "Kc"):
+        page.locator(f"#seat-0 [data-card='{card}']").tap()
+    page.locator("label:has(#out-0)").tap()
+    page.locator(".tt-step[data-step='1']").tap()
+    for card in ("4h", "9c", "Jd"):
+        page.locator(f"#seat-1 [data-card='{card}']").tap()
+    page.locator(".tt-save").tap()
+    judged = page.locator("[data-local-shown] .tt-judged")
+    expect(judged).to_have_attribute("data-state", "ok")
+    expect(judged.locator(".tt-hand[data-seat='0'] .tt-split")).to_have_attribute("data-points", "0")
+    expect(judged.locator(".tt-hand[data-seat='0'] .badge.ok")).to_be_visible()
+    expect(judged.locator(".tt-hand[data-seat='1'] .tt-hand-pts")).to_have_text("23 points")  # 4 + 9 + 10
+    expect(page.locator("#outbox")).to_be_visible()  # and it waits to be sent
+    assert judged_locally(page) == "three-thirteen-round"
+    pocket.context.set_offline(False)
+    expect(page.locator("#outbox")).to_be_hidden(timeout=30_000)
+    rounds = [p for kind, p in table_events(engine_server, sheet_url) if p.get("round") == 1]
+    assert [r["points"] for r in rounds] == [[0, 23]]  # stored once, as the phone counted it
+
+
 def table_events(server, url: str) -> list[tuple[str, dict]]:  # type: ignore[no-untyped-def]
     """The events stored for the Tiến lên table behind ``url``, in order."""
     from sqlalchemy import select

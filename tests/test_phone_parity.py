@@ -360,8 +360,11 @@ def test_the_phone_and_the_server_give_the_same_verdicts_splits_and_doctests(eng
             kinds.append(kind)
 
     # First rounds of real sheets: the server's route itself.
+    from referee.three_thirteen import Schedule
+    from referee.web.games.three_thirteen.answers import rules_of
+
     with engine_app.app_context():
-        from referee.web.games.three_thirteen.answers import rules_of, stored_rules
+        from referee.web.games.three_thirteen.answers import stored_rules
         from referee.web.games.three_thirteen.sheet import KIND
 
         sheets = []
@@ -385,6 +388,27 @@ def test_the_phone_and_the_server_give_the_same_verdicts_splits_and_doctests(eng
         requests.append({"kind": "three-thirteen-preview", "language": language, "form": form,
                          "remembered": {}, "setup": setup})
         kinds.append("three-thirteen-preview (server route)")
+
+    # Whole rounds saved offline (judged on the phone while they wait to be sent): the phone
+    # against the same function on CPython, outside Flask.
+    for i in range(200):
+        setup, _ = preview_setup(rng)
+        players = int(setup["players"])
+        dealt = Schedule(rules_of(setup["rules"])).cards_dealt(int(setup["number"]))
+        form = []
+        for seat in range(players):
+            if rng.random() < 0.15:
+                form.append((f"points_{seat}", str(rng.randint(0, 120))))
+            else:
+                form.append((f"cards_{seat}", " ".join(_cards(rng, max(0, dealt + rng.choice((0, 0, 0, 1, -1)))))))
+        if rng.random() < 0.8:
+            form.append(("out", str(rng.randrange(players))))
+        setup = {**setup, "names": [f"P{n}" for n in range(players)]}
+        language = LANGUAGES[i % 4]
+        expected.append(phone.render("three-thirteen-round", language, form, {}, setup))
+        requests.append({"kind": "three-thirteen-round", "language": language, "form": form, "remembered": {},
+                         "setup": setup})
+        kinds.append("three-thirteen-round")
 
     # Moves at followed Tiến lên tables: each sent to the server in turn (stored when accepted);
     # the phone judges the same move from the start of the game with the accepted ones waiting.

@@ -250,6 +250,45 @@
     if (form && e.detail.xhr && e.detail.xhr.status) judgedMoves.delete(form);  /* the referee answered */
   });
 
+  /* Ask the worker for the answer to elt's request and swap it in as htmx would. */
+  function answerHere(elt, kind, verb, path, target, values) {
+    var tapped = performance.now();
+    var setup = null;
+    try { setup = JSON.parse(elt.getAttribute("data-local-setup") || "null"); } catch (err) { setup = null; }
+    var rules = elt.getAttribute("data-local-rules");
+    return ask({ kind: kind, language: language(), form: pairs(values), remembered: rememberedRules(rules), setup: setup })
+      .then(function (answer) {
+        window.htmx.swap(target, answer.html, { swapStyle: elt.getAttribute("hx-swap") || window.htmx.config.defaultSwapStyle });
+        keepRules(rules, answer.remember);
+        if (elt.getAttribute("hx-push-url") === "true" && verb === "get") {
+          var query = new URLSearchParams(pairs(values)).toString();
+          history.pushState(null, "", path + (query ? "?" + query : ""));
+        }
+        window.Thirteen.engine.last = { kind: kind, ms: performance.now() - tapped };
+        elt.dispatchEvent(new CustomEvent("thirteen:judged", { bubbles: true, detail: { kind: kind, local: true } }));
+      });
+  }
+  function signature(values) { return JSON.stringify(pairs(values)); }
+
+  /* A form that waits after a change before it asks the server (hx-trigger "change delay:…",
+     so that quick taps make one request) needs no wait with the engine ready: the phone answers
+     at once, and when htmx asks after the wait with the same values, that answer stands. */
+  var answeredEarly = new WeakMap();  /* elt -> the values it was answered for */
+  document.addEventListener("change", function (e) {
+    var elt = e.target && e.target.closest && e.target.closest("form[data-local]");
+    if (!elt || !ready || !worker || !window.htmx || gameHolder(elt)) return;
+    if (!/\bchange delay:/.test(elt.getAttribute("hx-trigger") || "")) return;
+    var selector = elt.getAttribute("hx-target");
+    var target = selector ? document.querySelector(selector) : elt;
+    var verb = elt.getAttribute("hx-get") ? "get" : "post";
+    var path = elt.getAttribute("hx-" + verb);
+    if (!target || !path) return;
+    var values = window.htmx.values(elt, verb);
+    answeredEarly.set(elt, signature(values));
+    answerHere(elt, elt.getAttribute("data-local"), verb, path, target, values)
+      .catch(function () { answeredEarly.delete(elt); });  /* htmx asks after its wait, as before */
+  }, true);
+
   document.addEventListener("htmx:confirm", function (e) {
     var d = e.detail;
     var elt = d && d.elt;
@@ -257,25 +296,37 @@
     if (!kind || !ready || !worker || !window.htmx) return;
     if (gameHolder(elt)) { tableMove(e, d, elt, kind); return; }
     e.preventDefault();
-    var tapped = performance.now();
     var values = window.htmx.values(elt, d.verb);
+    if (answeredEarly.get(elt) === signature(values)) return;  /* answered at the change, no wait */
+    answeredEarly.delete(elt);
+    answerHere(elt, kind, d.verb, d.path, d.target || elt, values).catch(function () {
+      d.issueRequest(true);  /* the engine could not answer: the server does, as before */
+    });
+  });
+
+  /* A form marked data-local-offline="<kind>" (a round's entry) that could not be sent waits in
+     the outbox (app.js); with the engine ready, what the referee will make of it is shown at
+     once above the form, drawn as the server draws it. */
+  document.addEventListener("htmx:sendError", function (e) {
+    var elt = e.detail && e.detail.elt;
+    var form = elt && elt.closest && elt.closest("form[data-local-offline]");
+    if (!form || !ready || !worker || !window.htmx) return;
+    var kind = form.getAttribute("data-local-offline");
+    var tapped = performance.now();
     var setup = null;
-    try { setup = JSON.parse(elt.getAttribute("data-local-setup") || "null"); } catch (err) { setup = null; }
-    var rules = elt.getAttribute("data-local-rules");
-    ask({ kind: kind, language: language(), form: pairs(values), remembered: rememberedRules(rules), setup: setup })
+    try { setup = JSON.parse(form.getAttribute("data-local-setup") || "null"); } catch (err) { setup = null; }
+    ask({ kind: kind, language: language(), form: pairs(window.htmx.values(form, "post")), remembered: {}, setup: setup })
       .then(function (answer) {
-        var target = d.target || elt;
-        window.htmx.swap(target, answer.html, { swapStyle: elt.getAttribute("hx-swap") || window.htmx.config.defaultSwapStyle });
-        keepRules(rules, answer.remember);
-        if (elt.getAttribute("hx-push-url") === "true" && d.verb === "get") {
-          var query = new URLSearchParams(pairs(values)).toString();
-          history.pushState(null, "", d.path + (query ? "?" + query : ""));
+        var shown = form.previousElementSibling;
+        if (!shown || !shown.hasAttribute("data-local-shown")) {
+          shown = document.createElement("div");
+          shown.setAttribute("data-local-shown", kind);
+          form.parentNode.insertBefore(shown, form);
         }
-        window.Thirteen.engine.last = { kind: kind, ms: performance.now() - tapped };
-        elt.dispatchEvent(new CustomEvent("thirteen:judged", { bubbles: true, detail: { kind: kind, local: true } }));
-      }, function () {
-        d.issueRequest(true);  /* the engine could not answer: the server does, as before */
-      });
+        shown.innerHTML = answer.html;
+        window.Thirteen.engine.last = { kind: kind, ms: performance.now() - tapped, status: answer.status };
+        shown.scrollIntoView({ block: "start" });
+      }, function () { /* the outbox still says it waits: the referee judges it when it is sent */ });
   });
 
   window.Thirteen = window.Thirteen || {};

@@ -56,5 +56,7 @@ ENTRY = GameEntry(
         PhoneScreen(kind="three-thirteen-preview", answer="referee.web.games.three_thirteen.answers:phone_preview",
                     fragments=("three_thirteen/_preview.html",), warm_up=(("cards_0", "3s 4s 5s"),),
                     warm_setup={"rules": {}, "players": 2, "number": 1, "seat": 0}),
+        PhoneScreen(kind="three-thirteen-round", answer="referee.web.games.three_thirteen.answers:phone_round",
+                    fragments=("three_thirteen/_round_judged.html",)),
     ),
 )

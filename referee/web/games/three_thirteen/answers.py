@@ -23,6 +23,8 @@ from referee.three_thirteen import (
     decks_for,
     split_hand,
 )
+from referee.three_thirteen_sheet import RoundVerdict, SeatVerdict
+from referee.three_thirteen_sheet import judge_round as rules_judge_round
 from referee.three_thirteen_sheet import preview_hand as rules_preview_hand
 from referee.web.checks import Answer, all_values
 from referee.web.house_rules import sent_switches
@@ -71,6 +73,16 @@ def split_view(split: Split, factor: int = 1) -> dict[str, Any]:
         "score": split.points * factor,
         "out": split.is_out,
     }
+
+
+def seat_split(seat: SeatVerdict, factor: int) -> dict[str, Any] | None:
+    """A judged seat's split as the pages draw it (with a false out's penalty and why)."""
+    if seat.split is None:
+        return None
+    view = split_view(seat.split, factor)
+    if seat.penalty:
+        view.update(penalty=seat.penalty, score=seat.score, reason=say(seat.reason) if seat.reason else None)
+    return view
 
 
 def _bounded(raw: str | None, default: int, low: int, high: int) -> int:
@@ -140,6 +152,23 @@ def preview_screen(setup: Mapping[str, Any], seat: int, form: Mapping[str, Any])
     return Answer("three_thirteen/_preview.html", {"p": result, "seat": seat})
 
 
+def round_screen(setup: Mapping[str, Any], form: Mapping[str, Any]) -> Answer:
+    """A round's entry judged whole, as Save would have it judged: each hand's split and points
+    (shown at once when the round is saved offline and waits on the phone to be sent);
+    ``setup`` is the sheet's ``rules``, ``players``, ``names`` and round ``number``."""
+    players, number = int(setup["players"]), int(setup["number"])
+    out = {seat for seat in (whole_number(raw, high=players - 1) for raw in all_values(form, "out")) if seat is not None}
+    cards = [str(form.get(f"cards_{i}", ""))[:400] for i in range(players)]
+    points = [str(form.get(f"points_{i}", ""))[:10] for i in range(players)]
+    verdict: RoundVerdict = rules_judge_round(rules_of(setup["rules"]), players, number, cards, points, out)
+    hands = [{"seat": s.seat, "name": str(setup["names"][s.seat]), "points": s.score, "out": s.seat in verdict.out,
+              "split": seat_split(s, verdict.factor), "typed": s.hand is None,
+              "error": say(s.problem) if s.problem is not None else None} for s in verdict.seats]
+    return Answer("three_thirteen/_round_judged.html",
+                  {"hands": hands, "number": number, "ok": verdict.ok,
+                   "problem": say(verdict.problem) if verdict.problem is not None else None})
+
+
 # --------------------------------------------------------------------------- on the phone
 
 
@@ -150,3 +179,8 @@ def phone_score(form: Mapping[str, Any], remembered: Mapping[str, Any], setup: M
 def phone_preview(form: Mapping[str, Any], remembered: Mapping[str, Any], setup: Mapping[str, Any] | None) -> Answer:
     assert setup is not None
     return preview_screen(setup, int(setup["seat"]), form)
+
+
+def phone_round(form: Mapping[str, Any], remembered: Mapping[str, Any], setup: Mapping[str, Any] | None) -> Answer:
+    assert setup is not None
+    return round_screen(setup, form)

@@ -20,6 +20,7 @@ from referee.web.games.three_thirteen.answers import (
     card_view,
     preview_hand,
     rules_of,
+    seat_split,
     split_view,
     stored_rules,
 )
@@ -79,12 +80,9 @@ def entry_from_verdict(verdict: RoundVerdict, cards: Sequence[str], points: Sequ
     entry.errors = {seat: say(why) for seat, why in verdict.errors.items()}
     entry.problem = say(verdict.problem) if verdict.problem is not None else None
     for seat in verdict.seats:
-        if seat.split is None:
-            continue
-        view = split_view(seat.split, verdict.factor)
-        if seat.penalty:
-            view.update(penalty=seat.penalty, score=seat.score, reason=say(seat.reason) if seat.reason else None)
-        entry.splits[seat.seat] = view
+        view = seat_split(seat, verdict.factor)
+        if view is not None:
+            entry.splits[seat.seat] = view
     if verdict.ok:
         entry.payload = verdict.record().to_dict()
     return entry
