@@ -536,7 +536,8 @@ def test_the_goals_of_the_referee_in_your_pocket(browser, engine_server):
             print("    " + f"{network:<18} " + ", ".join(f"{k} {v * 1000:.0f} ms" for k, v in row.items()))
         print("  of which the engine (the question to the worker and back, and the swap): " + ", ".join(
             f"{k} {min(v):.0f}–{max(v):.0f} ms" for k, v in engine_ms.items()))
-        print("  (the Trece check form waits 150 ms after a change before it asks: hx-trigger \"change delay:150ms\")")
+        print("  (the Trece check form waits 150 ms after a change before it asks the server; with the engine ready "
+              "the phone answers at the change)")
         print(f"  engine start on the repeat visit, ms: {repeat_parts} (the visit before: {cold_parts})")
         assert engine_bytes > 0 and engine_in_first == 0
     finally:
