@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import os
 import secrets
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from flask import Flask
+from sqlalchemy.engine import URL
 
 HERE = Path(__file__).resolve().parent
 
@@ -21,7 +23,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     """The application factory.
 
     Configuration comes from defaults, then ``instance/config.py`` if present,
-    then the environment (``DATABASE_URL``, ``SECRET_KEY``, ``PUBLIC_URL``, ``AUTO_MIGRATE=0``), then
+    then the environment (``DATABASE_URL`` or the ``POSTGRES_*`` settings, ``SECRET_KEY``, ``PUBLIC_URL``, ``AUTO_MIGRATE=0``), then
     ``config``.  On start the database is migrated to the latest schema unless
     ``AUTO_MIGRATE`` is off.
     """
@@ -34,7 +36,6 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     )
     app.config.from_mapping(
         SQLALCHEMY_DATABASE_URI=f"sqlite:///{HERE / 'instance' / 'thirteen.sqlite'}",
-        SQLALCHEMY_ENGINE_OPTIONS={"pool_pre_ping": True},
         MAX_CONTENT_LENGTH=64 * 1024,
         BABEL_DEFAULT_LOCALE="en",
         LANGUAGES=["en", "es", "pt", "vi"],  # referee/web/i18n.py; catalogues in translations/
@@ -42,8 +43,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     )
     if config is None:
         app.config.from_pyfile("config.py", silent=True)
-        if os.environ.get("DATABASE_URL"):
-            app.config["SQLALCHEMY_DATABASE_URI"] = _normalise_db_url(os.environ["DATABASE_URL"])
+        database_url = os.environ.get("DATABASE_URL") or postgres_url_from(os.environ)
+        if database_url:
+            app.config["SQLALCHEMY_DATABASE_URI"] = _normalise_db_url(database_url)
         if os.environ.get("PUBLIC_URL"):  # the address phones use, e.g. https://thirteen.example.org
             app.config["PUBLIC_URL"] = os.environ["PUBLIC_URL"]
         if os.environ.get("SECRET_KEY"):
@@ -54,6 +56,10 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         app.config.update(config)
         if "SQLALCHEMY_DATABASE_URI" in config:
             app.config["SQLALCHEMY_DATABASE_URI"] = _normalise_db_url(config["SQLALCHEMY_DATABASE_URI"])
+    # A server database's connections can go stale (a restart): each is pinged when taken from the
+    # pool.  A SQLite file has nothing to go stale, and the ping cost a sixth of a poll's time.
+    sqlite = str(app.config["SQLALCHEMY_DATABASE_URI"]).startswith("sqlite")
+    app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", {} if sqlite else {"pool_pre_ping": True})
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _instance_secret(Path(app.instance_path))
@@ -71,6 +77,32 @@ def _instance_secret(folder: Path) -> str:
         path.write_text(secrets.token_urlsafe(32), encoding="utf-8")
         path.chmod(0o600)
     return path.read_text(encoding="utf-8").strip()
+
+
+def postgres_url_from(environ: Mapping[str, str]) -> str | None:
+    """The PostgreSQL URL from ``POSTGRES_HOST``, ``POSTGRES_PORT``, ``POSTGRES_USER``,
+    ``POSTGRES_PASSWORD`` and ``POSTGRES_DB`` (as compose.yaml passes them), each part quoted as
+    a URL needs, so a password may hold any character; ``None`` without ``POSTGRES_HOST``.
+
+    >>> url = postgres_url_from({"POSTGRES_HOST": "db", "POSTGRES_USER": "thirteen",
+    ...                          "POSTGRES_PASSWORD": "p@ss:w/rd", "POSTGRES_DB": "thirteen"})
+    >>> url
+    'postgresql+psycopg://thirteen:p%40ss%3Aw%2Frd@db:5432/thirteen'
+    >>> from sqlalchemy.engine import make_url
+    >>> make_url(url).password
+    'p@ss:w/rd'
+    """
+    if not environ.get("POSTGRES_HOST"):
+        return None
+    url = URL.create(
+        "postgresql+psycopg",
+        username=environ.get("POSTGRES_USER") or "postgres",
+        password=environ.get("POSTGRES_PASSWORD") or None,
+        host=environ["POSTGRES_HOST"],
+        port=int(environ.get("POSTGRES_PORT") or 5432),
+        database=environ.get("POSTGRES_DB") or environ.get("POSTGRES_USER") or "postgres",
+    )
+    return url.render_as_string(hide_password=False)
 
 
 def _normalise_db_url(url: str) -> str:

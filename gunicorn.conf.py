@@ -12,7 +12,7 @@ Every setting can be changed through the environment, as hosts expect:
   room does not open a new connection every 3 s per phone.
 * ``worker_connections`` 1000 per worker: open keep-alive connections a worker holds at most.
 * ``timeout`` 30 s: a worker stuck that long is restarted; no request of the app needs 1 s.
-* ``PORT`` (default 8000), access log on stdout (tokens of share links cut short).
+* ``LISTEN_HOST`` (default 127.0.0.1, this computer only) and ``PORT`` (default 8000), access log on stdout (tokens of share links cut short).
 
 Migrations run once, in the master before any worker starts (``on_starting``), under the
 database's migration lock (see ``referee/web/database.py``), so several containers started at
@@ -40,7 +40,9 @@ class TokenCuttingLogger(Logger):
 
 
 wsgi_app = "app:create_app()"
-bind = [f"0.0.0.0:{os.environ.get('PORT', '8000')}"]
+# This computer only unless LISTEN_HOST says otherwise (the container sets LISTEN_HOST=0.0.0.0; a reverse proxy
+# on the same host needs nothing more).
+bind = [f"{os.environ.get('LISTEN_HOST', '127.0.0.1')}:{os.environ.get('PORT', '8000')}"]
 workers = int(os.environ.get("WEB_CONCURRENCY", multiprocessing.cpu_count() * 2 + 1))
 worker_class = "gthread"
 threads = int(os.environ.get("GUNICORN_THREADS", "4"))

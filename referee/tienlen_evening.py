@@ -391,6 +391,8 @@ def _read_chops(r: _Reading) -> tuple[tuple[Chop, ...], ...]:
 def field_of(exc: ScoreError, typed: Mapping[str, str], *, left_field: str = "left") -> str | None:
     """The form field a scoring mistake is shown beside (``None``: above the form)."""
     seat = exc.seat
+    if exc.field == "caught" and seat is not None:
+        return f"caught_{seat}"
     if isinstance(exc, CardTwiceError | PlayedCardError | ScoreInputError) and seat is not None:
         return f"cards_{seat}"
     if isinstance(exc, CardsLeftError) and seat is not None:
@@ -511,8 +513,9 @@ def remap(facts: FinishedGame, mapping: Sequence[int], names: Sequence[str]) -> 
     data["winner"] = mapping[data["winner"]]
     if data["order"] is not None:
         data["order"] = [mapping[s] for s in data["order"]]
-    for key in ("cards_left", "leftover", "frozen"):
-        data[key] = per_seat(data[key])
+    for key in ("cards_left", "leftover", "frozen", "caught"):
+        if key in data:
+            data[key] = per_seat(data[key])
     data["chops"] = [[{**step, "by": mapping[step["by"]], "from": mapping[step["from"]]} for step in chain]
                      for chain in data["chops"]]
     if data["instant_win"] is not None:
@@ -528,9 +531,11 @@ def finished_hand(hands: Sequence[Hand], index: int) -> Hand:
 
 
 def judge_from_table(names: Sequence[str], rules: ScoreRules, table: int, hands: Sequence[Hand],
-                     hand_index: int, leftover: Mapping[int, str]) -> HandVerdict:
-    """A finished hand of a followed table with the keeper's leftover cards (by sheet seat),
-    checked against the plays; the table's ``play_on`` and ``instant_wins`` score it."""
+                     hand_index: int, leftover: Mapping[int, str],
+                     caught: Mapping[int, str] | None = None) -> HandVerdict:
+    """A finished hand of a followed table with the keeper's leftover cards, or only the 2s
+    and bomb cards caught (``caught``), by sheet seat, checked against the plays; the table's
+    ``play_on`` and ``instant_wins`` score it."""
     try:
         hand = finished_hand(hands, hand_index)
     except HandNotOverError as exc:
@@ -541,8 +546,11 @@ def judge_from_table(names: Sequence[str], rules: ScoreRules, table: int, hands:
     typed = {f"cards_{s}": str(text) for s, text in leftover.items()}
     given: list[str | None] = [str(leftover.get(mapping[seat], "")).strip() or None for seat in range(len(mapping))]
     given[hand.winner or 0] = None
+    caught = caught or {}
+    typed.update({f"caught_{s}": str(text) for s, text in caught.items()})
+    taken: list[str | None] = [str(caught.get(mapping[seat], "")).strip() or None for seat in range(len(mapping))]
     try:
-        facts = finished_game_from_hand(hand, given)
+        facts = finished_game_from_hand(hand, given, taken if any(taken) else None)
     except ScoreError as exc:
         if exc.seat is not None:
             exc.seat = mapping[exc.seat]
@@ -684,24 +692,25 @@ class Evening:
             raise NotFollowedError()
 
     def check_add_from_table(self, table: int, hands: Sequence[Hand], hand_index: int,
-                             leftover: Mapping[int, str]) -> GameAdded:
+                             leftover: Mapping[int, str], caught: Mapping[int, str] | None = None) -> GameAdded:
         """Raise unless hand ``hand_index`` of the followed table ``table`` (its hands
-        replayed) can be added with these leftover cards (by sheet seat)."""
+        replayed) can be added with these leftover cards, or only the 2s and bomb cards
+        ``caught`` (by sheet seat)."""
         self.check_follows(table)
         if (table, hand_index) in self.added:
             raise EveningRefused(message("This hand of the table is already on the sheet."))
-        verdict = judge_from_table(self.names, self.rules, table, hands, hand_index, leftover)
+        verdict = judge_from_table(self.names, self.rules, table, hands, hand_index, leftover, caught)
         if verdict.record is None:
             raise EntryRefused(verdict)
         return verdict.record
 
     def can_add_from_table(self, table: int, hands: Sequence[Hand], hand_index: int,
-                           leftover: Mapping[int, str]) -> bool:
-        return _can(lambda: self.check_add_from_table(table, hands, hand_index, leftover))
+                           leftover: Mapping[int, str], caught: Mapping[int, str] | None = None) -> bool:
+        return _can(lambda: self.check_add_from_table(table, hands, hand_index, leftover, caught))
 
     def add_from_table(self, table: int, hands: Sequence[Hand], hand_index: int,
-                       leftover: Mapping[int, str]) -> GameAdded:
-        record = self.check_add_from_table(table, hands, hand_index, leftover)
+                       leftover: Mapping[int, str], caught: Mapping[int, str] | None = None) -> GameAdded:
+        record = self.check_add_from_table(table, hands, hand_index, leftover, caught)
         self._append(record)
         return record
 

@@ -287,7 +287,9 @@ class FinishedGame:
 
     Seats are 0-based.  ``cards_left`` are counted when the winner went out (the
     winner's is 0).  ``leftover`` per seat is ``None`` or the cards (text or
-    cards); ``frozen`` defaults to true exactly for a seat with 13 cards left.
+    cards); ``caught`` per seat is ``None`` or only the 2s and bomb cards caught in a
+    loser's hand (the count of cards left is known, the other cards need not be named);
+    ``frozen`` defaults to true exactly for a seat with 13 cards left.
     ``chops`` holds one chain per trick where bombs fell.  ``names`` only word
     the messages.
 
@@ -314,6 +316,7 @@ class FinishedGame:
     chops: tuple[tuple[Chop, ...], ...] = ()
     instant_win: int | None = None
     names: tuple[str, ...] = field(default=(), compare=False)
+    caught: tuple[tuple[Card, ...] | None, ...] | None = None
 
     def __post_init__(self) -> None:
         n = self.players
@@ -333,6 +336,8 @@ class FinishedGame:
             self._check_frozen()
         with _about("leftover"):
             seen = self._check_leftover()
+        with _about("caught"):
+            self._check_caught(seen)
         with _about("chops"):
             self._check_chops(seen)
 
@@ -452,6 +457,65 @@ class FinishedGame:
         object.__setattr__(self, "leftover", tuple(cleaned))
         return seen
 
+    def _check_caught(self, seen: dict[Card, int]) -> None:
+        """Caught cards: a loser's 2s and bomb cards only, no more than the cards left, none
+        given twice (they join ``seen``: a chopped 2 cannot be caught too).
+
+        >>> FinishedGame(players=2, winner=0, cards_left=(0, 5), caught=(None, "2s 9h"))
+        Traceback (most recent call last):
+        ...
+        referee.tienlen_scores.CardsLeftError: 9♥ is neither a 2 nor part of a bomb: only the 2s and bombs caught are entered
+        >>> FinishedGame(players=2, winner=0, cards_left=(0, 1), caught=(None, "2s 2h"))
+        Traceback (most recent call last):
+        ...
+        referee.tienlen_scores.CardsLeftError: seat 1 has 1 card left, so 2 caught cards cannot be in the hand
+        """
+        if self.caught is None:
+            return
+        raw = tuple(self.caught)
+        if len(raw) != self.players:
+            raise CardsLeftError(message("caught needs one entry per player: {n}, not {count}",
+                                         n=self.players, count=len(raw)))
+        cleaned: list[tuple[Card, ...] | None] = []
+        for seat, value in enumerate(raw):
+            cards = () if value is None else _read_cards(
+                value, message("{player}'s caught cards", player=_who(seat, self.names)), seat)
+            if not cards:
+                cleaned.append(None)
+                continue
+            who = _who(seat, self.names)
+            if seat == self.winner:
+                raise CardsLeftError(message("{player} went out: no card is caught in that hand", player=who),
+                                     seat=seat)
+            if self.leftover is not None and self.leftover[seat] is not None:
+                raise CardsLeftError(message("{player}'s leftover cards are entered: the caught cards are among them",
+                                             player=who), seat=seat)
+            count = self.cards_left[seat]
+            if len(cards) > count:
+                why = (message("{player} has 1 card left, so {given} caught cards cannot be in the hand",
+                               player=who, given=len(cards)) if count == 1 else
+                       message("{player} has {count} cards left, so {given} caught cards cannot be in the hand",
+                               player=who, count=count, given=len(cards)))
+                raise CardsLeftError(why, seat=seat)
+            in_bombs = {c for bomb in bombs_in(cards) for c in bomb}
+            for card in cards:
+                if card in seen:
+                    raise CardTwiceError(card, message("{card} is given twice", card=card), seat=seat)
+                seen[card] = seat
+                if card.rank is not Rank.TWO and card not in in_bombs:
+                    raise CardsLeftError(message(
+                        "{card} is neither a 2 nor part of a bomb: only the 2s and bombs caught are entered",
+                        card=card), seat=seat)
+            cleaned.append(cards)
+        object.__setattr__(self, "caught", tuple(cleaned) if any(cleaned) else None)
+
+    def scoring_cards(self, seat: int) -> tuple[Card, ...]:
+        """The cards of a loser's hand that score: the leftover cards, or those caught."""
+        for per_seat in (self.leftover, self.caught):
+            if per_seat is not None and per_seat[seat]:
+                return per_seat[seat] or ()
+        return ()
+
     def _check_chops(self, seen: dict[Card, int]) -> None:
         chains: list[tuple[Chop, ...]] = []
         chopped: set[Card] = set()
@@ -563,6 +627,8 @@ class FinishedGame:
             "frozen": list(self.frozen) if self.frozen is not None else None,
             "chops": [[step.to_dict() for step in chain] for chain in self.chops],
             "instant_win": self.instant_win,
+            **({"caught": [format_cards(c) if c is not None else None for c in self.caught]}
+               if self.caught is not None else {}),
         }
 
     @classmethod
@@ -593,6 +659,8 @@ class FinishedGame:
                 order = _int_list(order, "order must be a list of seats")
         with _about("leftover"):
             leftover = _leftover_from(data.get("leftover"), names)
+        with _about("caught"):
+            caught = _leftover_from(data.get("caught"), names, what="caught")
         frozen = data.get("frozen")
         if frozen is not None:
             if not isinstance(frozen, list) or not all(isinstance(f, bool) for f in frozen):
@@ -609,26 +677,31 @@ class FinishedGame:
             with _about("instant_win"):
                 raise NoSuchSeatError(message("instant_win must be null or a seat, not {value}", value=repr(instant)))
         return cls(players=players, winner=data["winner"], cards_left=cards_left, order=order, leftover=leftover,
-                   frozen=frozen, chops=chains, instant_win=instant, names=tuple(names))
+                   frozen=frozen, chops=chains, instant_win=instant, names=tuple(names), caught=caught)
 
 
-def _leftover_from(leftover: object, names: Sequence[str]) -> tuple[tuple[Card, ...] | None, ...] | None:
-    """The ``leftover`` field read: null, or per seat null or the cards (text or a list of cards)."""
+def _leftover_from(leftover: object, names: Sequence[str], what: str = "leftover"
+                   ) -> tuple[tuple[Card, ...] | None, ...] | None:
+    """The ``leftover`` (or ``caught``) field read: null, or per seat null or the cards (text
+    or a list of cards)."""
     if leftover is None:
         return None
+    wrong = (message("leftover must be a list with null or the cards for each player") if what == "leftover"
+             else message("caught must be a list with null or the cards for each player"))
     if not isinstance(leftover, list):
-        raise ScoreInputError(message("leftover must be a list with null or the cards for each player"))
+        raise ScoreInputError(wrong)
     cleaned: list[tuple[Card, ...] | None] = []
     for seat, value in enumerate(leftover):
+        label = (message("{player}'s leftover cards", player=_who(seat, names)) if what == "leftover"
+                 else message("{player}'s caught cards", player=_who(seat, names)))
         if value is None:
             cleaned.append(None)
         elif isinstance(value, str):
-            cleaned.append(_read_cards(value, message("{player}'s leftover cards", player=_who(seat, names))))
+            cleaned.append(_read_cards(value, label))
         elif isinstance(value, list) and all(isinstance(v, str) for v in value):
-            cleaned.append(_read_cards(" ".join(value), message("{player}'s leftover cards",
-                                                                player=_who(seat, names))))
+            cleaned.append(_read_cards(" ".join(value), label))
         else:
-            raise ScoreInputError(message("leftover must be a list with null or the cards for each player"))
+            raise ScoreInputError(wrong)
     return tuple(cleaned)
 
 
@@ -891,9 +964,9 @@ def score(game: FinishedGame, rules: ScoreRules = DEFAULT_SCORE_RULES) -> Score:
                         count=0 if at == game.players else at))
         if len(others) == 4:
             pay(Payment(others[2], others[1], rules.second_stake, "places", place=2))
-    if game.leftover is not None:
+    if game.leftover is not None or game.caught is not None:
         for seat in game.losers:
-            cards = game.leftover[seat]
+            cards = game.scoring_cards(seat)
             if not cards:
                 continue
             twos = tuple(c for c in cards if c.rank is Rank.TWO)
@@ -928,13 +1001,16 @@ def _total(players: int, payments: list[Payment]) -> Score:
 
 
 def finished_game_from_hand(
-    hand: Hand, leftover: Sequence[str | Iterable[Card] | None] | None = None
+    hand: Hand, leftover: Sequence[str | Iterable[Card] | None] | None = None,
+    caught: Sequence[str | Iterable[Card] | None] | None = None,
 ) -> FinishedGame:
     """The facts of a hand the table followed, with the keeper's leftover cards checked.
 
     Leftover cards may not include a card played before the winner went out (or
     one not dealt, or another seat's later play); with ``play_on`` the cards a
     seat played after that were in its hand then, so they must be among them.
+    ``caught`` names only the 2s and bomb cards caught in a loser's hand (the count
+    is known from the plays), checked the same way against the plays.
 
     >>> from referee.tienlen import Setup
     >>> h = Hand(Setup(("An", "Bao"), opening=False))
@@ -946,6 +1022,12 @@ def finished_game_from_hand(
     >>> game = finished_game_from_hand(h, [None, "3c 4c 5c 6c 7c 8c 9c 10c Jc Qc Kc Ac 2s"])
     >>> game.frozen, score(game).points
     ((False, True), (27, -27))
+    >>> score(finished_game_from_hand(h, caught=[None, "2s"])).points
+    (27, -27)
+    >>> finished_game_from_hand(h, caught=[None, "2h"])
+    Traceback (most recent call last):
+    ...
+    referee.tienlen_scores.PlayedCardError: 2♥ has already been played: it cannot be caught in Bao's hand
     """
     if hand.winner is None:
         raise ScoreInputError(message("the game is not over yet: it is scored once the first player is out"))
@@ -991,11 +1073,44 @@ def finished_game_from_hand(
                         "{player} played {card} after {winner} went out, so it is among {player}'s leftover cards",
                         player=who, card=card, winner=names[winner]), seat=seat)
             cleaned.append(cards)
+    caught_cards: list[tuple[Card, ...] | None] | None = None
+    with _about("caught"):
+        caught_cards = _caught_from_hand(hand, caught)
     frozen = tuple(s in silent for s in range(len(names)))
     return FinishedGame(
         players=len(names), winner=winner, cards_left=left, order=order,
         leftover=tuple(cleaned) if cleaned is not None else None,
         frozen=frozen if hand.instant_win is None else None,
         chops=tuple(hand.chops), instant_win=hand.instant_win.seat if hand.instant_win else None, names=names,
+        caught=tuple(caught_cards) if caught_cards is not None else None,
     )
+
+
+def _caught_from_hand(hand: Hand, caught: Sequence[str | Iterable[Card] | None] | None
+                      ) -> list[tuple[Card, ...] | None] | None:
+    """The caught cards read and checked against the plays of a followed hand."""
+    names = hand.players
+    caught_cards: list[tuple[Card, ...] | None] | None = None
+    if caught is not None:
+        if len(caught) != len(names):
+            raise CardsLeftError(message("caught needs one entry per player: {n}, not {count}",
+                                         n=len(names), count=len(caught)))
+        caught_cards = []
+        before = hand.played - {c for later in hand.played_after_first_out for c in later}
+        for seat, value in enumerate(caught):
+            if value is None or (isinstance(value, str) and not value.strip()):
+                caught_cards.append(None)
+                continue
+            who = names[seat]
+            cards = _read_cards(value, message("{player}'s caught cards", player=who), seat)
+            for card in cards:
+                later_by = next((s for s, c in enumerate(hand.played_after_first_out) if card in c), None)
+                if card in before or (later_by is not None and later_by != seat) or card in hand.not_dealt:
+                    raise PlayedCardError(card, message(
+                        "{card} has already been played: it cannot be caught in {player}'s hand",
+                        card=card, player=who) if card not in hand.not_dealt else message(
+                        "{card} was not dealt (the lowest card dealt is {lowest}): it cannot be caught in "
+                        "{player}'s hand", card=card, lowest=hand.setup.lowest_card, player=who), seat=seat)
+            caught_cards.append(cards)
+    return caught_cards
 

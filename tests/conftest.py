@@ -6,6 +6,7 @@ Tests share helpers through these fixtures (``make_app``, ``shared_app``, ``phon
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 from collections.abc import Iterator
@@ -13,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
-from sqlalchemy import text
+from sqlalchemy import event, text
 from werkzeug.serving import make_server
 
 from app import create_app
@@ -126,6 +127,30 @@ def live_server(tmp_path_factory) -> Iterator[LiveServer]:  # type: ignore[no-un
         yield server
     with app.app_context():
         db.engine.dispose()
+
+
+def _database_down(app):  # type: ignore[no-untyped-def]
+    """The database of ``app`` stops answering while the block runs: every new connection is
+    refused as the driver refuses one (SQLite and PostgreSQL alike)."""
+    with app.app_context():
+        engine = db.engine
+
+    def refuse(dialect, _record, _args, _params):  # type: ignore[no-untyped-def]
+        raise dialect.loaded_dbapi.OperationalError("connection refused: is the server running?")
+
+    engine.dispose()
+    event.listen(engine, "do_connect", refuse)
+    try:
+        yield
+    finally:
+        event.remove(engine, "do_connect", refuse)
+        engine.dispose()
+
+
+@pytest.fixture
+def database_down():  # type: ignore[no-untyped-def]
+    """``with database_down(app):`` the database does not answer (a known outage)."""
+    return contextlib.contextmanager(_database_down)
 
 
 @pytest.fixture(scope="session")

@@ -38,6 +38,25 @@ def screens(live_server):  # type: ignore[no-untyped-def]
     form = {"version": "0", "out": "0", "cards_0": "4h 5h 6h", **{f"points_{s}": str(100 + s) for s in range(1, 8)}}
     assert client.post(sheet + "/round/1", data=form).status_code == 303
     paths += [sheet, sheet + "/round/1", sheet + "/round/2"]
+    # A 3-13 sheet with a false out (its key explains ✗).
+    r = client.post("/three-thirteen/new", data={"names": ["Ann", "Bao"], "dealer": "0", "false_out__present": "1",
+                                                 "false_out": "on"})
+    false_sheet = r.headers["Location"]
+    form = {"version": "0", "out": "0", "cards_0": "4h 5h 9c", "points_1": "12"}
+    assert client.post(false_sheet + "/round/1", data=form).status_code == 303
+    paths.append(false_sheet)
+    # A finished followed hand ("Score this hand") and its scoring page on a sheet made for it.
+    r = client.post("/tienlen/new", data={"name0": "Ana", "name1": "Bao", "leader": "0", "hand_size": "13"})
+    table = r.headers["Location"].replace("http://localhost", "")
+    for what, form in (("play", {"seat": "0", "cards": "3s 4s 5s 6s 7s 8s 9s 10s Js Qs Ks As"}),
+                       ("pass", {"seat": "1"}), ("play", {"seat": "0", "cards": "2h"})):
+        html = client.get(table).get_data(as_text=True)
+        form["version"] = re.search(r'name="version" value="(\d+)"', html).group(1)
+        assert client.post(f"{table}/{what}", data=form).status_code == 303
+    token = table.rsplit("/", 1)[1]
+    r = client.post(f"/tienlen/scores/score/{token}/0")
+    assert r.status_code == 303
+    paths += [table, r.headers["Location"]]
     return [p.replace("http://localhost", "") for p in paths]
 
 
@@ -111,6 +130,19 @@ def test_axe_finds_no_serious_or_critical_violation_on_any_screen(browser, live_
     page.locator("#verdict [data-state]").first.wait_for()
     if violations := axe_violations(page):
         found["/tienlen/check (in use)"] = violations
+    # Trece's joker on top: its demand asked in the verdict dock.
+    page = phone.open("/trece/check")
+    page.locator("#picker-top [data-target]").tap()
+    page.locator("#picker-check [data-card='RJ']").tap()
+    page.locator("#must_follow-field").wait_for()
+    if violations := axe_violations(page):
+        found["/trece/check (joker on top)"] = violations
+    # A caught-cards picker open on the scoring page of a finished hand.
+    scoring = next(p for p in screens if "/table/" in p)
+    page = phone.open(scoring)
+    page.locator(".ts-caught summary").first.tap()
+    if violations := axe_violations(page):
+        found[scoring + " (caught open)"] = violations
     context.close()
     assert found == {}
 

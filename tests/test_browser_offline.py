@@ -139,6 +139,9 @@ def test_a_round_saved_offline_survives_a_closed_tab_and_reaches_the_sheet_once(
     expect(page.locator("#outbox")).to_contain_text("Waiting to send")
     expect(page.locator("#outbox li")).to_have_count(1)
     expect(page.locator("#points-2")).to_have_value("7")  # the form is untouched
+    # Kept and sent by itself, as the outbox says: no "Nothing was sent" beside it.
+    expect(page.locator("#outbox")).to_contain_text("kept on the phone and sent by itself")
+    expect(page.get_by_text("Nothing was sent")).to_have_count(0)
     forgive_offline(phone)
     page.wait_for_function("() => !JSON.parse(localStorage.getItem('thirteen-outbox')).some(e => e.claim)")
     page.close(run_before_unload=True)  # the tab is closed while the Wi-Fi is down
@@ -285,3 +288,23 @@ def test_a_play_whose_answer_was_lost_is_sent_again_and_stored_once(browser, liv
     phone.errors[:] = [e for e in phone.errors if "ERR_CONNECTION_RESET" not in e and not any(x in e for x in EXPECTED)]
     context.close()
     assert phone.errors == []
+
+
+def test_a_play_answered_503_while_the_database_is_down_waits_on_the_phone_and_is_played_once(
+        phone, live_server, database_down):
+    page = start_game(phone)
+    url = page.url
+    tap_table(page, "3s")
+    with database_down(live_server.app):
+        page.locator(".tt-go").tap()
+        expect(page.locator("#connection")).to_contain_text("cannot reach its records")
+        expect(page.locator("#outbox li")).to_have_count(1)
+        expect(page.locator("#outbox li")).to_have_attribute("data-version", "0")
+        expect(page.locator("#tt-table .picker-text")).to_have_value("3♠")  # what was typed stays
+        page.wait_for_timeout(4500)  # a retry timer's round while the database is still down: kept
+        expect(page.locator("#outbox li")).to_have_count(1)
+    assert events(live_server, url) == []
+    expect(page.locator(".tt-felt")).to_contain_text("played by Bao", timeout=15_000)  # sent by itself
+    expect(page.locator("#outbox")).to_be_hidden()
+    assert events(live_server, url) == ["play"]
+    phone.errors[:] = [e for e in phone.errors if "503" not in e and "htmx:responseError" not in e]

@@ -27,7 +27,7 @@ def test_a_round_entered_by_touch_shows_splits_and_totals_and_a_watcher_sees_the
     watcher = second_phone.page
     watcher.goto(watch_url)
     assert watcher.locator("[data-total='0']").inner_text() == "0"
-    assert watcher.locator("form[method=post]").count() == 0
+    assert watcher.locator("main form[method=post]").count() == 0  # the language switcher is in the footer
     assert watcher.get_by_role("link", name=re.compile("Enter round")).count() == 0
 
     page.get_by_role("link", name="Enter round 1").tap()
@@ -61,7 +61,7 @@ def test_a_round_entered_by_touch_shows_splits_and_totals_and_a_watcher_sees_the
     # the watcher's sheet updates by itself (poll every 3 s), without a reload
     watcher.locator("[data-total='1']", has_text="24").wait_for(timeout=8000)
     assert watcher.locator("[data-total='2']").inner_text() == "7"
-    assert watcher.locator("form[method=post]").count() == 0
+    assert watcher.locator("main form[method=post]").count() == 0  # the language switcher is in the footer
     assert watcher.evaluate("performance.getEntriesByType('navigation').length") == 1
 
     # the saved round shows each split, wild cards marked
@@ -92,3 +92,30 @@ def test_an_eight_player_sheet_shows_every_column_at_360_px(phone):
     assert last.bounding_box()["x"] + last.bounding_box()["width"] <= 360
     assert last.locator("abbr").get_attribute("title") == "Hiroshi"
     assert page.locator("[data-total='7']").inner_text() == "21"
+
+
+BROKEN_WORDS = """sel => [...document.querySelectorAll(sel)].flatMap(e => {
+    const walker = document.createTreeWalker(e, NodeFilter.SHOW_TEXT), broken = [];
+    for (let node; (node = walker.nextNode());) {
+      for (const m of node.data.matchAll(/\\S+/g)) {
+        const r = document.createRange(); r.setStart(node, m.index); r.setEnd(node, m.index + m[0].length);
+        if (new Set([...r.getClientRects()].map(x => Math.round(x.top))).size > 1) broken.push(m[0]);
+      }
+    }
+    return broken; })"""
+
+
+@pytest.mark.parametrize("width", [360, 320])
+@pytest.mark.parametrize("lang", ["en", "es", "pt", "vi"])
+def test_the_chart_of_all_rounds_never_cuts_a_heading_inside_a_word(browser, live_server, phone_context, width, lang):
+    context = browser.new_context(**{**phone_context, "viewport": {"width": width, "height": 740}})
+    context.add_cookies([{"name": "lang", "value": lang, "url": live_server.url}])
+    client = live_server.app.test_client()
+    sheet = client.post("/three-thirteen/new", data={"names": ["Ann", "Bao", "Chi", "Dan"], "dealer": "0"})
+    page = context.new_page()
+    page.goto(live_server.url + sheet.headers["Location"].replace("http://localhost", ""))
+    page.locator(".tt-allrounds summary").tap()
+    expect(page.locator(".tt-chart")).to_be_visible()
+    assert page.evaluate(BROKEN_WORDS, ".tt-chart thead th") == []  # "Roun/d" at 360 px before
+    assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+    context.close()

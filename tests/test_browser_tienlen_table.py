@@ -37,7 +37,7 @@ def test_a_hand_played_by_tapping_while_a_second_phone_watches(phone, second_pho
     watcher = second_phone.page
     watcher.goto(watch_url)
     expect(watcher.locator(".tt-status-name")).to_have_text("Bao")
-    assert watcher.locator("form").count() == 0
+    assert watcher.locator("main form").count() == 0  # the language switcher is in the footer
     assert watcher.locator("#tt-table button").count() == 0
     assert watcher.locator("[hx-post]").count() == 0
     assert second_phone.no_sideways_scroll()
@@ -74,7 +74,7 @@ def test_a_hand_played_by_tapping_while_a_second_phone_watches(phone, second_pho
     expect(page.locator(".tt-undo button")).to_have_text("Undo: Chi passed")
     expect(watcher.locator(".tt-status-name")).to_have_text("Ana", timeout=10_000)
     expect(watcher.locator(".tt-felt .tt-card")).to_have_count(3)
-    assert watcher.locator("form").count() == 0
+    assert watcher.locator("main form").count() == 0  # the language switcher is in the footer
     assert phone.no_sideways_scroll() and second_phone.no_sideways_scroll()
 
 
@@ -94,4 +94,29 @@ def test_without_javascript_a_play_is_a_plain_post_and_a_redirect(browser, live_
     page.get_by_role("button", name="Pass").click()
     expect(page.locator(".tt-status-name")).to_have_text("Ana")
     expect(page.locator(".tt-empty")).to_be_visible()
+    context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "pt", "vi"])
+def test_a_new_table_and_a_followed_table_lead_back_to_tien_len_in_one_row_at_320_px(browser, live_server, phone_context, lang):
+    context = browser.new_context(**{**phone_context, "viewport": {"width": 320, "height": 640}})
+    context.add_cookies([{"name": "lang", "value": lang, "url": live_server.url}])
+    page = context.new_page()
+    page.goto(live_server.url + "/tienlen/new")
+
+    def links():  # the top bar's links and whether they share one row
+        hrefs = page.locator("header nav a").evaluate_all("as => as.map(a => new URL(a.href).pathname)")
+        tops = page.locator("header .brand, header nav a").evaluate_all("as => new Set(as.map(a => Math.round(a.getBoundingClientRect().top))).size")
+        return hrefs, tops
+
+    hrefs, rows = links()
+    assert hrefs == ["/tienlen/", "/tienlen/check", "/tienlen/rules"] and rows == 1
+    page.locator("#name0").fill("Ana")
+    page.locator("#name1").fill("Bao")
+    page.locator(".tt-3s").first.tap()
+    page.locator("#tt-new button[type=submit]").tap()
+    page.wait_for_url("**/tienlen/g/**")
+    hrefs, rows = links()
+    assert hrefs == ["/tienlen/", "/tienlen/rules", "/tienlen/new"] and rows == 1
+    assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
     context.close()

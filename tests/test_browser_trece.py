@@ -80,7 +80,8 @@ def test_a_joker_ending_a_run_shows_the_demand(phone):
     assert page.locator("#picker-play .picker-text").input_value() == "K♥ RJ"
     verdict = page.locator("#verdict .verdict")
     expect(verdict).to_have_attribute("data-verdict", "legal")
-    expect(verdict.locator(".demand-line")).to_have_text("joker: the other player must play a ♥")
+    expect(verdict.locator(".demand-line")).to_have_text("RJ on K♥: the other player must play a ♥")
+    assert verdict.inner_text().count("must play") == 1, "the demand is said once"
     fits(phone)
 
 
@@ -99,6 +100,24 @@ def test_a_joker_on_top_asks_for_its_demand_in_its_own_colour(phone):
     tap_cards(page, "play", ["9s", "9h"])
     expect(page.locator("#verdict .verdict")).to_have_attribute("data-verdict", "legal")
     fits(phone)
+
+
+def test_at_320_px_the_jokers_demand_is_asked_in_full_view_above_the_verdict(browser, live_server, phone_context):
+    context = browser.new_context(**{**phone_context, "viewport": {"width": 320, "height": 640}})
+    page = context.new_page()
+    page.goto(live_server.url + "/trece/check")
+    top_card(page, "BJ")
+    for suit in ("s", "c"):  # a black joker: the black suits, each wholly in view, nothing over it
+        choice = page.locator(f"#must_follow-field label:has(input[value='{suit}']) span")
+        expect(choice).to_be_visible()
+        assert choice.evaluate("""e => { const r = e.getBoundingClientRect();
+            const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+            return r.top >= 0 && r.bottom <= innerHeight && (hit === e || e.contains(hit)); }"""), suit
+    choose(page, "must_follow", "c")
+    tap_cards(page, "play", ["9c"])
+    expect(page.locator("#verdict .verdict")).to_have_attribute("data-verdict", "legal")
+    assert page.evaluate("scrollY") == 0
+    context.close()
 
 
 def test_a_typing_mistake_is_named_beside_the_field(phone):

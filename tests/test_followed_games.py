@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import html
 import re
+from urllib.parse import urlsplit
 
 import pytest
 
 from referee.web.extensions import db
 from referee.web.models import Event
+from referee.web.models import Game as GameRow
 from referee.web.store import find_by_token
 from referee.web.tables import POLL_SECONDS
 from tests.games import IDS, ROWS, Row
@@ -173,3 +175,128 @@ def test_an_unknown_link_is_404_and_another_games_link_too(client, game):
     other = next(g for g in GAMES if g is not game)
     keeper, _ = other.start(client)
     assert client.get(f"{game.prefix}/g/{keeper}").status_code == 404
+
+
+@pytest.mark.parametrize("headers", [{}, HTMX], ids=["form", "htmx"])
+def test_a_write_while_the_database_is_down_is_a_503_in_the_players_language_with_no_traceback(
+        any_db_app, game, headers, caplog, database_down):
+    client = any_db_app.test_client()
+    keeper, _ = game.start(client)
+    spanish = {**headers, "Accept-Language": "es", "X-Thirteen-Write": "abc123def"}
+    with database_down(any_db_app):
+        write = game.post(client, keeper, game.legal, 0, headers=spanish)
+        page = client.get(f"{game.prefix}/g/{keeper}", headers={"Accept-Language": "es"})
+        poll = client.get(f"{game.prefix}/g/{keeper}?since=0", headers={**HTMX, "Accept-Language": "es"})
+    for response in (write, page, poll):
+        assert response.status_code == 503
+        assert response.headers["Retry-After"].isdigit()
+        assert "no se guardó nada" in text(response)
+    assert not [r for r in caplog.records if r.exc_info]  # a known outage: one line, no traceback
+    assert any("database not answering" in r.getMessage() and "/g/" in r.getMessage() and keeper not in r.getMessage()
+               for r in caplog.records)
+    assert events(any_db_app) == 0
+    # Sent again once the database is back, with the same write id: stored once.
+    again = game.post(client, keeper, game.legal, 0, headers=spanish)
+    assert again.status_code in (200, 303) and events(any_db_app) == 1
+
+
+def test_starting_a_game_while_the_database_is_down_is_a_503(any_db_app, game, database_down):
+    client = any_db_app.test_client()
+    with database_down(any_db_app):
+        response = client.post(f"{game.prefix}/new", data=game.new)
+    assert response.status_code == 503
+
+
+
+def games_of(app, kind: str | None = None) -> int:  # type: ignore[no-untyped-def]
+    with app.app_context():
+        query = db.session.query(GameRow)
+        return (query.filter(GameRow.kind == kind) if kind else query).count()
+
+
+@pytest.mark.parametrize("headers", [{}, HTMX], ids=["form", "htmx"])
+def test_a_write_id_sent_again_at_the_current_version_is_applied_once_and_answered_the_same(
+        any_db_app, game, headers):
+    client = any_db_app.test_client()
+    keeper, _ = game.start(client)
+    mine = {**headers, "X-Thirteen-Write": "sameid0001"}
+    first = game.post(client, keeper, game.legal, 0, headers=mine)
+    again = game.post(client, keeper, game.legal, 1, headers=mine)  # the page had caught up meanwhile
+    late = game.post(client, keeper, game.legal, 0, headers=mine)  # the outbox's copy, typed at 0
+    assert first.status_code in (200, 303)
+    assert again.status_code == late.status_code == first.status_code
+    # The same page (a mark of the entry just added may be left out: it was the game as it was then).
+    assert urlsplit(again.headers.get("Location", "")).path == urlsplit(first.headers.get("Location", "")).path
+    assert events(any_db_app) == 1
+
+
+def test_a_write_id_sent_again_with_another_body_is_a_409_keeping_what_was_typed(any_db_app, game):
+    client = any_db_app.test_client()
+    keeper, _ = game.start(client)
+    mine = {**HTMX, "X-Thirteen-Write": "sameid0002"}
+    assert game.post(client, keeper, game.legal, 0, headers=mine).status_code == 200
+    other = game.post(client, keeper, game.refused, 0, headers=mine)
+    assert other.status_code == 409
+    assert game.typed in text(other)
+    assert events(any_db_app) == 1
+
+
+def test_an_undo_sent_again_is_applied_once(any_db_app, game):
+    client = any_db_app.test_client()
+    keeper, _ = game.start(client)
+    game.post(client, keeper, game.legal, 0)
+    game.post(client, keeper, game.legal, 1)  # two moves where the game allows it; one at least
+    version = events(any_db_app)
+    mine = {**HTMX, "X-Thirteen-Write": "undoid0001"}
+    first = client.post(f"{game.prefix}/g/{keeper}/undo", data={"version": str(version)}, headers=mine)
+    again = client.post(f"{game.prefix}/g/{keeper}/undo", data={"version": str(version + 1)}, headers=mine)
+    assert first.status_code == again.status_code == 200
+    assert events(any_db_app) == version + 1
+
+
+def _starting_form(client, path: str) -> str:  # type: ignore[no-untyped-def]
+    page = text(client.get(path))
+    return re.search(r'name="write" value="([0-9a-f]{32})"', page).group(1)
+
+
+def test_a_form_that_starts_a_game_sent_twice_starts_one_game(any_db_app, game):
+    client = any_db_app.test_client()
+    index = {"tienlen": "/tienlen/new"}.get(game.name, f"{game.prefix}/")
+    write = _starting_form(client, index)
+    assert write != _starting_form(client, index)  # every showing of the form has its own
+    first = client.post(f"{game.prefix}/new", data={**game.new, "write": write})
+    again = client.post(f"{game.prefix}/new", data={**game.new, "write": write})
+    assert first.status_code == again.status_code == 303
+    assert first.headers["Location"] == again.headers["Location"]
+    assert games_of(any_db_app) == 1
+    other = client.post(f"{game.prefix}/new", data=game.new)  # another form: another game
+    assert other.headers["Location"] != first.headers["Location"] and games_of(any_db_app) == 2
+
+
+@pytest.mark.parametrize("prefix, new", [
+    ("/three-thirteen", {"names": ["Ann", "Bao"], "dealer": "0"}),
+    ("/tienlen/scores", {"name0": "An", "name1": "Binh", "name2": "Chi"}),
+])
+def test_a_rematch_sent_twice_is_one_new_game(any_db_app, prefix, new):
+    client = any_db_app.test_client()
+    keeper = re.search(r"/g/([\w-]+)", client.post(f"{prefix}/new", data=new).headers["Location"]).group(1)
+    write = re.search(r'/again">\s*<input type="hidden" name="write" value="([0-9a-f]{32})"',
+                      text(client.get(f"{prefix}/g/{keeper}"))).group(1)
+    first = client.post(f"{prefix}/g/{keeper}/again", data={"write": write})
+    again = client.post(f"{prefix}/g/{keeper}/again", data={"write": write})
+    assert first.status_code == again.status_code == 303
+    assert first.headers["Location"] == again.headers["Location"]
+    assert games_of(any_db_app) == 2
+
+
+def test_starting_a_table_from_the_score_sheet_sent_twice_starts_one_table(any_db_app):
+    client = any_db_app.test_client()
+    new = client.post("/tienlen/scores/new", data={"name0": "An", "name1": "Binh", "name2": "Chi"})
+    keeper = re.search(r"/g/([\w-]+)", new.headers["Location"]).group(1)
+    form = {"version": "0", "leader": "0", "lowest": "3♠"}
+    mine = {"X-Thirteen-Write": "t" * 24}
+    first = client.post(f"/tienlen/scores/g/{keeper}/tables", data=form, headers=mine)
+    again = client.post(f"/tienlen/scores/g/{keeper}/tables", data=form, headers=mine)
+    assert first.status_code == again.status_code == 303
+    assert first.headers["Location"] == again.headers["Location"] and "/tienlen/g/" in first.headers["Location"]
+    assert games_of(any_db_app, "tienlen") == 1

@@ -6,8 +6,11 @@ and on SQLite and PostgreSQL where the database is what used to fail.
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import html
 import io
+import re
 
 import pytest
 
@@ -20,7 +23,7 @@ HX = {"HX-Request": "true"}
 
 
 GAMES = ROWS  # every followed game of the registry (tests/games.py), the toy game's included
-TIENLEN, THREE_THIRTEEN = row("tienlen"), row("three_thirteen")  # for their own forms' checks
+TIENLEN, TRECE, THREE_THIRTEEN = row("tienlen"), row("trece"), row("three_thirteen")  # their own forms' checks
 game_param = pytest.mark.parametrize("game", GAMES, ids=IDS)
 
 
@@ -306,3 +309,85 @@ def test_a_three_thirteen_round_saved_after_another_phone_undid_is_a_409_keeping
     body = text(response)
     assert "7c 8c 9c 10c" in body and 'value="17"' in body
     assert version_of(client, keeper) == 2
+
+
+# --------------------------------------------------------------------------- round two (issue 22)
+
+
+def _deep(depth: int) -> str:
+    return "[" * depth + "]" * depth
+
+
+def test_a_rules_cookie_holding_json_nested_990_deep_is_ignored_on_every_page_that_reads_it(client):
+    keeper, _ = TIENLEN.create(client)
+    sheet = client.post("/tienlen/scores/new", data={"name0": "An", "name1": "Binh", "name2": "Chi"})
+    sheet_keeper = sheet.headers["Location"].rsplit("/", 1)[-1]
+    for kind in ("tienlen", "trece", "three_thirteen", "tienlen_scores"):
+        client.set_cookie(f"rules_{kind}", _deep(990))
+    for path in ("/tienlen/check", "/tienlen/new", "/trece/", "/trece/check", "/three-thirteen/",
+                 "/tienlen/scores/"):
+        response = client.get(path)
+        assert response.status_code == 200, path
+    start = client.post(f"/tienlen/scores/g/{sheet_keeper}/tables", data={"version": "0", "leader": "0"})
+    assert start.status_code == 303
+
+
+def test_every_url_path_number_takes_ascii_digits_only(client):
+    keeper, _ = THREE_THIRTEEN.create(client)
+    assert client.get(f"/three-thirteen/g/{keeper}/round/1").status_code == 200
+    for number in ("１", "𝟏", "١", "²"):
+        assert client.get(f"/three-thirteen/g/{keeper}/round/{number}").status_code == 404
+    assert client.get(f"/three-thirteen/g/{keeper}/round/99999999999").status_code == 404
+
+
+def test_the_rules_cookies_are_http_only(client):
+    response = client.post("/trece/new", data=TRECE.new_form)
+    cookies = [c for c in response.headers.getlist("Set-Cookie") if c.startswith("rules_")]
+    assert cookies and all("HttpOnly" in c for c in cookies)
+
+
+def test_cookies_are_secure_when_the_request_came_over_https(client):
+    over_https = client.post("/trece/new", data=TRECE.new_form, base_url="https://thirteen.example.org")
+    language = client.post("/lang/es", data={"next": "/"}, base_url="https://thirteen.example.org")
+    for response in (over_https, language):
+        cookies = response.headers.getlist("Set-Cookie")
+        assert cookies and all("; Secure" in c for c in cookies)
+    plain = client.post("/lang/es", data={"next": "/"})
+    assert all("Secure" not in c for c in plain.headers.getlist("Set-Cookie"))
+
+
+def test_no_cache_keeps_the_qr_code_of_a_keeper_link(client):
+    keeper, _ = TRECE.create(client)
+    page = html.unescape(client.get(TRECE.page(keeper)).get_data(as_text=True))
+    sources = re.findall(r'<img class="qr"[^>]* src="([^"]+)"', page)
+    assert len(sources) == 2 and any(keeper in s for s in sources)
+    for source in sources:
+        response = client.get(source)
+        assert response.status_code == 200
+        assert "public" not in response.headers["Cache-Control"] and "no-store" in response.headers["Cache-Control"]
+
+
+def test_the_content_policy_allows_no_inline_script_or_style_and_no_page_has_any(client):
+    keeper, _ = TRECE.create(client)
+    tt_keeper, _ = THREE_THIRTEEN.create(client)
+    policy = client.get("/").headers["Content-Security-Policy"]
+    assert "unsafe-inline" not in policy
+    for path in ("/", TRECE.page(keeper), THREE_THIRTEEN.page(tt_keeper), f"/three-thirteen/g/{tt_keeper}/round/1"):
+        page = client.get(path).get_data(as_text=True)
+        assert not re.search(r"\sstyle=", page), path
+        assert not re.search(r"\son[a-z]+=", page), path
+        scripts = re.findall(r"<script(?![^>]*\ssrc=)(?![^>]*application/json)[^>]*>(.*?)</script>", page, re.S)
+        assert len(scripts) == 1  # the one line named by its hash in the policy
+        digest = base64.b64encode(hashlib.sha256(scripts[0].encode()).digest()).decode()
+        assert f"'sha256-{digest}'" in policy
+        assert '"includeIndicatorStyles":false' in page  # htmx's own inline style, off
+
+
+def test_the_language_switcher_keeps_the_page_out_of_every_address(client):
+    keeper, _ = TRECE.create(client)
+    page = html.unescape(client.get(TRECE.page(keeper)).get_data(as_text=True))
+    assert "/lang/" in page and "?next=" not in page
+    switcher = page[page.index('class="langs"'):]
+    assert f'name="next" value="{TRECE.page(keeper)}"' in switcher
+    back = client.post("/lang/es", data={"next": TRECE.page(keeper)})
+    assert back.status_code == 303 and back.headers["Location"] == TRECE.page(keeper)

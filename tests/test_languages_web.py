@@ -124,14 +124,15 @@ def test_a_language_the_app_does_not_speak_is_not_found(client):
 
 def test_every_page_offers_every_language_by_its_own_name(client):
     page = client.get("/trece/rules?x=1", headers={"Accept-Language": "vi"}).get_data(as_text=True)
-    links = re.findall(r'<a href="/lang/(\w+)\?next=([^"]+)" lang="([\w-]+)"[^>]*>([^<]+)</a>', page)
-    assert [(code, name) for code, _next, _lang, name in links] == [
+    links = re.findall(r'<button type="submit" formaction="/lang/(\w+)" lang="([\w-]+)"[^>]*>([^<]+)</button>', page)
+    assert [(code, name) for code, _lang, name in links] == [
         ("en", "English"), ("es", "Español"), ("pt", "Português"), ("vi", "Tiếng Việt"),
     ]
-    assert [lang for _c, _n, lang, _name in links] == ["en", "es", "pt-BR", "vi"]
+    assert [lang for _c, lang, _name in links] == ["en", "es", "pt-BR", "vi"]
     assert re.search(r'data-lang="vi"\s+aria-current="true"', page)
     assert len(re.findall(r"aria-current", page)) == 1
-    back = client.get(html_lib.unescape(f"/lang/es?next={links[1][1]}"))
+    here = html_lib.unescape(re.search(r'name="next" value="([^"]+)"', page).group(1))
+    back = client.post("/lang/es", data={"next": here})
     assert back.headers["Location"] == "/trece/rules?x=1"
 
 

@@ -195,6 +195,22 @@ def test_with_false_out_a_bad_claim_adds_20_to_the_hand(client):
     assert "false out" in client.get(f"/three-thirteen/g/{keeper}").get_data(as_text=True)
 
 
+def test_the_sheet_key_and_csv_mark_going_out_and_a_false_out(client):
+    keeper, watch = new_game(client, false_out=True)
+    assert save(client, keeper, 1, ["5♥ 6♠ 9♣", "A♠ A♦ A♣", 6, "K♣ 2♦ 7♥"], [0, 1]).status_code == 303
+    page = client.get(f"/three-thirteen/g/{watch}").get_data(as_text=True)
+    key = re.search(r'<p class="muted tt-key">(.*?)</p>', page, re.S).group(1)
+    assert "✓ went out" in key and "✗ false out" in key and "20 points added" in key
+    rows = list(csv.reader(io.StringIO(client.get(f"/three-thirteen/g/{watch}/sheet.csv").get_data(as_text=True))))
+    assert rows[1][4:] == ["40 (false out)", "0 (went out)", "6 (typed)", "19"]
+
+
+def test_without_the_false_out_rule_the_key_has_no_false_out(client):
+    keeper, watch = new_game(client)
+    page = client.get(f"/three-thirteen/g/{watch}").get_data(as_text=True)
+    assert "✗" not in page
+
+
 def test_doubled_rounds_count_twice_and_are_marked(client):
     keeper, _ = new_game(client, ["Ann", "Bao"], doubles=True)
     for r in range(1, 9):
@@ -274,12 +290,17 @@ def test_a_new_game_with_the_same_players_and_rules(client):
 # --- sharing, polling and stale edits ---------------------------------------------------------
 
 
+def without_switcher(page: str) -> str:
+    """The page without the language switcher (a form of every page, which writes no game)."""
+    return re.sub(r'<nav class="langs".*?</nav>', "", page, flags=re.S)
+
+
 def test_the_watch_link_reads_but_can_never_write(client):
     keeper, watch = new_game(client)
-    page = client.get(f"/three-thirteen/g/{watch}").get_data(as_text=True)
+    page = without_switcher(client.get(f"/three-thirteen/g/{watch}").get_data(as_text=True))
     assert 'method="post"' not in page and "Enter round" not in page
     assert keeper not in page and watch in page
-    round_page = client.get(f"/three-thirteen/g/{watch}/round/1").get_data(as_text=True)
+    round_page = without_switcher(client.get(f"/three-thirteen/g/{watch}/round/1").get_data(as_text=True))
     assert 'method="post"' not in round_page
     assert save(client, watch, 1, *play_round(1)[:2], seen=0).status_code == 403
     assert client.post(f"/three-thirteen/g/{watch}/undo", data={"version": "0"}).status_code == 403

@@ -636,3 +636,49 @@ def test_with_play_on_a_chop_may_come_after_the_winner_went_out() -> None:
     game = FinishedGame(players=3, winner=0, cards_left=(0, 12, 12), order=(0, 1, 2),
                         chops=((Chop(1, 2, twos("2h")),),))
     assert score(game).points == (24, -10, -14)
+
+
+# --- caught cards: only the 2s and bomb cards of a loser's hand ---------------------------------
+
+
+def test_a_caught_two_and_a_caught_bomb_score_as_if_every_leftover_card_were_named() -> None:
+    caught = FinishedGame(players=2, winner=0, cards_left=(0, 9), caught=(None, "2h 9s 9c 9d 9h"))
+    named = FinishedGame(players=2, winner=0, cards_left=(0, 9), leftover=(None, "2h 9s 9c 9d 9h 3c 4d 5h 7s"))
+    assert score(caught).points == score(named).points
+    assert score(caught).payments == score(named).payments
+
+
+def test_a_caught_card_that_is_neither_a_two_nor_in_a_bomb_is_refused_naming_it() -> None:
+    with pytest.raises(CardsLeftError) as caught:
+        FinishedGame(players=2, winner=0, cards_left=(0, 9), caught=(None, "2h 9s 9c 9d"))
+    assert str(caught.value.reason).startswith("9♠ is neither a 2 nor part of a bomb")
+    assert caught.value.seat == 1 and caught.value.field == "caught"
+
+
+def test_more_caught_cards_than_cards_left_are_refused() -> None:
+    with pytest.raises(CardsLeftError, match="Binh has 3 cards left, so 4 caught cards cannot be in the hand"):
+        FinishedGame(players=2, winner=0, cards_left=(0, 3), caught=(None, "2s 2h 2c 2d"), names=("An", "Binh"))
+
+
+def test_the_winner_has_no_caught_card_and_a_card_is_not_caught_twice() -> None:
+    with pytest.raises(CardsLeftError, match="went out"):
+        FinishedGame(players=2, winner=0, cards_left=(0, 3), caught=("2s", None))
+    with pytest.raises(CardTwiceError):
+        FinishedGame(players=3, winner=0, cards_left=(0, 3, 3), caught=(None, "2s", "2s"))
+
+
+def test_caught_cards_survive_the_json_round_trip() -> None:
+    game = FinishedGame(players=2, winner=0, cards_left=(0, 5), caught=(None, "2d"))
+    assert game.to_dict()["caught"] == [None, "2♦"]
+    assert FinishedGame.from_dict(game.to_dict()) == game
+    assert "caught" not in FinishedGame(players=2, winner=0, cards_left=(0, 5)).to_dict()
+
+
+def test_a_caught_card_the_table_saw_played_is_refused() -> None:
+    hand = Hand(Setup(("An", "Bao"), opening=False))
+    hand.play(0, "3s 4s 5s 6s 7s 8s 9s 10s Js Qs Ks As")
+    hand.pass_(1)
+    hand.play(0, "2h")
+    with pytest.raises(PlayedCardError, match="2♥ has already been played: it cannot be caught in Bao's hand"):
+        finished_game_from_hand(hand, caught=[None, "2h"])
+    assert score(finished_game_from_hand(hand, caught=[None, "2s"])).points == (27, -27)  # frozen: 2 × 13, and the black 2

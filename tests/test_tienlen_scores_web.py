@@ -301,6 +301,36 @@ def test_a_stale_write_is_a_409_that_keeps_what_was_typed(evening) -> None:  # t
     assert totals(e.page()) == [11, -5, -4, -2]
 
 
+def test_correcting_a_game_another_keepers_undo_removed_is_a_409_that_keeps_what_was_typed(evening) -> None:  # type: ignore[no-untyped-def]
+    e = evening
+    e.post("/add", out="0", left_1="5", left_2="4", left_3="2")
+    e.post("/undo", seen=1)  # another keeper takes game 1 back; this phone still shows it at version 1
+    response = e.post("/game/1", seen=1, out="0", left_1="9", left_2="4", left_3="2")
+    assert response.status_code == 409
+    body = text(response)
+    assert "changed on another phone" in body and 'value="9"' in body
+    assert version(e.app, e.token) == 2
+    missing = e.post("/game/7", out="0", left_1="9", left_2="4", left_3="2")  # at the current version
+    assert missing.status_code == 404 and "no game 7" in text(missing)
+
+
+def test_adding_from_a_table_whose_follow_was_undone_is_a_409_that_keeps_what_was_typed(evening) -> None:  # type: ignore[no-untyped-def]
+    e = evening
+    table = e.start_table(leader=1)
+    play_the_chop_chain_hand(e, table)
+    table_id = e.table_id(table)
+    seen = version(e.app, e.token)
+    e.post("/undo", seen=seen)  # another keeper takes the follow back
+    typed = "2s 3h 8h 9h 10h Jh Qh Kh Ah Qs Ks"
+    response = e.post(f"/table/{table_id}/0", seen=seen, cards_1=typed)
+    assert response.status_code == 409
+    body = text(response)
+    assert "changed on another phone" in body and typed in body
+    assert version(e.app, e.token) == seen + 1
+    stranger = e.post("/table/99999/0", cards_1=typed)  # a table this sheet never followed
+    assert stranger.status_code == 404
+
+
 # --- sharing, CSV, rematch ---------------------------------------------------------------------------
 
 
@@ -416,3 +446,82 @@ def test_a_stale_or_refused_start_a_table_leaves_no_table_behind(app, client) ->
     assert "with 39 cards dealt the lowest card dealt is at most 6♣, not 9♥" in text(response)
     e.start_table(leader=0)
     assert _tables(app) == 1
+
+
+# --- "Score this hand" from a finished table, and the caught 2s and bombs --------------------------
+
+
+def own_table(client) -> str:  # type: ignore[no-untyped-def]
+    """A four-player table started on its own (no sheet), with the keeper's token."""
+    r = client.post("/tienlen/new", data={**{f"name{i}": n for i, n in enumerate(NAMES)}, "leader": "1",
+                                          "play_on__present": "1"})
+    assert r.status_code == 303, text(r)
+    return r.headers["Location"].rsplit("/", 1)[1]
+
+
+def test_score_this_hand_opens_the_hand_on_the_sheet_that_started_the_table(evening) -> None:  # type: ignore[no-untyped-def]
+    e = evening
+    table = e.start_table(leader=1)
+    play_the_chop_chain_hand(e, table)
+    assert 'data-action="score-hand"' in text(e.client.get(f"/tienlen/g/{table}"))
+    response = e.client.post(f"/tienlen/scores/score/{table}/0")
+    assert response.status_code == 303
+    assert response.headers["Location"].endswith(f"/tienlen/scores/g/{e.token}/table/{e.table_id(table)}/0")
+
+
+def test_score_this_hand_on_a_table_of_its_own_makes_one_sheet_following_it(app, client) -> None:  # type: ignore[no-untyped-def]
+    table = own_table(client)
+    e = Evening(app, client, "")
+    play_the_chop_chain_hand(e, table)
+    first = client.post(f"/tienlen/scores/score/{table}/0")
+    again = client.post(f"/tienlen/scores/score/{table}/0")  # sent twice: the same sheet
+    assert first.status_code == again.status_code == 303
+    assert first.headers["Location"] == again.headers["Location"]
+    with app.app_context():
+        sheets = db.session.scalars(db.select(Game).where(Game.kind == "tienlen_scores")).all()
+        assert len(sheets) == 1 and sheets[0].player_names == list(NAMES) and sheets[0].version == 1
+        assert sheets[0].rules["play_on"] is False  # the table's own switch
+    page = text(client.get(first.headers["Location"]))
+    assert "11 cards left" in page and "played no card" in page
+
+
+def test_score_this_hand_is_the_keepers_and_needs_a_real_table(app, client) -> None:  # type: ignore[no-untyped-def]
+    table = own_table(client)
+    assert client.post(f"/tienlen/scores/score/{watch_token(app, table)}/0").status_code == 403
+    assert client.post("/tienlen/scores/score/no-such-table/0").status_code == 404
+
+
+def test_only_the_caught_2s_and_bombs_are_tapped_and_checked_against_the_plays(evening) -> None:  # type: ignore[no-untyped-def]
+    e = evening
+    table = e.start_table(leader=1)
+    play_the_chop_chain_hand(e, table)
+    table_id = e.table_id(table)
+    before = version(e.app, e.token)
+    refused = e.post(f"/table/{table_id}/0", caught_1="2s Kh")
+    assert refused.status_code == 422
+    assert re.search(r'id="ts-caught-1-error"[^>]*>K♥ is neither a 2 nor part of a bomb', text(refused))
+    played = e.post(f"/table/{table_id}/0", caught_1="2h")
+    assert "2♥ has already been played: it cannot be caught in Binh's hand" in text(played)
+    assert version(e.app, e.token) == before
+    headers = {"X-Thirteen-Write": "caught2s01"}
+    form = {"caught_1": "2s", "version": str(before)}
+    for _ in range(2):  # the answer lost on the way back: sent again, scored once
+        response = e.client.post(f"/tienlen/scores/g/{e.token}/table/{table_id}/0", data=form, headers=headers)
+        assert response.status_code == 303
+    body = e.page()
+    assert totals(body) == [48 + 1, -13 - 1, -26, -9]
+    assert "Binh was caught holding 2♠: Binh pays An 1" in body
+    assert version(e.app, e.token) == before + 1
+
+
+def test_an_earlier_hand_of_the_table_is_scored_from_its_line_in_the_past_hands(app, client) -> None:  # type: ignore[no-untyped-def]
+    table = own_table(client)
+    e = Evening(app, client, "")
+    play_the_chop_chain_hand(e, table)
+    assert client.post(f"/tienlen/g/{table}/next", data={"version": str(version(app, table))}).status_code == 303
+    page = text(client.get(f"/tienlen/g/{table}"))
+    assert re.search(rf'action="/tienlen/scores/score/{table}/0"[^>]*>\s*<button[^>]*data-hand="1"', page)
+    watched = text(client.get(f"/tienlen/g/{watch_token(app, table)}"))
+    assert 'data-action="score-hand"' not in watched  # the keeper's only
+    response = client.post(f"/tienlen/scores/score/{table}/0")
+    assert response.status_code == 303 and response.headers["Location"].endswith("/0")

@@ -410,6 +410,7 @@ def test_the_watch_link_shows_the_table_without_any_control_that_writes(app, cli
     watch = watch_token(app, table.token)
     body = page(client, watch)
     assert turn(body) == "Chi" and table_cards(body) == ["3♠"]
+    body = re.sub(r'<nav class="langs".*?</nav>', "", body, flags=re.S)  # the language switcher writes no game
     assert "<form" not in body and 'method="post"' not in body and "hx-post" not in body
     assert table.token not in body  # the keeper link is not given away
     assert "Undo" not in body

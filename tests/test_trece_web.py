@@ -80,11 +80,24 @@ def test_check_screen_gives_the_verdict_and_its_reason(client, form, word, needl
     assert "<html" not in html
 
 
-def test_a_joker_play_shows_the_demand(client):
+def test_a_joker_play_says_its_demand_once(client):
     html = client.post("/trece/check", data=check_form("Q♥", "K♥ RJ"), headers=HX).get_data(as_text=True)
     assert 'data-verdict="legal"' in html
-    assert "joker: the other player must play a ♥" in html
+    assert html.count("must play") == 1, html
+    assert "RJ on K♥: the other player must play a ♥" in html
     assert 'data-demand="♥"' in html
+
+
+def test_a_joker_play_says_its_demand_once_in_every_language(client):
+    said = {"es": "RJ sobre K♥: el otro jugador tiene que jugar una carta de ♥",
+            "pt": "RJ sobre K♥: o outro jogador precisa jogar uma carta de ♥",
+            "vi": "RJ trên K♥: người kia phải đánh một lá ♥"}
+    for lang, sentence in said.items():
+        client.set_cookie("lang", lang)
+        html = client.post("/trece/check", data=check_form("Q♥", "K♥ RJ"), headers=HX).get_data(as_text=True)
+        assert sentence in html, lang
+        other = sentence.split(": ")[1].split()[:2]  # "el otro", "o outro", "người kia"
+        assert html.count(" ".join(other)) == 1, (lang, html)
 
 
 @pytest.mark.parametrize("htmx", [False, True])
@@ -504,7 +517,7 @@ def test_every_joker_on_its_king_shows_its_demand_line_on_the_check_screen(clien
     # ♠ is the first suit (0): it was read as "no demand" and its line was missing.
     html = client.post("/trece/check", data=check_form(f"Q{king}", f"K{king} {joker}"), headers=HX).get_data(as_text=True)
     assert f'data-demand="{king}"' in html
-    assert f"joker: the other player must play a {king}" in html
+    assert f"{joker} on K{king}: the other player must play a {king}" in html
 
 
 @pytest.mark.parametrize("king, joker", [("♠", "BJ"), ("♣", "BJ"), ("♥", "RJ"), ("♦", "RJ")])

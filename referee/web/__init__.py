@@ -7,8 +7,14 @@ API, and installs the error pages.
 
 from __future__ import annotations
 
+import base64
+import hashlib
+
 from flask import Flask, current_app, jsonify, request
 from flask_babel import get_locale, gettext
+from markupsafe import Markup
+from sqlalchemy.exc import DBAPIError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from werkzeug.exceptions import HTTPException
 
 from referee.web import guard, i18n
@@ -17,6 +23,7 @@ from referee.web.extensions import babel, compress, db, htmx, migrate
 
 
 def init_app(app: Flask) -> None:
+    app.url_map.converters["int"] = guard.AsciiIntegerConverter  # before any route is added
     app.config.setdefault("PUBLIC_URL", None)
     app.config.setdefault("LAN_SHARING", False)  # the LAN server turns it on (referee.web.sharing)
     db.init_app(app)
@@ -27,10 +34,12 @@ def init_app(app: Flask) -> None:
     i18n.init_app(app)
     htmx.init_app(app)
     app.jinja_env.globals["get_locale"] = get_locale
+    app.jinja_env.globals["JS_ON"] = JS_ON
 
     from referee.web import api, assets, engine, names, offline, registry, sharing, tables, views
 
     app.jinja_env.globals["POLL_SECONDS"] = tables.POLL_SECONDS
+    app.jinja_env.globals["new_write_id"] = tables.new_starting_id
     app.jinja_env.globals["short_names"] = names.short_names
 
     # Pages, fragments and JSON compressed (brotli, else gzip); static files are served
@@ -43,7 +52,10 @@ def init_app(app: Flask) -> None:
         "application/json", "application/manifest+json", "image/svg+xml", "text/csv",
     ])
     compress.init_app(app)
-    assets.init_app(app)
+    built = assets.init_app(app)
+    missing = runs_without(app, has_workbox=built.has_workbox)
+    if missing:
+        app.logger.warning("Thirteen runs without %s.", "; without ".join(missing))
     app.context_processor(_page_time)
 
     app.register_blueprint(views.bp)
@@ -58,7 +70,12 @@ def init_app(app: Flask) -> None:
     guard.init_app(app)
     app.after_request(_security_headers)
     app.register_error_handler(HTTPException, _http_error)
+    app.register_error_handler(DBAPIError, _database_error)
+    app.register_error_handler(PoolTimeout, _database_error)
     app.register_error_handler(Exception, _server_error)
+    from referee.web import quick_poll
+
+    quick_poll.init_app(app)  # after every route and hook: its unchanged polls answer as they would
 
     if app.config.get("AUTO_MIGRATE", True):
         # Bring the database (SQLite or PostgreSQL) up to the latest migration on start, under
@@ -66,13 +83,30 @@ def init_app(app: Flask) -> None:
         upgrade_database(app)
 
 
+def runs_without(app: Flask, *, has_workbox: bool) -> list[str]:
+    """What this start lacks, in the words of the one line the app says when it starts: the
+    compiled catalogues (``pybabel compile``) and Workbox (``npm ci``) are built, never committed."""
+    missing = []
+    uncompiled = [code for code in app.config["LANGUAGES"] if not i18n.compiled(app, code)]
+    if uncompiled:
+        missing.append(f"compiled translations for {', '.join(uncompiled)} (those pages are shown in "
+                       f"English; run: pybabel compile -d translations)")
+    if not has_workbox:
+        missing.append("Workbox (no service worker: pages do not reopen offline; run: scripts/npm-install)")
+    return missing
+
+
 # Everything comes from this server (the table may be offline): the policy enforces it in the
 # browser too. Share links carry their token in the URL, so no Referer ever leaves the page.
+# No inline script or style is allowed, but the one line that marks the page as scripted before
+# it is drawn (base.html), named by its hash.
+JS_ON = Markup('document.documentElement.classList.replace("no-js", "js");')
+_JS_ON_HASH = base64.b64encode(hashlib.sha256(JS_ON.encode()).digest()).decode()
 CONTENT_SECURITY_POLICY = "; ".join([
     "default-src 'self'",
     # 'wasm-unsafe-eval': the phone's engine compiles WebAssembly (Pyodide); no JavaScript eval.
-    "script-src 'self' 'unsafe-inline' 'wasm-unsafe-eval'",
-    "style-src 'self' 'unsafe-inline'",
+    f"script-src 'self' 'sha256-{_JS_ON_HASH}' 'wasm-unsafe-eval'",
+    "style-src 'self'",
     "img-src 'self' data:",
     "connect-src 'self'",
     "worker-src 'self'",
@@ -151,6 +185,48 @@ def with_error_headers(response, exc: HTTPException):  # type: ignore[no-untyped
     for name, value in exc.get_headers():
         if name.lower() != "content-type":
             response.headers[name] = value
+    return response
+
+
+DATABASE_RETRY_SECONDS = 30
+
+
+def database_down(exc: BaseException) -> bool:
+    """Whether ``exc`` is the database not answering (refused, gone, restarting, locked, the
+    pool exhausted): a known outage, not a mistake of the app."""
+    if isinstance(exc, (OperationalError, PoolTimeout)):
+        return True
+    return isinstance(exc, DBAPIError) and bool(exc.connection_invalidated)
+
+
+def _database_error(exc: Exception):  # type: ignore[no-untyped-def]
+    """A database that does not answer: 503 in the reader's language, one log line, no traceback.
+
+    Nothing was stored (the write's transaction never committed); a phone keeps the write in
+    its outbox and sends it again (static/js/app.js), a form keeps what was typed."""
+    if not database_down(exc):
+        return _server_error(exc)
+    from referee.web.serve import shown_path
+
+    first_line = str(getattr(exc, "orig", None) or exc).strip().splitlines()[:1]
+    current_app.logger.warning("database not answering (%s %s answered 503): %s", request.method,
+                               shown_path(request.path), first_line[0] if first_line else type(exc).__name__)
+    try:
+        db.session.rollback()
+    except DBAPIError:
+        pass
+    detail = gettext("The referee cannot reach its records just now, so nothing was saved. "
+                     "What you typed is kept: send it again in a minute.")
+    if _wants_json():
+        response = jsonify(error="the database is not answering; nothing was saved, send it again later")
+        response.status_code = 503
+    else:
+        from referee.web.views import render_page
+
+        response = render_page("errors/error.html", "partials/error.html", status=503, code=503,
+                               title=gettext("Not answering"), detail=detail)
+    response.headers["Retry-After"] = str(DATABASE_RETRY_SECONDS)
+    response.headers["Cache-Control"] = "no-store"
     return response
 
 

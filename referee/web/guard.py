@@ -10,19 +10,23 @@ with a reason (4xx), never a 500.
 * A write from another site is refused (403): browsers say where a request comes from in
   ``Sec-Fetch-Site`` and ``Origin``; a request with neither (a script, ``curl``) passes.
 * JSON nested deeper than :data:`MAX_JSON_DEPTH` is refused before it is parsed (400).
+* ``<int:…>`` in a route takes ASCII digits only (:class:`AsciiIntegerConverter`).
+* Cookies set over https are ``Secure`` (:func:`mark_secure_cookies`).
 """
 
 from __future__ import annotations
 
+import io
 import re
 from collections.abc import Callable
 from itertools import accumulate
-from typing import NoReturn
+from typing import Any, NoReturn
 from urllib.parse import urlsplit
 
-from flask import Flask, abort, current_app, request
+from flask import Flask, Response, abort, current_app, request
 from flask_babel import force_locale, gettext
 from werkzeug.exceptions import HTTPException
+from werkzeug.routing import IntegerConverter, Map
 
 from referee.web.numbers import MAX_NUMBER as MAX_NUMBER  # the views read them from here
 from referee.web.numbers import whole_number as whole_number
@@ -86,6 +90,34 @@ def _is_this_host(netloc: str) -> bool:
 # --------------------------------------------------------------------------- the hooks
 
 
+class ChunkedBodyLimit:
+    """WSGI middleware for a body sent without a ``Content-Length`` (``Transfer-Encoding:
+    chunked``): it is read here up to the app's limit, one byte more telling it is too large
+    (then answered 413 by :func:`refuse_large_body`; gunicorn would otherwise hand the app a
+    body cut at the limit, fields past it silently dropped).  A body within the limit is given
+    to the app with its length, as any other."""
+
+    def __init__(self, wsgi_app: Any, app: Flask) -> None:
+        self.wsgi_app = wsgi_app
+        self.app = app
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
+        limit = self.app.config.get("MAX_CONTENT_LENGTH")
+        if (limit is not None and not environ.get("CONTENT_LENGTH")
+                and "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower()):
+            body = environ["wsgi.input"].read(limit + 1)
+            if len(body) > limit:
+                environ[TOO_LARGE] = True
+                body = b""
+            environ["wsgi.input"] = io.BytesIO(body)
+            environ["CONTENT_LENGTH"] = str(len(body))
+            environ.pop("HTTP_TRANSFER_ENCODING", None)
+            environ["wsgi.input_terminated"] = False
+        return self.wsgi_app(environ, start_response)
+
+
+TOO_LARGE = "thirteen.body_too_large"
+
 def refuse(code: int, say: Callable[[], str], *, field: str | None = None) -> NoReturn:
     """Abort with ``say()`` in the reader's language; the exception keeps it in English too
     (``english``, the JSON API's ``error``) and the ``field`` at fault, if one is."""
@@ -101,10 +133,11 @@ def refuse(code: int, say: Callable[[], str], *, field: str | None = None) -> No
 
 
 def refuse_large_body() -> None:
-    """413 from the ``Content-Length`` header alone: nothing of the body is read."""
+    """413 from the ``Content-Length`` header alone (nothing of the body is read), or for a
+    chunked body that went past the limit (:class:`ChunkedBodyLimit`)."""
     limit = current_app.config.get("MAX_CONTENT_LENGTH")
     length = request.content_length
-    if limit is not None and length is not None and length > limit:
+    if limit is not None and (request.environ.get(TOO_LARGE) or (length is not None and length > limit)):
         refuse(413, lambda: gettext("That was too much to send at once (at most %(kb)s KB).", kb=limit // 1024))
 
 
@@ -155,6 +188,31 @@ def _shown(key: str) -> str:
     return _CONTROL.sub("?", key)[:40]
 
 
+class AsciiIntegerConverter(IntegerConverter):
+    """``<int:…>`` in every route: ASCII digits only (Werkzeug's own takes any Unicode digit, so
+    ``/round/１`` and ``/round/𝟏`` would open round 1), at most ten, within :data:`MAX_NUMBER`."""
+
+    regex = r"[0-9]{1,10}"
+
+    def __init__(self, url_map: Map, fixed_digits: int = 0, min: int | None = None,  # noqa: A002
+                 max: int | None = MAX_NUMBER, signed: bool = False) -> None:  # noqa: A002
+        super().__init__(url_map, fixed_digits=fixed_digits, min=min, max=max, signed=signed)
+        self.regex = r"[0-9]{1,10}"
+
+
+def mark_secure_cookies(response: Response) -> Response:
+    """Every cookie set on a request that came over https (directly, or through a proxy the
+    server trusts with ``X-Forwarded-Proto``) is ``Secure``: never sent back over plain http."""
+    if request.is_secure:
+        cookies = response.headers.getlist("Set-Cookie")
+        if cookies:
+            response.headers.setlist("Set-Cookie", [
+                c if "; secure" in c.lower() else f"{c}; Secure" for c in cookies])
+    return response
+
+
 def init_app(app: Flask) -> None:
+    app.wsgi_app = ChunkedBodyLimit(app.wsgi_app, app)  # type: ignore[method-assign]
+    app.after_request(mark_secure_cookies)
     for hook in (refuse_large_body, refuse_cross_site_write, refuse_control_characters, refuse_deep_json):
         app.before_request(hook)

@@ -13,6 +13,7 @@ the catalogue's msgid) and its parameters, so another program can translate it.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from flask import Flask, Response, current_app, request
@@ -54,9 +55,25 @@ def first_match(accepted: list[tuple[str, float]], languages: list[str]) -> str 
     return None
 
 
+def compiled(app: Flask, code: str) -> bool:
+    """Whether the catalogue of ``code`` is compiled (``pybabel compile``): without it its pages
+    would be English under another ``<html lang>``.  The source language needs none."""
+    if code == app.config.get("BABEL_DEFAULT_LOCALE", "en"):
+        return True
+    return (Path(app.root_path) / "translations" / code / "LC_MESSAGES" / "messages.mo").is_file()
+
+
+def spoken(app: Flask) -> list[str]:
+    """The languages pages are served in: those of ``LANGUAGES`` whose catalogue is compiled."""
+    known = app.extensions.get("thirteen_spoken")
+    if known is None:
+        known = app.extensions["thirteen_spoken"] = [c for c in app.config["LANGUAGES"] if compiled(app, c)]
+    return known  # type: ignore[no-any-return]
+
+
 def select_locale() -> str | None:
     """The switcher's choice if this phone made one, else the phone's own languages."""
-    languages = current_app.config["LANGUAGES"]
+    languages = spoken(current_app)  # type: ignore[arg-type]
     chosen = request.cookies.get(COOKIE)
     if chosen in languages:
         return chosen

@@ -17,6 +17,7 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 from referee.web.extensions import db
 
 NAME_MAX = 40
+WRITE_ID_MAX = 40
 
 
 def _now() -> datetime:
@@ -40,6 +41,8 @@ class Game(db.Model):
     watch_token: Mapped[str] = mapped_column(String(64), unique=True, default=new_token)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    created_by: Mapped[str | None] = mapped_column(String(WRITE_ID_MAX), unique=True, default=None)
+    """The write id of the form that started the game: the same form sent again opens this game."""
 
     players: Mapped[list[Player]] = relationship(
         back_populates="game", order_by="Player.seat", cascade="all, delete-orphan"
@@ -79,3 +82,20 @@ class Event(db.Model):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
 
     game: Mapped[Game] = relationship(back_populates="events")
+
+
+class Write(db.Model):
+    """A write a phone gave an id (``X-Thirteen-Write``): stored in the same transaction as its
+    event, so the same id is applied once per game, whatever version it is sent with again."""
+
+    __tablename__ = "writes"
+    __table_args__ = (UniqueConstraint("game_id", "write_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    write_id: Mapped[str] = mapped_column(String(WRITE_ID_MAX))
+    seq: Mapped[int] = mapped_column(Integer)
+    """The event the write stored."""
+    fingerprint: Mapped[str] = mapped_column(String(64))
+    """What the write carried (its path and fields but the version), hashed: the same id with
+    another body is not the same write."""

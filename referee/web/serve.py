@@ -18,12 +18,15 @@ that follow games by polling every 3 s, measured with ``tests/bench_room.py`` (R
   read a gigabyte into memory first).
 * ``channel_timeout`` :data:`IDLE_SECONDS`: a phone that went to sleep has its connection closed
   after this long; the next poll opens a new one.
+* the interpreter's thread switch interval :data:`SWITCH_SECONDS` (Python's default is 5 ms):
+  a short answer (an unchanged poll costs about 0.1 ms) waits at most this long behind a thread
+  busy judging a round or behind the loop that watches every phone's connection, so the room's
+  tail follows the short answers, not the long ones.
 """
 
 from __future__ import annotations
 
 import argparse
-import errno
 import io
 import logging
 import re
@@ -31,6 +34,7 @@ import sys
 import time
 from collections.abc import Callable, Iterable
 from typing import Any
+from urllib.parse import unquote_plus
 
 import qrcode
 
@@ -41,10 +45,24 @@ THREADS = 8
 BACKLOG = 2048
 MAX_BODY = 1024 * 1024
 IDLE_SECONDS = 120
+SWITCH_SECONDS = 0.001
 
 log = logging.getLogger("thirteen.requests")
 
 _TOKEN_IN_PATH = re.compile(r"(/g/)([A-Za-z0-9_-]{4})[A-Za-z0-9_-]+")
+_LONG_TOKEN = re.compile(r"([A-Za-z0-9_-]{4})[A-Za-z0-9_-]{16,}")
+
+
+def shown_query(query: str) -> str:
+    """A query string fit for a log: decoded, with share-link tokens cut as in a path, and any
+    other run of 20 or more token characters (a link's token anywhere) cut to its first 4.
+
+    >>> shown_query("next=%2Fgame%2Fg%2FmeWmpUBiMFKYcdPCUk_NQrydpf&x=1")
+    'next=/game/g/meWm…&x=1'
+    >>> shown_query("link=http://192.168.1.20:8000/game/g/Ql1JEuxAn-XGUUsQh38kcDtGgEQgfFm2"), shown_query("since=12")
+    ('link=http://192.168.1.20:8000/game/g/Ql1J…', 'since=12')
+    """
+    return _LONG_TOKEN.sub(r"\1…", shown_path(unquote_plus(query)))
 
 
 def shown_path(path: str) -> str:
@@ -82,7 +100,7 @@ class RequestLog:
     @staticmethod
     def _log(environ: dict[str, Any], status: list[str], started: float) -> None:
         query = environ.get("QUERY_STRING", "")
-        path = shown_path(environ.get("PATH_INFO", "")) + (f"?{query[:40]}" if query else "")
+        path = shown_path(environ.get("PATH_INFO", "")) + (f"?{shown_query(query)[:40]}" if query else "")
         log.info("%s %s %s %s %.1f ms", environ.get("REMOTE_ADDR", "-"), environ.get("REQUEST_METHOD"),
                  path, status[0] if status else "-", (time.perf_counter() - started) * 1000)
 
@@ -128,7 +146,13 @@ def main(argv: list[str] | None = None) -> int:
     from waitress.server import create_server
 
     from app import create_app
+    from portcheck import cannot_listen
 
+    taken = cannot_listen(args.host, args.port)  # said at once, not after the app is built
+    if taken:
+        print(taken, file=sys.stderr)
+        return 2
+    sys.setswitchinterval(SWITCH_SECONDS)
     app = create_app()  # migrations first: alembic's logging setup replaces what was there
     _log_requests(quiet=args.quiet)
     # A keeper who opens http://127.0.0.1 gets share links with the LAN address, when phones can reach it.
@@ -140,12 +164,8 @@ def main(argv: list[str] | None = None) -> int:
             max_request_body_size=MAX_BODY, channel_timeout=IDLE_SECONDS, ident="Thirteen",
             clear_untrusted_proxy_headers=True,
         )
-    except OSError as exc:
-        if exc.errno == errno.EADDRINUSE:
-            print(f"Port {args.port} is already in use on {args.host}: another server (perhaps Thirteen "
-                  f"itself) is running there. Stop it, or choose another port with --port.", file=sys.stderr)
-        else:
-            print(f"Cannot listen on {args.host}:{args.port}: {exc.strerror or exc}.", file=sys.stderr)
+    except OSError:  # taken meanwhile
+        print(cannot_listen(args.host, args.port) or f"Cannot listen on {args.host}:{args.port}.", file=sys.stderr)
         return 2
     url = shown_url(args.host, server.effective_port)  # type: ignore[union-attr]
     if not is_loopback(args.host):

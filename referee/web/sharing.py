@@ -58,7 +58,8 @@ def qr_image() -> Response:
     if not link or len(link) > QR_MAX or not link.startswith(ours):
         abort(404)
     response = Response(draw_qr(link), mimetype="image/svg+xml")
-    response.headers["Cache-Control"] = "public, max-age=31536000, immutable"  # the same link, the same code
+    # The code holds a share link (a keeper's may enter plays): kept by no cache, as the game's pages.
+    response.headers["Cache-Control"] = "no-store"
     return response
 
 

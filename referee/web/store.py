@@ -19,7 +19,7 @@ from sqlalchemy.exc import IntegrityError
 
 from referee.text import Message, message
 from referee.web.extensions import db
-from referee.web.models import NAME_MAX, Event, Game, Player, _now
+from referee.web.models import NAME_MAX, Event, Game, Player, Write, _now
 from referee.web.numbers import MAX_PLAYERS as MAX_PLAYERS  # the most players a game may have
 
 T = TypeVar("T")
@@ -89,18 +89,43 @@ def clean_names(names: Iterable[str], *, least: int, most: int = MAX_PLAYERS) ->
     return cleaned
 
 
-def _new_game(kind: str, names: Sequence[str], rules: dict[str, Any], setup: dict[str, Any]) -> Game:
-    game = Game(kind=kind, rules=rules, setup=setup, version=0)
+def _new_game(kind: str, names: Sequence[str], rules: dict[str, Any], setup: dict[str, Any],
+              created_by: str | None = None) -> Game:
+    game = Game(kind=kind, rules=rules, setup=setup, version=0, created_by=created_by or None)
     game.players = [Player(seat=i, name=n) for i, n in enumerate(names)]
     db.session.add(game)
     return game
 
 
-def create_game(kind: str, names: Sequence[str], *, rules: dict[str, Any], setup: dict[str, Any]) -> Game:
-    """Store a new game with its players, in one transaction."""
-    game = _new_game(kind, names, rules, setup)
-    db.session.commit()
+def create_game(kind: str, names: Sequence[str], *, rules: dict[str, Any], setup: dict[str, Any],
+                events: Sequence[tuple[str, dict[str, Any]]] = (), created_by: str | None = None) -> Game:
+    """Store a new game with its players, and its first ``events`` (kind, payload), in one
+    transaction: the game never exists without them.
+
+    ``created_by`` is the write id of the form that starts it: the same form sent again (a
+    double tap, a resend after a lost answer) gets the game it started, not a second one.
+    """
+    if created_by:
+        started = game_started_by(created_by, kind)
+        if started is not None:
+            return started
+    game = _new_game(kind, names, rules, setup, created_by)
+    game.version = len(events)
+    game.events = [Event(seq=i + 1, kind=k, payload=p) for i, (k, p) in enumerate(events)]
+    try:
+        db.session.commit()
+    except IntegrityError:  # the same form, sent twice at once: the other request stored it
+        db.session.rollback()
+        started = game_started_by(created_by or "", kind)
+        if started is None:
+            raise
+        return started
     return game
+
+
+def game_started_by(write_id: str, kind: str) -> Game | None:
+    """The game of ``kind`` a form with this write id started, if any."""
+    return db.session.scalar(select(Game).where(Game.created_by == write_id, Game.kind == kind))
 
 
 @dataclass
@@ -139,12 +164,43 @@ def find_by_token(token: str, kind: str | None = None) -> Access | None:
     return Access(game, "keeper" if game.keeper_token == token else "watcher")
 
 
-def has_write(game: Game, seen: int, write_id: str) -> bool:
-    """Whether a write carrying ``write_id`` (a phone's own id for one entry, stored in the
-    event's payload as ``_write``) was stored after version ``seen``: a phone sending again an
-    entry whose answer it never got (the Wi-Fi dropped on the way back)."""
-    payloads = db.session.scalars(select(Event.payload).where(Event.game_id == game.id, Event.seq > seen))
-    return any(isinstance(p, dict) and p.get("_write") == write_id for p in payloads)
+def made_for(kind: str, source: Game) -> Game | None:
+    """The game of ``kind`` made for ``source`` (its setup says ``{"table": source.id}``),
+    created after it: the score sheet a table's "Score this hand" made, found again."""
+    made = db.session.scalars(select(Game).where(Game.kind == kind, Game.created_at >= source.created_at)
+                              .order_by(Game.id))
+    return next((g for g in made if isinstance(g.setup, dict) and g.setup.get("table") == source.id), None)
+
+
+@dataclass(frozen=True)
+class WriteId:
+    """The id a phone gave one write, and what that write carried (hashed)."""
+
+    id: str
+    fingerprint: str
+
+
+def applied_write(game: Game, write: WriteId) -> Write | None:
+    """The write of ``game`` stored under this id, at whatever version: a phone sending again
+    an entry whose answer it never got (the Wi-Fi dropped on the way back)."""
+    return db.session.scalar(select(Write).where(Write.game_id == game.id, Write.write_id == write.id))
+
+
+def game_made_by(game: Game, write: WriteId, key: str) -> Game | None:
+    """The game a write of ``game`` created with its event (a :class:`NewGame` at ``key`` of the
+    payload), if this write id was applied: a form that starts a game, sent again."""
+    stored = applied_write(game, write)
+    if stored is None or not same_write(stored, write):
+        return None
+    payload = db.session.scalar(select(Event.payload).where(Event.game_id == game.id, Event.seq == stored.seq))
+    made = payload.get(key) if isinstance(payload, dict) else None
+    return db.session.get(Game, made) if isinstance(made, int) else None
+
+
+def same_write(stored: Write, write: WriteId) -> bool:
+    """Whether ``write`` is the stored one sent again (the same body; a write stored before
+    bodies were kept matches any)."""
+    return stored.fingerprint in ("", write.fingerprint)
 
 
 _games = Game.__table__.c
@@ -164,11 +220,13 @@ def game_version(token: str, kind: str) -> int | None:
         return connection.execute(_VERSION_BY_TOKEN, {"token": token, "kind": kind}).scalar()
 
 
-def append_event(game: Game, seen: int, kind: str, payload: dict[str, Any]) -> Event:
-    """Add one event to the game, in one transaction, if nobody wrote since ``seen``.
+def append_event(game: Game, seen: int, kind: str, payload: dict[str, Any], write: WriteId | None = None) -> Event:
+    """Add one event to the game, in one transaction, if nobody wrote since ``seen``; with
+    ``write``, its id is kept in the same transaction (:func:`applied_write`).
 
     A :class:`NewGame` among the payload's values is created in the same transaction (the
-    event keeps its id), so it exists exactly when the event does.  Raises :class:`StaleGame` (after rolling back) when the game moved on.
+    event keeps its id), so it exists exactly when the event does.  Raises :class:`StaleGame`
+    (after rolling back) when the game moved on, or when the same write id was stored meanwhile.
     """
     bumped = db.session.execute(
         update(Game)
@@ -187,6 +245,8 @@ def append_event(game: Game, seen: int, kind: str, payload: dict[str, Any]) -> E
     event = Event(game_id=game.id, seq=seen + 1, kind=kind,
                   payload={**payload, **{key: made_game.id for key, made_game in made.items()}})
     db.session.add(event)
+    if write is not None:
+        db.session.add(Write(game_id=game.id, write_id=write.id, seq=seen + 1, fingerprint=write.fingerprint))
     try:
         db.session.commit()
     except IntegrityError:
@@ -227,13 +287,13 @@ def effective_events(events: Iterable[Event]) -> list[Event]:
     return stack
 
 
-def undo_last(game: Game, seen: int) -> Event:
+def undo_last(game: Game, seen: int, write: WriteId | None = None) -> Event:
     """Record an undo of the latest effective event (kept in the history)."""
     live = live_events(game)
     if not live:
         raise UndoNothing("there is nothing to undo")
     target = live[-1]
-    return append_event(game, seen, UNDO, {"undoes": target.seq, "kind": target.kind})
+    return append_event(game, seen, UNDO, {"undoes": target.seq, "kind": target.kind}, write)
 
 
 def replay(game: Game, apply: Callable[[T, Event], T], start: T) -> T:

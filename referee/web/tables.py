@@ -68,8 +68,10 @@ tests; and one line in :data:`referee.web.registry.GAME_PACKAGES`.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
+import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
@@ -80,10 +82,11 @@ from flask_babel import gettext
 from referee.errors import RefereeError
 from referee.text import Message
 from referee.web import news, store
-from referee.web.guard import whole_number
+from referee.web.guard import MAX_JSON_DEPTH, json_depth, whole_number
 from referee.web.house_rules import kept_rules
+from referee.web.models import Write
 from referee.web.sharing import qr_svg, share_links
-from referee.web.store import Access, StaleGame, UndoNothing, find_by_token, game_version
+from referee.web.store import Access, StaleGame, UndoNothing, WriteId, find_by_token, game_version
 from referee.web.views import is_htmx, say
 
 REMEMBER_SECONDS = 3600 * 24 * 365
@@ -137,6 +140,10 @@ class BadForm(Refused):
 
 
 Render = Callable[[Access, Feedback, int], Response]
+FOLLOWED: list[FollowedGame] = []
+KNOWN_VERSION = "thirteen.poll_version"
+"""The environ key of (token, version) a poll's version lookup already found (referee.web.quick_poll)."""
+"""Every followed game (their unchanged polls are answered before Flask: referee.web.quick_poll)."""
 Decide = Callable[[Access], tuple[str, dict[str, Any]]]
 
 
@@ -161,6 +168,7 @@ class FollowedGame(Generic[S]):
 
     def __post_init__(self) -> None:
         self.blueprint.after_request(_no_store)
+        FOLLOWED.append(self)
 
     # --- reading ------------------------------------------------------------------------
 
@@ -181,13 +189,20 @@ class FollowedGame(Generic[S]):
 
     def page(self, token: str) -> Response:
         """The table page: a 204 for a poll that finds nothing new, else the state."""
-        unchanged = poll_unchanged(token, self.kind)  # most polls end here: one indexed lookup
-        if unchanged is not None:
-            return unchanged
-        access = self.open(token)
-        if "since" in request.args:  # a poll with news: one render per version for the whole table
-            return news.shared_answer(access, lambda: self.show(access, Feedback()))
-        return self.show(access, Feedback())
+        since = whole_number(request.args.get("since"))
+        if since is not None:  # a poll: one indexed lookup of the version (made by quick_poll already)
+            known = request.environ.get(KNOWN_VERSION)
+            version = known[1] if known and known[0] == token else game_version(token, self.kind)
+            if version == since:  # most polls end here
+                return unchanged()
+            if version is not None:  # news: one render per version for the whole table
+
+                def render() -> tuple[Response, int]:
+                    access = self.open(token)
+                    return self.show(access, Feedback()), access.game.version
+
+                return news.shared_answer(token, version, render)
+        return self.show(self.open(token), Feedback())
 
     def show(self, access: Access, feedback: Feedback, status: int = 200, render: Render | None = None) -> Response:
         return (render or self.render)(access, feedback, status)
@@ -226,10 +241,10 @@ class FollowedGame(Generic[S]):
         """
         access, seen = self.keeper(token)
         feedback = Feedback(typed=dict(typed or {}), detail=detail)
-        mine = write_id()
+        mine = this_write()
+        if mine and (stored := store.applied_write(access.game, mine)):
+            return self.again(access, feedback, stored, mine, render)  # sent again
         if seen != access.game.version:
-            if mine and store.has_write(access.game, seen, mine):
-                return self.done(access, after=after)  # this phone's own entry, sent again
             return self.stale(access, feedback, render)
         try:
             kind, payload = decide(access)
@@ -241,13 +256,11 @@ class FollowedGame(Generic[S]):
             return self.refuse(access, feedback, exc.sentence, exc.at or at, render)
         except self.refusals as exc:
             return self.refuse(access, feedback, say(exc), at, render)
-        if mine:
-            payload = {**payload, "_write": mine}
         try:
-            store.append_event(access.game, seen, kind, payload)
+            store.append_event(access.game, seen, kind, payload, mine)
         except StaleGame:
-            if mine and store.has_write(access.game, seen, mine):
-                return self.done(access, after=after)
+            if mine and (stored := store.applied_write(access.game, mine)):
+                return self.again(access, feedback, stored, mine, render)
             return self.stale(access, feedback, render)
         return self.done(access, after=after)
 
@@ -255,14 +268,19 @@ class FollowedGame(Generic[S]):
         """Take back the latest move still in force (kept in the history)."""
         access, seen = self.keeper(token)
         feedback = Feedback(typed=dict(typed or {}))
+        mine = this_write()
+        if mine and (stored := store.applied_write(access.game, mine)):
+            return self.again(access, feedback, stored, mine)
         if seen != access.game.version:
             return self.stale(access, feedback)
         what = self.last_move(access)
         try:
-            store.undo_last(access.game, seen)
+            store.undo_last(access.game, seen, mine)
         except UndoNothing:
             return self.refuse(access, feedback, gettext("There is nothing to undo."), None)
         except StaleGame:
+            if mine and (stored := store.applied_write(access.game, mine)):
+                return self.again(access, feedback, stored, mine)
             return self.stale(access, feedback)
         return self.done(access, notice=gettext("Undone: %(what)s", what=what) if what else None)
 
@@ -270,7 +288,8 @@ class FollowedGame(Generic[S]):
         """A new game from its new-table form: stored, its house rules kept on this phone for
         next time, and the phone sent to its keeper page (a 303; for htmx, a 204 with
         ``HX-Redirect``)."""
-        game = store.create_game(self.kind, list(names), rules=dict(rules), setup=dict(setup))
+        game = store.create_game(self.kind, list(names), rules=dict(rules), setup=dict(setup),
+                                 created_by=starting_id())  # the same form sent again: the same game
         target = url_for(self.endpoint, token=game.keeper_token)
         if is_htmx() and not request.htmx.boosted:
             response = Response(status=204)
@@ -285,10 +304,21 @@ class FollowedGame(Generic[S]):
         access = self.open(token)
         require_keeper(access)
         old = access.game
-        game = store.create_game(self.kind, old.player_names, rules=dict(old.rules), setup=dict(old.setup))
+        game = store.create_game(self.kind, old.player_names, rules=dict(old.rules), setup=dict(old.setup),
+                                 created_by=starting_id())  # the same form sent again: the same game
         return redirect(url_for(self.endpoint, token=game.keeper_token), 303)  # type: ignore[return-value]
 
     # --- answers ------------------------------------------------------------------------
+
+    def again(self, access: Access, feedback: Feedback, stored: Write, mine: WriteId,
+              render: Render | None = None) -> Response:
+        """A write id already applied: the same write is answered as it was (the game as it is
+        now), at whatever version it is sent; the same id with another body is stale (409).
+        ``after`` (what the first answer's address added, such as the entry to mark) is left
+        out: it was worked out for the game as it was then."""
+        if store.same_write(stored, mine):
+            return self.done(access)
+        return self.stale(access, feedback, render)
 
     def done(self, access: Access, *, notice: str | None = None, after: Mapping[str, Any] | None = None) -> Response:
         """A write that stood: the fresh fragment for htmx, a 303 to the table otherwise (a
@@ -312,6 +342,9 @@ class FollowedGame(Generic[S]):
 
 
 WRITE_ID = re.compile(r"[0-9a-z]{6,40}")
+STARTING_ID = re.compile(r"[0-9a-z]{20,40}")
+"""A form that starts a game answers with its keeper link when sent again: its id is long
+enough that nobody guesses another phone's."""
 
 
 def write_id() -> str:
@@ -319,6 +352,31 @@ def write_id() -> str:
     with the entry when it must be sent again): the same entry is never stored twice."""
     raw = request.headers.get("X-Thirteen-Write", "")
     return raw if WRITE_ID.fullmatch(raw) else ""
+
+
+def this_write() -> WriteId | None:
+    """This request's write id with a fingerprint of what it carries (the path and every
+    field but the version, in order), or ``None`` without an id."""
+    mine = write_id()
+    if not mine:
+        return None
+    fields = sorted((k, v) for k, v in request.form.items(multi=True) if k != "version")
+    body = json.dumps([request.path, fields], ensure_ascii=False, separators=(",", ":"))
+    return WriteId(mine, hashlib.sha256(body.encode()).hexdigest())
+
+
+def new_starting_id() -> str:
+    """A fresh id for a form that starts a game (``partials/starting_id.html``)."""
+    return secrets.token_hex(16)
+
+
+def starting_id() -> str | None:
+    """The write id of a form that starts a game: its hidden ``write`` field (the page's own,
+    made fresh by app.js on every showing), or the header app.js sets on a write form."""
+    for raw in (request.form.get("write", ""), request.headers.get("X-Thirteen-Write", "")):
+        if STARTING_ID.fullmatch(raw):
+            return raw
+    return None
 
 
 def _no_store(response: Response) -> Response:
@@ -366,6 +424,11 @@ def poll_unchanged(token: str, kind: str) -> Response | None:
     since = whole_number(request.args.get("since"))
     if since is None or since != game_version(token, kind):
         return None
+    return unchanged()
+
+
+def unchanged() -> Response:
+    """A poll's answer when nothing changed: empty, never cached."""
     response = Response(status=204)
     response.headers["Cache-Control"] = "no-store"
     response.vary.add("HX-Request")
@@ -384,11 +447,11 @@ def unchanged_since(access: Access) -> Response | None:
 def remembered_rules(kind: str) -> dict[str, Any]:
     """The house-rule switches this phone last used for ``kind`` (from a cookie)."""
     raw = request.cookies.get(f"rules_{kind}")
-    if not raw:
+    if not raw or json_depth(raw) > MAX_JSON_DEPTH:  # nested deeper than any switches: not ours
         return {}
     try:
         value = json.loads(raw)
-    except ValueError:
+    except (ValueError, RecursionError):
         return {}
     return value if isinstance(value, dict) else {}
 
@@ -409,6 +472,7 @@ def remembered(cls: type[R], kind: str, *, over: Mapping[str, Any] | None = None
 def remember_rules(response: Response, kind: str, rules: Mapping[str, Any]) -> Response:
     """Keep the switches on this phone for next time."""
     response.set_cookie(
-        f"rules_{kind}", json.dumps(dict(rules), separators=(",", ":")), max_age=REMEMBER_SECONDS, samesite="Lax"
+        f"rules_{kind}", json.dumps(dict(rules), separators=(",", ":")), max_age=REMEMBER_SECONDS, samesite="Lax",
+        httponly=True,  # read by the referee only, never by a script
     )
     return response

@@ -66,16 +66,18 @@ def health() -> tuple[dict[str, str], int]:
     return {"status": "unavailable", "database": "not answering"}, 503
 
 
-@bp.route("/lang/<code>")
+@bp.route("/lang/<code>", methods=["GET", "POST"])
 def set_language(code: str) -> Response:
     """Switch the page language: remembered on this phone (a cookie), then back to ``next``.
 
+    The switcher posts ``next`` in its body (a share link's token never enters an address, so
+    no log keeps it); ``GET /lang/<code>?next=…`` still works for a link kept from before.
     Links carry no language, so a share link opens in each watcher's own language.
     """
     if code not in current_app.config["LANGUAGES"]:
         abort(404)
     response = make_response("", 303)
-    response.headers["Location"] = _openable(same_site_target(request.args.get("next") or request.referrer))
+    response.headers["Location"] = _openable(same_site_target(request.values.get("next") or request.referrer))
     response.set_cookie(LANG_COOKIE, code, max_age=3600 * 24 * 365, samesite="Lax", httponly=True)
     return response
 

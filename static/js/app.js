@@ -5,7 +5,8 @@
      soon as one gets through.
    - Sending: a write (a form with a `version` field) shows "Sending…" on its button and
      its buttons are disabled until the answer comes, so a slow network gets no second tap.
-   - The outbox: a write that cannot reach the referee (a play, a pass, a round, a
+   - The outbox: a write that cannot reach the referee, or that the referee answers 503 (its
+     database not answering: nothing was stored) (a play, a pass, a round, a
      correction, an undo) is kept in localStorage with everything it carried, the version it
      was typed against included, and listed as "waiting to send".  It is sent by itself when
      the network is back (or when the page is opened again, even after the tab was closed),
@@ -168,9 +169,10 @@
       label: describe(detail, pairs), at: Date.now()
     };
     var list = load();
-    if (list.some(function (e) { return sameWrite(e, entry); })) { render(); return; }
+    if (list.some(function (e) { return sameWrite(e, entry); })) { render(); return true; }
     list.push(entry);
     save(list);
+    return load().some(function (e) { return e.id === entry.id; });  /* false: storage full or off */
   }
   /* The pages of one game share the part of the address up to its link: /<game>/g/<token>. */
   function gameOf(path) {
@@ -271,7 +273,7 @@
     var id = replayId(detail);
     var xhr = detail.xhr;
     sendingId = "";
-    if (!xhr || !xhr.status) {  /* still no network: keep it, unclaimed */
+    if (!xhr || !xhr.status || xhr.status === 503) {  /* still no network, or no database: keep it, unclaimed */
       var list = load();
       list.forEach(function (e) { if (e.id === id) delete e.claim; });
       save(list);
@@ -350,7 +352,19 @@
   /* Every write carries an id of its own, kept with it in the outbox: if the referee stored it
      but the answer was lost on the way back, the same entry sent again is recognised there
      (and answered with the game as it is), never stored twice nor called stale. */
-  function newId() { return Date.now().toString(36) + Math.random().toString(36).slice(2, 9); }
+  /* The time, then 24 random letters and digits: long enough that no phone guesses another's
+     (a form that starts a game answers its keeper link when its id is sent again). */
+  function newId() {
+    var bytes = new Uint8Array(24);
+    (window.crypto || window.msCrypto).getRandomValues(bytes);
+    return Date.now().toString(36) + Array.prototype.map.call(bytes, function (b) { return (b % 36).toString(36); }).join("");
+  }
+  /* A form that starts a game carries an id of its own, fresh on every showing of the page
+     (one kept in the browser's history or the phone's copy must not open an earlier game). */
+  function freshStartingIds(scope) {
+    if (!scope || !scope.querySelectorAll) return;
+    scope.querySelectorAll("input[data-write-id]").forEach(function (input) { input.value = newId(); });
+  }
   document.addEventListener("htmx:configRequest", function (e) {
     var d = e.detail;
     if (!d || d.verb === "get" || !d.headers) return;
@@ -372,10 +386,16 @@
   });
   function lost(e) {
     var d = e.detail;
-    say(offlineWords());
     if (liveSection()) markStale();
-    if (replayId(d)) { replayDone(d); return; }
-    if (isWrite(d)) { stopSending(d); keep(d); return; }
+    if (replayId(d)) { say(offlineWords()); replayDone(d); return; }
+    if (isWrite(d)) {
+      stopSending(d);
+      /* Kept in the outbox, which says it waits and is sent by itself: the banner's "Nothing
+         was sent" would contradict it beside it.  Said only when the phone could not keep it. */
+      if (keep(d)) clear(); else say(offlineWords());
+      return;
+    }
+    say(offlineWords());
     rememberRetry(d);
   }
   document.addEventListener("htmx:sendError", lost);
@@ -383,7 +403,11 @@
   document.addEventListener("htmx:responseError", function (e) {
     var xhr = e.detail.xhr;
     if (!xhr) return;
-    if (xhr.status >= 500) {
+    if (xhr.status === 503) {
+      /* The referee is up but its database is not: nothing was saved; a write waits in the outbox. */
+      say(reasonIn(xhr) || offlineWords());
+      if (isWrite(e.detail) && !replayId(e.detail)) keep(e.detail);
+    } else if (xhr.status >= 500) {
       say(document.body.dataset.servererror || "The referee hit an error. Nothing was saved; try again.");
     } else {
       /* A refusal that is not swapped into the page (403, 404, 413…) is said in the banner. */
@@ -400,9 +424,12 @@
     if (d.successful && !sendingId) clear();
     if (wasStale) reconnect();
   });
-  document.addEventListener("htmx:load", function (e) { boost(e.detail.elt); render(); });
+  document.addEventListener("htmx:load", function (e) { boost(e.detail.elt); freshStartingIds(e.detail.elt); render(); });
   window.addEventListener("online", reconnect);
-  window.addEventListener("pageshow", function (e) { leaving = false; if (e.persisted) flush(); });
+  window.addEventListener("pageshow", function (e) {
+    leaving = false;
+    if (e.persisted) { freshStartingIds(document); flush(); }
+  });
   /* A tab that goes away lets the others send what it was sending. */
   window.addEventListener("pagehide", function () {
     leaving = true;
@@ -415,6 +442,7 @@
   document.addEventListener("DOMContentLoaded", function () {
     if (window.htmx) window.htmx.config.timeout = 15000;
     boost(document);
+    freshStartingIds(document);
     var rendered = Date.parse(document.body.dataset.rendered || "");
     if (document.body.hasAttribute("data-from-cache")) {
       /* Opened from the phone's copy: say how old it is until a poll gets through. */
@@ -436,6 +464,11 @@
       navigator.serviceWorker.register("/sw.js").catch(function () { /* no worker: pages need the network */ });
     }
   });
+  /* The share box's links: a tap selects the whole link, ready to copy. */
+  document.addEventListener("focusin", function (e) {
+    if (e.target && e.target.hasAttribute && e.target.hasAttribute("data-select-on-focus")) e.target.select();
+  });
+
   window.Thirteen = window.Thirteen || {};
   window.Thirteen.outbox = { list: load, flush: flush };
 })();

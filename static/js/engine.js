@@ -1,6 +1,6 @@
 /* The referee in your pocket: verdicts judged on the phone, with no request and no network.
 
-   The page loads this file once it has settled (a few lines in base.html).  It asks
+   The page loads this file once it has settled (static/js/engine-loader.js).  It asks
    /engine.json where the engine is, then starts static/js/engine-worker.js (Pyodide running
    the same rules library, the same screens and the same templates as the server: see
    referee/web/engine.py and referee/web/phone.py).  Not on a metered or save-data connection

@@ -182,15 +182,21 @@
       });
       if (grid) grid.setAttribute("aria-label", active.label.trim());
     }
-    /* A field shows every card it holds: a long line is set smaller until it fits. */
+    /* A field shows every card it holds: a long line is set smaller until it fits, a pixel at a
+       time down to 11 px, by a class (fit-15 … fit-11 in app.css: the content policy allows no
+       inline style, and htmx copies an element's attributes when it swaps). */
+    var FIT_SIZES = [15, 14, 13, 12, 11];
     function fit(f) {
       var input = f.input;
-      input.style.fontSize = "";
+      FIT_SIZES.forEach(function (px) { input.classList.remove("fit-" + px); });
       if (!input.value || input.scrollWidth <= input.clientWidth) return;
       var size = parseFloat(getComputedStyle(input).fontSize);
-      while (size > 11 && input.scrollWidth > input.clientWidth) {
-        size -= 1;
-        input.style.fontSize = size + "px";
+      var shown = "";
+      for (var i = 0; i < FIT_SIZES.length && input.scrollWidth > input.clientWidth; i++) {
+        if (FIT_SIZES[i] >= size) continue;
+        if (shown) input.classList.remove(shown);
+        shown = "fit-" + FIT_SIZES[i];
+        input.classList.add(shown);
       }
     }
     function commit(f) {

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee.three_thirteen import Schedule, ThreeThirteenRules
+from referee.three_thirteen import FALSE_OUT_PENALTY, Schedule, ThreeThirteenRules
 from referee.three_thirteen_sheet import MAX_TYPED, RoundVerdict, ScoredRound, SheetSetup, jokers_for, replay
 from referee.three_thirteen_sheet import Sheet as SheetState
 from referee.three_thirteen_sheet import judge_round as rules_judge_round
@@ -183,6 +183,8 @@ class Sheet:
     @property
     def history(self) -> list[Change]:
         return change_history(history(self.game), number="round")
+
+    false_out_penalty = FALSE_OUT_PENALTY
 
     @property
     def schedule(self) -> Schedule:

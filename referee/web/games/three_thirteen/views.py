@@ -33,6 +33,7 @@ from referee.web.games.three_thirteen.sheet import (
     KIND,
     RoundEntry,
     Sheet,
+    SheetRound,
     build_sheet,
     entry_from_payload,
     entry_from_verdict,
@@ -308,12 +309,25 @@ def again(token: str) -> Response:
     return GAME.rematch(token)
 
 
+def spreadsheet_points(r: SheetRound, seat: int) -> str:
+    """A seat's points in one round as a CSV cell, marked as the sheet marks them: went out,
+    false out (a claim that could not go out), typed rather than counted from cards."""
+    marks = []
+    if seat in r.false_out:
+        marks.append("false out")
+    elif seat in r.out:
+        marks.append("went out")
+    if r.typed[seat]:
+        marks.append("typed")
+    return f"{r.points[seat]} ({', '.join(marks)})" if marks else str(r.points[seat])
+
+
 @bp.get("/g/<token>/sheet.csv")
 def export_csv(token: str) -> Response:
     access, sheet = GAME.opened(token)
     rows: list[list[Any]] = [["round", "cards", "wild", "doubled", *(spreadsheet_cell(n) for n in sheet.names)]]
     for r in sheet.rounds:
-        cells = [f"{p}{' (typed)' if t else ''}" for p, t in zip(r.points, r.typed, strict=True)]
+        cells = [spreadsheet_points(r, seat) for seat in range(sheet.players)]
         rows.append([r.number, r.dealt, r.wild, "yes" if r.doubled else "", *cells])
     rows.append(["total", "", "", "", *sheet.totals])
     if sheet.winners:

@@ -19,9 +19,12 @@ from flask_babel import gettext
 
 from referee.cards import Card, NotationError
 from referee.errors import RefereeError
+from referee.switches import rules_from_mapping
 from referee.tienlen import THREE_OF_SPADES, Setup, TienLenRules, lowest_cards
 from referee.tienlen_evening import (
     EntryRefused,
+    Evening,
+    EveningSetup,
     NotFollowedError,
     SheetGame,
     TableFollowed,
@@ -50,6 +53,7 @@ from referee.web.games.tienlen.evening import (
 )
 from referee.web.guard import whole_number
 from referee.web.house_rules import SwitchLabel, Words, rules_from_form, sent_switches, switch_labels
+from referee.web.models import Game as StoredGame
 from referee.web.sheets import Chart, csv_download, spreadsheet_cell
 from referee.web.store import Access, find_by_token
 from referee.web.tables import (
@@ -59,6 +63,9 @@ from referee.web.tables import (
     Refused,
     Render,
     remembered,
+    require_keeper,
+    seen_version,
+    this_write,
 )
 from referee.web.views import render_page, say
 
@@ -218,9 +225,12 @@ def _saved_or_404(sheet: Sheet, number: int) -> SheetGame:
 
 def _save_by_hand(token: str, number: int | None) -> Response:
     access, sheet = SHEET.opened(token, keeper=True)
+    typed = typed_from(request.form, sheet.players)
+    if number is not None and sheet.saved(number) is None and seen_version() != access.game.version:
+        # Another keeper's undo took that game away: the fresh sheet's entry form, with what was typed.
+        return SHEET.stale(access, Feedback(typed=dict(typed)), _entry_page(None))
     if number is not None:
         _saved_or_404(sheet, number)
-    typed = typed_from(request.form, sheet.players)
     entry = Entry(typed)
 
     def decide(access: Access) -> tuple[str, dict[str, Any]]:
@@ -249,7 +259,10 @@ def correct(token: str, number: int) -> Response:
 # --- a game from a followed table ------------------------------------------------------------
 
 
-def _table_or_404(sheet: Sheet, table_id: int) -> Any:
+def _table_or_404(sheet: Sheet, table_id: int, *, once: StoredGame | None = None) -> Any:
+    """The followed table ``table_id``; or ``once``, a table the sheet followed until an undo."""
+    if once is not None:
+        return once
     try:
         sheet.check_follows(table_id)
     except RefereeError as exc:
@@ -260,18 +273,26 @@ def _table_or_404(sheet: Sheet, table_id: int) -> Any:
     return table
 
 
-def _table_page(table_id: int, hand: int) -> Render:
+def _followed_once(access: Access, table_id: int) -> StoredGame | None:
+    """A table this sheet followed at some version (an undo may have taken the follow back)."""
+    if any(e.kind == TableFollowed.action and e.payload.get("table") == table_id for e in access.game.events):
+        return followed_table(table_id)
+    return None
+
+
+def _table_page(table_id: int, hand: int, *, once: StoredGame | None = None) -> Render:
     def render(access: Access, feedback: Feedback, status: int) -> Response:
         sheet = build_sheet(access.game)
         entry = feedback.detail if isinstance(feedback.detail, Entry) else Entry(dict(feedback.typed))
-        return _render_table_entry(access, sheet, table_id, hand, entry, status=status, feedback=feedback)
+        return _render_table_entry(access, sheet, table_id, hand, entry, status=status, feedback=feedback, once=once)
 
     return render
 
 
 def _render_table_entry(access: Access, sheet: Sheet, table_id: int, hand_index: int, entry: Entry, *,
-                        status: int = 200, feedback: Feedback | None = None) -> Response:
-    table = _table_or_404(sheet, table_id)
+                        status: int = 200, feedback: Feedback | None = None,
+                        once: StoredGame | None = None) -> Response:
+    table = _table_or_404(sheet, table_id, once=once)
     state = table_state(table)
     try:
         hand = finished_hand(state.hands, hand_index)
@@ -281,7 +302,8 @@ def _render_table_entry(access: Access, sheet: Sheet, table_id: int, hand_index:
     preview = entry
     if not (entry.ok or entry.errors or entry.problem):
         preview = Entry(entry.typed).take(
-            judge_from_table(sheet.names, sheet.rules, table_id, state.hands, hand_index, _leftover(entry.typed)),
+            judge_from_table(sheet.names, sheet.rules, table_id, state.hands, hand_index, _leftover(entry.typed),
+                             _leftover(entry.typed, "caught_")),
             sheet.names)
     left = hand.cards_left_at_first_out or hand.cards_left
     seats: list[dict[str, Any]] = [{"seat": mapping[s], "name": hand.players[s], "left": left[s], "winner": s == hand.winner,
@@ -301,28 +323,34 @@ def from_table_page(token: str, table_id: int, hand: int) -> Response:
                       render=lambda a, f, s: _render_table_entry(a, sheet, table_id, hand, Entry({})))
 
 
-def _leftover(typed: dict[str, str]) -> dict[int, str]:
-    """The leftover cards typed, by sheet seat."""
-    return {int(name.removeprefix("cards_")): text for name, text in typed.items() if name.startswith("cards_")}
+def _leftover(typed: dict[str, str], prefix: str = "cards_") -> dict[int, str]:
+    """The leftover cards typed (or, with ``caught_``, the 2s and bomb cards caught), by sheet seat."""
+    return {int(name.removeprefix(prefix)): text for name, text in typed.items() if name.startswith(prefix)}
 
 
 @bp.post("/g/<token>/table/<int:table_id>/<int:hand>")
 def add_from_table(token: str, table_id: int, hand: int) -> Response:
     access, sheet = SHEET.opened(token, keeper=True)
+    typed = {f"{field}_{s}": str(request.form.get(f"{field}_{s}", ""))[:200].strip()
+             for field in ("cards", "caught") for s in range(sheet.players)}
+    if table_id not in sheet.tables and seen_version() != access.game.version:
+        once = _followed_once(access, table_id)  # another keeper's undo took the follow back
+        if once is not None:
+            return SHEET.stale(access, Feedback(typed=typed), _table_page(table_id, hand, once=once))
     table = _table_or_404(sheet, table_id)
-    typed = {f"cards_{s}": str(request.form.get(f"cards_{s}", ""))[:200].strip() for s in range(sheet.players)}
     hands = table_state(table).hands
+    leftover, caught = _leftover(typed), _leftover(typed, "caught_")
 
     def decide(access: Access) -> tuple[str, dict[str, Any]]:
         evening = build_sheet(access.game)
         try:
-            return written(access.game, evening, evening.add_from_table(table_id, hands, hand, _leftover(typed)))
+            return written(access.game, evening, evening.add_from_table(table_id, hands, hand, leftover, caught))
         except EntryRefused as exc:
             shown = refused_entry(typed, exc, evening.names)
             raise Refused(shown.problem or say(exc), detail=shown) from None
         except RefereeError as exc:
             raise Refused(exc, detail=Entry(typed).take(judge_from_table(
-                evening.names, evening.rules, table_id, hands, hand, _leftover(typed)), evening.names)) from None
+                evening.names, evening.rules, table_id, hands, hand, leftover, caught), evening.names)) from None
 
     return SHEET.write(token, decide, typed=typed, detail=Entry(typed), render=_table_page(table_id, hand),
                        after={"added": len(sheet.games) + 1})
@@ -361,9 +389,50 @@ def start_table(token: str) -> Response:
 
     response = SHEET.write(token, decide, typed=typed)
     created = new_tables[0].created if new_tables else None
+    if created is None and (mine := this_write()):  # the same form sent again: the table it started
+        created = store.game_made_by(access.game, mine, "table")
     if created is not None and response.status_code in (200, 303):
         return redirect(url_for("tienlen_table.table", token=created.keeper_token), 303)  # type: ignore[return-value]
     return response
+
+
+@bp.post("/score/<table_token>/<int:hand>")
+def score_table_hand(table_token: str, hand: int) -> Response:
+    """"Score this hand", from a finished hand of a followed table (its keeper): the evening's
+    sheet that started the table, else the sheet made for this table before, else a new sheet
+    with the table's players, following it; then that hand's scoring page.  Sent twice, it
+    opens the same sheet (and the hand is scored there once: the sheet refuses a second)."""
+    found = find_by_token(table_token, TABLE_KIND)
+    if found is None:
+        abort(404, gettext("No game has this link. Check that it was copied whole."))
+    require_keeper(found)
+    table = found.game
+    sheet = _sheet_of_table(table)
+    return redirect(url_for(".from_table_page", token=sheet.keeper_token, table_id=table.id, hand=hand),
+                    303)  # type: ignore[return-value]
+
+
+def _sheet_of_table(table: Any) -> Any:
+    """The sheet a table's hands are scored on: the one that started the table, else the one
+    made for it before, else a new one with the table's players, made following the table (in
+    one transaction)."""
+    started = table.setup.get("sheet")
+    access = find_by_token(started, KIND) if started else None
+    if access is not None:
+        return access.game
+    made = store.made_for(KIND, table)
+    if made is not None:
+        return made
+    table_rules = table.rules or {}
+    defaults = ScoreRules()
+    rules = rules_from_mapping(ScoreRules, {
+        **defaults.to_dict(), "play_on": bool(table_rules.get("play_on", defaults.play_on)),
+        "instant_wins": bool(table_rules.get("instant_wins", defaults.instant_wins))})
+    evening = Evening(EveningSetup(tuple(table.player_names), rules))
+    follow = evening.follow(table.id, table.player_names).to_dict()
+    kind = str(follow.pop("action"))
+    return store.create_game(KIND, table.player_names, rules=rules.to_dict(), setup={"table": table.id},
+                             events=[(kind, follow)])
 
 
 def _table_rules(rules: ScoreRules) -> TienLenRules:
