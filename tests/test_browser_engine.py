@@ -106,17 +106,28 @@ def test_offline_the_house_rules_and_the_language_are_the_phones(pocket):
     tap_tienlen_bomb(page)
     box = page.locator("#verdict .verdict")
     expect(box).to_contain_text("3 đôi thông chặt được một heo")
-    # A switch changed offline is kept on the phone (its cookie) like the server keeps it.
+    # A switch changed offline is kept on the phone: the rules cookie is the server's alone
+    # (HttpOnly), so the phone keeps it beside the rules the page was drawn with.
     page.locator("summary").filter(has_text=re.compile("Luật|luật")).first.tap()
     page.locator("input[name=quad_beats_pair_of_twos]").check()
     expect(box).to_have_attribute("data-state", "legal")
-    # The phone's answer writes the cookie (it comes a moment after the tap).
-    page.wait_for_function("() => decodeURIComponent(document.cookie).includes('quad_beats_pair_of_twos\\\\\":true')")
-    cookie = {c["name"]: c["value"] for c in pocket.context.cookies()}.get("rules_tienlen", "")
-    assert "quad_beats_pair_of_twos\\\":true" in cookie
+    kept = page.wait_for_function("() => JSON.parse(localStorage.getItem('thirteen-rules-tienlen') || 'null')")
+    assert kept.json_value()["rules"]["quad_beats_pair_of_twos"] is True
+    assert "quad_beats_pair_of_twos" not in page.evaluate("document.cookie")  # no script reads or writes it
+    # The next page (drawn by the server from its cookie, which never heard of the switch) shows
+    # the rules chosen on the phone, and its form sends them.
     pocket.context.set_offline(False)
-    page.reload()
+    page.goto(pocket.url + "/tienlen/check")  # not a reload: the browser would restore the boxes itself
+    expect(page.locator("input[name=quad_beats_pair_of_twos]")).to_be_checked()
+    # The next request that reaches the server (the form sent without the phone's engine) carries
+    # them, and the server keeps them in its own cookie.
+    with page.expect_navigation():
+        page.evaluate("HTMLFormElement.prototype.submit.call(document.querySelector('form[data-local-rules]'))")
+    cookie = next(c for c in pocket.context.cookies() if c["name"] == "rules_tienlen")
+    assert "quad_beats_pair_of_twos\\\":true" in cookie["value"] and cookie["httpOnly"]
+    page.goto(pocket.url + "/tienlen/check")
     expect(page.locator("input[name=quad_beats_pair_of_twos]")).to_be_checked()  # the server read it back
+    page.wait_for_function("() => localStorage.getItem('thirteen-rules-tienlen') === null")  # the server's stand now
 
 
 def test_offline_a_trece_check_is_judged_on_the_phone(pocket):

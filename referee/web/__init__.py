@@ -40,6 +40,8 @@ def init_app(app: Flask) -> None:
 
     app.jinja_env.globals["POLL_SECONDS"] = tables.POLL_SECONDS
     app.jinja_env.globals["new_write_id"] = tables.new_starting_id
+    # The house rules this phone keeps (its HttpOnly cookie), for the phone's engine to read.
+    app.jinja_env.globals["kept_switches"] = tables.remembered_rules
     app.jinja_env.globals["short_names"] = names.short_names
 
     # Pages, fragments and JSON compressed (brotli, else gzip); static files are served

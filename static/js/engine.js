@@ -13,15 +13,19 @@
    stopped, the values htmx would send go to the worker, and its HTML is swapped in the way
    htmx would have (htmx.swap: the target, the out-of-band field errors, the page's history
    for a form with hx-push-url).  While the engine is not ready, or if it fails to answer,
-   htmx sends the request to the server as before.  The kept house rules (the rules_<game>
-   cookie, named by the element's data-local-rules) are read and written as the server does.
+   htmx sends the request to the server as before.  The house rules a phone keeps are in
+   its rules_<game> cookie, which only the server reads (HttpOnly): the page carries them
+   (data-local-kept, beside data-local-rules="<game>").  Rules changed while the phone answers
+   are kept in localStorage (thirteen-rules-<game>, with the page's kept rules they were
+   changed from) and put back over the page's on the next page, as long as the server still
+   keeps what it kept then; the next request that reaches the server sends them with the form,
+   and its answer keeps them in the cookie as before.
    A followed table's page carries its game (data-local-game) and the moves the phone judges
    there (data-local-moves: the last part of each move's address). */
 (function () {
   "use strict";
   var KEY = "thirteen-engine";  /* the engine that was once ready on this phone */
   var ASKED = "thirteen-engine-asked";  /* the player asked for it on a metered connection */
-  var REMEMBER_SECONDS = 365 * 24 * 3600;  /* as referee.web.tables keeps them */
   var root = document.documentElement;
   var worker = null;
   var config = null;
@@ -129,39 +133,50 @@
     var lang = (root.getAttribute("lang") || "en").toLowerCase().split("-")[0];
     return lang || "en";
   }
-  function cookie(name) {
-    var found = null;
-    document.cookie.split(";").forEach(function (part) {
-      var i = part.indexOf("=");
-      if (i > 0 && part.slice(0, i).trim() === name) found = part.slice(i + 1).trim();
-    });
-    return found;
-  }
-  function rememberedRules(game) {
-    var raw = game && cookie("rules_" + game);
-    if (!raw) return {};
+  /* The rules the page was drawn with (data-local-kept) and those changed on this phone since
+     (kept in localStorage while the server still keeps what the page says). */
+  function keptOnPage(elt) { return elt.getAttribute("data-local-kept") || "{}"; }
+  function object(raw) {
     try {
-      var value = JSON.parse(unquote(raw));
-      return value && typeof value === "object" && !Array.isArray(value) ? value : {};
-    } catch (err) { return {}; }
+      var value = JSON.parse(raw || "null");
+      return value && typeof value === "object" && !Array.isArray(value) ? value : null;
+    } catch (err) { return null; }
   }
-  /* The cookie as the server (Werkzeug) writes and reads it: quoted, with \" \\ and octal
-     escapes (\054 for a comma). */
-  function unquote(raw) {
-    if (raw.length < 2 || raw.charAt(0) !== '"' || raw.charAt(raw.length - 1) !== '"') return raw;
-    return raw.slice(1, -1).replace(/\\([0-3][0-7]{2}|.)/g, function (all, c) {
-      return c.length === 3 ? String.fromCharCode(parseInt(c, 8)) : c;
-    });
+  function changedHere(elt) {
+    var game = elt.getAttribute("data-local-rules");
+    var mine = game && object(stored("thirteen-rules-" + game));
+    if (!mine) return null;
+    if (mine.over !== keptOnPage(elt) || !object(JSON.stringify(mine.rules))) {
+      /* the server has kept other rules since (a request reached it): its own stand */
+      try { localStorage.removeItem("thirteen-rules-" + game); } catch (err) { /* private mode */ }
+      return null;
+    }
+    return mine.rules;
   }
-  function quote(text) {
-    return '"' + text.replace(/[\\"]/g, "\\$&").replace(/[,;]/g, function (c) {
-      return "\\" + ("00" + c.charCodeAt(0).toString(8)).slice(-3);
-    }) + '"';
+  function rememberedRules(elt) {
+    if (!elt.getAttribute("data-local-rules")) return {};
+    return Object.assign({}, object(keptOnPage(elt)) || {}, changedHere(elt) || {});
   }
-  function keepRules(game, rules) {
+  function keepRules(elt, rules) {
+    var game = elt.getAttribute("data-local-rules");
     if (!game || !rules) return;
-    document.cookie = "rules_" + game + "=" + quote(JSON.stringify(rules)) + "; Max-Age=" +
-      REMEMBER_SECONDS + "; Path=/; SameSite=Lax";
+    store("thirteen-rules-" + game, JSON.stringify({ over: keptOnPage(elt), rules: rules }));
+  }
+  /* The switches of a page drawn before its rules were changed on this phone show the rules
+     changed here (a form sends them to the server as the player set them). */
+  function showChangedRules() {
+    document.querySelectorAll("form[data-local-rules]").forEach(function (form) {
+      var rules = changedHere(form);
+      if (!rules) return;
+      Object.keys(rules).forEach(function (name) {
+        Array.prototype.forEach.call(form.elements, function (input) {
+          if (input.name !== name) return;
+          if (input.type === "checkbox") input.checked = rules[name] === true || rules[name] === "on";
+          else if (input.type === "radio") input.checked = input.value === String(rules[name]);
+          else if (input.type !== "hidden") input.value = String(rules[name]);
+        });
+      });
+    });
   }
   function pairs(values) {
     var out = [];
@@ -255,11 +270,10 @@
     var tapped = performance.now();
     var setup = null;
     try { setup = JSON.parse(elt.getAttribute("data-local-setup") || "null"); } catch (err) { setup = null; }
-    var rules = elt.getAttribute("data-local-rules");
-    return ask({ kind: kind, language: language(), form: pairs(values), remembered: rememberedRules(rules), setup: setup })
+    return ask({ kind: kind, language: language(), form: pairs(values), remembered: rememberedRules(elt), setup: setup })
       .then(function (answer) {
         window.htmx.swap(target, answer.html, { swapStyle: elt.getAttribute("hx-swap") || window.htmx.config.defaultSwapStyle });
-        keepRules(rules, answer.remember);
+        keepRules(elt, answer.remember);
         if (elt.getAttribute("hx-push-url") === "true" && verb === "get") {
           var query = new URLSearchParams(pairs(values)).toString();
           history.pushState(null, "", path + (query ? "?" + query : ""));
@@ -332,6 +346,7 @@
   window.Thirteen = window.Thirteen || {};
   window.Thirteen.engine = { isReady: function () { return ready; }, start: function () { if (config) begin(); } };
 
+  showChangedRules();
   if (document.readyState === "complete") settle();
   else window.addEventListener("load", settle);
 })();
