@@ -140,7 +140,7 @@ def test_offline_a_trece_check_is_judged_on_the_phone(pocket):
         page.locator(f"#picker-check [data-card='{card}']").tap()
     verdict = page.locator("#verdict .verdict")
     expect(verdict).to_have_attribute("data-verdict", "legal")
-    expect(verdict.locator(".demand-line")).to_have_text("joker: the other player must play a ♥")
+    expect(verdict.locator(".demand-line")).to_have_text("RJ on K♥: the other player must play a ♥")  # the server's words
     assert judged_locally(page) == "trece-check"
 
 
