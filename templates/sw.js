@@ -6,12 +6,18 @@
      this phone shows the offline page instead.
    - htmx requests (verdicts, polls, writes) always go to the network: a write that cannot
      be sent is kept by app.js on the phone, never by this worker.
+   - The referee on the phone (static/js/engine.js): its files, fetched by its Web Worker once
+     the page has settled, are kept in their own cache, which outlives releases; a release
+     whose engine is new drops the files of the old one.  /engine.json (where the engine is,
+     in the page's words) is asked from the network first, else the kept answer.
    - A new release installs at once and deletes every cache of the releases before it. */
 importScripts({% for url in workbox %}{{ url | tojson }}{% if not loop.last %}, {% endif %}{% endfor %});
 
 const RELEASE = {{ release | tojson }};
 const PAGES = "thirteen-pages-" + RELEASE;
 const OFFLINE = {{ offline_page | tojson }};
+const ENGINE = "thirteen-engine";
+const ENGINE_FILES = {{ engine_files | tojson }};
 
 workbox.core.setCacheNameDetails({ prefix: "thirteen", suffix: RELEASE });
 workbox.core.skipWaiting();
@@ -30,8 +36,22 @@ self.addEventListener("install", function (event) {
 self.addEventListener("activate", function (event) {
   event.waitUntil(caches.keys().then(function (names) {
     return Promise.all(names.filter(function (name) {
-      return name.indexOf("thirteen-") === 0 && name.slice(-RELEASE.length) !== RELEASE;
+      return name.indexOf("thirteen-") === 0 && name !== ENGINE && name.slice(-RELEASE.length) !== RELEASE;
     }).map(function (name) { return caches.delete(name); }));
+  }).then(function () {
+    /* The engine's cache: gone with a server that has no engine; else only the current files. */
+    return caches.has(ENGINE).then(function (has) {
+      if (!has) return null;
+      if (!ENGINE_FILES.length) return caches.delete(ENGINE);
+      return caches.open(ENGINE).then(function (cache) {
+        return cache.keys().then(function (requests) {
+          return Promise.all(requests.filter(function (request) {
+            var path = new URL(request.url).pathname;
+            return path !== "/engine.json" && ENGINE_FILES.indexOf(path) < 0;
+          }).map(function (request) { return cache.delete(request); }));
+        });
+      });
+    });
   }));
 });
 
@@ -48,6 +68,16 @@ const markKept = {
     });
   }
 };
+
+/* The engine's files: named after their content, kept until an engine replaces them. */
+workbox.routing.registerRoute(
+  function ({ url }) { return url.origin === self.location.origin && url.pathname.indexOf("/static/engine/") === 0; },
+  new workbox.strategies.CacheFirst({ cacheName: ENGINE })
+);
+workbox.routing.registerRoute(
+  function ({ url }) { return url.origin === self.location.origin && url.pathname === "/engine.json"; },
+  new workbox.strategies.NetworkFirst({ cacheName: ENGINE, networkTimeoutSeconds: 3 })
+);
 
 /* Any other file of this release (a game's stylesheet, the icons, a share QR code):
    kept the first time. */

@@ -33,9 +33,11 @@ PHONE = {"viewport": {"width": 360, "height": 740}, "device_scale_factor": 2, "i
 
 
 def _make_app(uri: str = "sqlite://", **extra):  # type: ignore[no-untyped-def]
-    # Every test app has the app's games and the tests' own (tests/games.py).
+    # Every test app has the app's games and the tests' own (tests/games.py).  Without the
+    # phone's engine unless a test asks for it (PHONE_ENGINE=True): the browser tests check the
+    # server's path; tests/test_browser_engine.py checks the phone's.
     config = {"TESTING": True, "SQLALCHEMY_DATABASE_URI": uri, "SECRET_KEY": "test", "GAME_PACKAGES": PACKAGES,
-              **extra}
+              "PHONE_ENGINE": False, **extra}
     if uri == "sqlite://":
         from sqlalchemy.pool import StaticPool
 
@@ -149,6 +151,17 @@ def _database_down(app):  # type: ignore[no-untyped-def]
 def database_down():  # type: ignore[no-untyped-def]
     """``with database_down(app):`` the database does not answer (a known outage)."""
     return contextlib.contextmanager(_database_down)
+
+
+@pytest.fixture(scope="session")
+def engine_server(tmp_path_factory) -> Iterator[LiveServer]:  # type: ignore[no-untyped-def]
+    """A live server whose pages start the referee on the phone (Pyodide, referee.web.engine)."""
+    tmp = tmp_path_factory.mktemp("engine")
+    app = _make_app(f"sqlite:///{tmp / 'engine.sqlite'}", PHONE_ENGINE=True)
+    with LiveServer(app, tmp) as server:
+        yield server
+    with app.app_context():
+        db.engine.dispose()
 
 
 @pytest.fixture(scope="session")

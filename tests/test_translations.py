@@ -241,7 +241,8 @@ def _calls_with_unreadable_sentences(path: Path) -> list[str]:
 
 def test_every_translated_sentence_in_the_code_is_a_literal_pybabel_can_extract():
     found = [c for path in sorted((ROOT / "referee").rglob("*.py")) for c in _calls_with_unreadable_sentences(path)]
-    found = [c for c in found if not c.startswith("referee/text.py")]  # message() itself
+    # message() itself, and the phone's gettext (it passes on the sentence it was given)
+    found = [c for c in found if not c.startswith(("referee/text.py", "referee/web/words.py"))]
     assert not found, found
 
 

@@ -37,10 +37,12 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals["get_locale"] = get_locale
     app.jinja_env.globals["JS_ON"] = JS_ON
 
-    from referee.web import api, assets, names, offline, registry, sharing, tables, views
+    from referee.web import api, assets, engine, names, offline, registry, sharing, tables, views
 
     app.jinja_env.globals["POLL_SECONDS"] = tables.POLL_SECONDS
     app.jinja_env.globals["new_write_id"] = tables.new_starting_id
+    # The house rules this phone keeps (its HttpOnly cookie), for the phone's engine to read.
+    app.jinja_env.globals["kept_switches"] = tables.remembered_rules
     app.jinja_env.globals["short_names"] = names.short_names
 
     # Pages, fragments and JSON compressed (brotli, else gzip); static files are served
@@ -61,6 +63,7 @@ def init_app(app: Flask) -> None:
 
     app.register_blueprint(views.bp)
     app.register_blueprint(offline.bp)
+    app.register_blueprint(engine.bp)
     app.register_blueprint(sharing.bp)
     # Each game's package describes itself once (its registry entry): its blueprints, links,
     # followed games, card order, switches and API paths.  Its API routes are on api.bp.
@@ -104,7 +107,8 @@ JS_ON = Markup('document.documentElement.classList.replace("no-js", "js");')
 _JS_ON_HASH = base64.b64encode(hashlib.sha256(JS_ON.encode()).digest()).decode()
 CONTENT_SECURITY_POLICY = "; ".join([
     "default-src 'self'",
-    f"script-src 'self' 'sha256-{_JS_ON_HASH}'",
+    # 'wasm-unsafe-eval': the phone's engine compiles WebAssembly (Pyodide); no JavaScript eval.
+    f"script-src 'self' 'sha256-{_JS_ON_HASH}' 'wasm-unsafe-eval'",
     "style-src 'self'",
     "img-src 'self' data:",
     "connect-src 'self'",

@@ -36,7 +36,7 @@ ICON_SVG = STATIC / "icon.svg"
 
 YEAR = 31536000
 KEEP_RELEASES = 2  # earlier builds kept beside the current one
-HASHED = re.compile(r"\.[0-9a-f]{12}\.[A-Za-z0-9]+$")
+HASHED = re.compile(r"\.[0-9a-f]{12}\.[A-Za-z0-9]+$|/engine/(?:runtime|app)-[0-9a-f]{12}/")  # see referee.web.engine
 
 # The Workbox libraries the service worker loads, in the order they depend on each other.
 WORKBOX_MODULES = ("core", "routing", "strategies", "precaching")
@@ -212,6 +212,8 @@ def init_app(app: Flask) -> Build:
     """Serve the built folder at /static/ and make ``url_for('static', ...)`` give hashed names."""
     from whitenoise import WhiteNoise
 
+    from referee.web import engine
+
     built = build(Path(app.instance_path))
     app.extensions["thirteen_assets"] = built
     app.wsgi_app = WhiteNoise(  # type: ignore[method-assign]  # Flask's way to add WSGI middleware
@@ -219,6 +221,16 @@ def init_app(app: Flask) -> Build:
         immutable_file_test=_immutable, add_headers_function=_static_headers,
         mimetypes={".webmanifest": "application/manifest+json"},
     )
+    # The phone's engine (Pyodide and the library), in folders named after their content.
+    phone_engine = None
+    if app.config.get("PHONE_ENGINE", True):
+        from referee.web import registry
+
+        games = registry.load(app.config.get("GAME_PACKAGES") or registry.GAME_PACKAGES)
+        phone_engine = engine.build(Path(app.instance_path), games)
+    app.extensions["thirteen_engine"] = phone_engine
+    if phone_engine is not None:
+        app.wsgi_app.add_files(str(phone_engine.folder), prefix="static/" + engine.URL_PREFIX)
 
     @app.url_defaults
     def _hashed_static(endpoint: str, values: dict[str, Any]) -> None:

@@ -29,35 +29,15 @@ from flask_babel import force_locale, gettext
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import IntegerConverter, Map
 
-#: The largest number a form or URL may carry: a version, a seat, a count (PostgreSQL INTEGER).
-MAX_NUMBER = 2**31 - 1
+from referee.web.numbers import MAX_NUMBER as MAX_NUMBER  # the views read them from here
+from referee.web.numbers import whole_number as whole_number
+
 #: JSON objects and arrays nested deeper than this are refused; the API's bodies nest 2 deep.
 MAX_JSON_DEPTH = 32
 
-_ASCII_NUMBER = re.compile(r"[0-9]{1,10}")
 # C0 controls and DEL, except tab, line feed and carriage return (a textarea may send those).
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
-
-
-def whole_number(raw: object, *, low: int = 0, high: int = MAX_NUMBER) -> int | None:
-    """``raw`` read as a whole number from ``low`` to ``high``, or ``None`` if it is not one.
-
-    Only ASCII digits count, at most ten of them, and nothing else (not even a space).
-
-    >>> whole_number("42"), whole_number("7 "), whole_number("²"), whole_number("٣")
-    (42, None, None, None)
-    >>> whole_number("9" * 5000), whole_number("2147483648"), whole_number("-1"), whole_number(None)
-    (None, None, None, None)
-    >>> whole_number("9", high=8), whole_number("0", low=1)
-    (None, None)
-    """
-    if not isinstance(raw, str):
-        return None
-    if not _ASCII_NUMBER.fullmatch(raw):
-        return None
-    value = int(raw)
-    return value if low <= value <= high else None
 
 
 def has_control_character(text: str) -> bool:

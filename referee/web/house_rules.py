@@ -9,7 +9,11 @@ mistake caught when the page is drawn (and by the tests), never a switch silentl
 
 What a form sent comes back through :func:`sent_switches` (the switches it carries: a box
 present is on, absent off) and :func:`rules_from_form` (the rules object, or the defaults and the
-reason beside the switches).
+reason beside the switches).  The rules a phone kept (its cookie, read by
+:func:`referee.web.tables.remembered`) come back through :func:`kept_rules`.
+
+Nothing here knows Flask: the phone's engine (:mod:`referee.web.phone`) reads its forms and
+its kept rules with the same functions.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from referee.switches import rules_from_mapping
-from referee.web.views import say
+from referee.web.words import say
 
 R = TypeVar("R")
 
@@ -115,3 +119,31 @@ def rules_from_form(
     except (ValueError, TypeError) as exc:
         errors["rules"] = say(exc)
         return cls()
+
+
+def kept_rules(cls: type[R], values: Mapping[str, Any]) -> R:
+    """The rules class ``cls`` from the switches a phone kept (``values``): a kept switch that
+    no longer reads (a renamed id, a value the switch does not take any more) falls back to its
+    default, the others count.
+
+    >>> from dataclasses import dataclass
+    >>> @dataclass(frozen=True, kw_only=True)
+    ... class Demo:
+    ...     doubles: bool = False
+    ...     faces: str = "ten"
+    ...     CHOICES = {"faces": ("ten", "rank")}
+    >>> kept_rules(Demo, {"doubles": True, "faces": "sideways", "gone": 1})
+    Demo(doubles=True, faces='ten')
+    """
+    try:
+        return rules_from_mapping(cls, dict(values))
+    except (ValueError, TypeError):
+        pass
+    good: dict[str, Any] = {}
+    for key, value in values.items():
+        try:
+            rules_from_mapping(cls, {**good, key: value})
+        except (ValueError, TypeError):
+            continue
+        good[key] = value
+    return rules_from_mapping(cls, good)

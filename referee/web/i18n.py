@@ -19,8 +19,8 @@ from typing import Any
 from flask import Flask, Response, current_app, request
 from flask_babel import Domain, get_locale, gettext
 
-from referee.cards import Rank
 from referee.text import Message
+from referee.web.words import rank_plural as rank_plural
 
 # The languages the app speaks, each named in itself (how its readers look for it).
 NATIVE_NAMES: dict[str, str] = {"en": "English", "es": "Español", "pt": "Português", "vi": "Tiếng Việt"}
@@ -78,16 +78,6 @@ def select_locale() -> str | None:
     if chosen in languages:
         return chosen
     return first_match(list(request.accept_languages), languages)
-
-
-def rank_plural(rank: Rank) -> str:
-    """How the reader says a rank in the plural (``pair of jacks``, ``par de jotas``, ``đôi J``)."""
-    faces = {
-        Rank.ACE: gettext("aces"), Rank.JACK: gettext("jacks"),
-        Rank.QUEEN: gettext("queens"), Rank.KING: gettext("kings"),
-    }
-    # Translators: a number rank in the plural, e.g. "7s" (English adds an s; most languages keep "7").
-    return faces.get(rank) or gettext("%(rank)ss", rank=rank.symbol)
 
 
 def html_lang() -> str:

@@ -19,7 +19,7 @@ import json
 from flask import Blueprint, Response, abort, render_template, url_for
 from flask_babel import gettext
 
-from referee.web import assets
+from referee.web import assets, engine
 
 bp = Blueprint("offline", __name__)
 
@@ -68,6 +68,7 @@ def service_worker() -> Response:
         workbox=[url_for("static", filename=f"vendor/workbox/workbox-{m}.prod.js") for m in assets.WORKBOX_MODULES],
         shell=shell(),
         offline_page=url_for("offline.offline_page"),
+        engine_files=engine.file_urls(),
     )
     response = Response(body, mimetype="text/javascript")
     response.headers["Cache-Control"] = "no-cache"  # the browser checks for a new release on every visit

@@ -121,6 +121,30 @@ class Screen:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class PhoneScreen:
+    """A screen the phone's engine answers too, once it is ready (see :mod:`referee.web.phone`).
+
+    The element that asks carries ``data-local="<kind>"``; ``answer`` names a function of a
+    module that knows no Flask (``"package.module:function"``), called with the form, the house
+    rules this phone kept and what the page carries (``data-local-setup``, ``data-local-game``)
+    and returning a :class:`referee.web.checks.Answer`, as the server's view does.
+    """
+
+    kind: str
+    answer: str
+    fragments: tuple[str, ...]
+    """The templates the answer is drawn with (what they import comes along)."""
+    warm_up: tuple[tuple[str, str], ...] | None = None
+    """A form the engine answers while it starts (modules imported, templates compiled before the
+    first tap); ``None``: not warmed up."""
+    warm_setup: Mapping[str, Any] | None = None
+
+    @property
+    def module(self) -> str:
+        return self.answer.split(":")[0]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class GameEntry:
     """One game, as the rest of the app knows it (see the module docstring)."""
 
@@ -146,6 +170,8 @@ class GameEntry:
     screens: tuple[Screen, ...] = ()
     contracts: tuple[Contract, ...] = ()
     """A worked example of each state machine of the game in the rules library."""
+    phone: tuple[PhoneScreen, ...] = ()
+    """The screens the phone's engine answers too (by their ``data-local`` kinds)."""
 
     @property
     def kinds(self) -> tuple[str, ...]:

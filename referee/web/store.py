@@ -20,11 +20,11 @@ from sqlalchemy.exc import IntegrityError
 from referee.text import Message, message
 from referee.web.extensions import db
 from referee.web.models import NAME_MAX, Event, Game, Player, Write, _now
+from referee.web.numbers import MAX_PLAYERS as MAX_PLAYERS  # the most players a game may have
 
 T = TypeVar("T")
 
 UNDO = "undo"
-MAX_PLAYERS = 8
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")
 # C0 controls and DEL: nobody types them, and PostgreSQL cannot store NUL in text.
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")

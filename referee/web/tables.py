@@ -80,10 +80,10 @@ from flask import Blueprint, Response, abort, request, url_for
 from flask_babel import gettext
 
 from referee.errors import RefereeError
-from referee.switches import rules_from_mapping
 from referee.text import Message
 from referee.web import news, store
 from referee.web.guard import MAX_JSON_DEPTH, json_depth, whole_number
+from referee.web.house_rules import kept_rules
 from referee.web.models import Write
 from referee.web.sharing import qr_svg, share_links
 from referee.web.store import Access, StaleGame, UndoNothing, WriteId, find_by_token, game_version
@@ -466,19 +466,7 @@ def remembered(cls: type[R], kind: str, *, over: Mapping[str, Any] | None = None
     One behaviour for every game: a kept switch that no longer reads (a renamed id, a value
     the switch does not take any more) falls back to its default, the others count.
     """
-    values = {**remembered_rules(kind), **dict(over or {})}
-    try:
-        return rules_from_mapping(cls, values)
-    except (ValueError, TypeError):
-        pass
-    good: dict[str, Any] = {}
-    for key, value in values.items():
-        try:
-            rules_from_mapping(cls, {**good, key: value})
-        except (ValueError, TypeError):
-            continue
-        good[key] = value
-    return rules_from_mapping(cls, good)
+    return kept_rules(cls, {**remembered_rules(kind), **dict(over or {})})
 
 
 def remember_rules(response: Response, kind: str, rules: Mapping[str, Any]) -> Response:
@@ -488,4 +476,3 @@ def remember_rules(response: Response, kind: str, rules: Mapping[str, Any]) -> R
         httponly=True,  # read by the referee only, never by a script
     )
     return response
-

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from flask import (
@@ -16,21 +15,13 @@ from flask import (
     request,
     url_for,
 )
-from flask_babel import gettext
 from htmx_flask.requests import HtmxHeaders
 from werkzeug.exceptions import HTTPException
 
-from referee.cards import (
-    AnyCard,
-    Joker,
-    NotationError,
-    TooManyCopiesError,
-    check_copies,
-    format_cards,
-    parse_cards,
-)
-from referee.text import Message
+from referee.cards import format_cards
+from referee.web.checks import read_cards as read_cards  # the pages read card fields as the phone does
 from referee.web.guard import same_site_target
+from referee.web.words import say as say  # a referee sentence in the reader's language
 
 bp = Blueprint("core", __name__)
 
@@ -66,28 +57,6 @@ def redirect_to(location: str, code: int = 303) -> Response:
     """A redirect (303 "see other" unless told), typed as the app's own response class, which
     ``flask.redirect`` makes inside an app (``make_response`` hands it back as it is)."""
     return make_response(redirect(location, code))
-
-
-def say(msg: Message | BaseException | str) -> str:
-    """A referee sentence in the reader's language: a Message, or a mistake whose
-    ``reason`` is one (bad notation, too many copies, ...); anything else as it is."""
-    reason = getattr(msg, "reason", None)
-    if isinstance(msg, BaseException) and isinstance(reason, Message):
-        msg = reason
-    return msg.translate(gettext) if isinstance(msg, Message) else str(msg)
-
-
-def read_cards(
-    field: str, text: str, errors: dict[str, str], *, decks: int = 1, jokers: Mapping[Joker, int] | None = None
-) -> tuple[AnyCard, ...]:
-    """Parse a card field; a mistake goes into ``errors[field]`` (shown beside the field)."""
-    try:
-        cards = parse_cards(text or "")
-        check_copies(cards, decks=decks, jokers=jokers)
-    except (NotationError, TooManyCopiesError) as exc:
-        errors[field] = say(exc)
-        return ()
-    return cards
 
 
 @bp.app_template_filter("cards")

@@ -7,7 +7,7 @@ from flask_babel import gettext
 from referee import three_thirteen_sheet
 from referee.three_thirteen import ThreeThirteenRules
 from referee.web.games.three_thirteen import sheet, views
-from referee.web.registry import Contract, Example, GameEntry, HomeLink, Screen
+from referee.web.registry import Contract, Example, GameEntry, HomeLink, PhoneScreen, Screen
 
 ENTRY = GameEntry(
     slug="three_thirteen",
@@ -49,5 +49,14 @@ ENTRY = GameEntry(
             records=three_thirteen_sheet.RECORDS,
             replay=lambda s, log: three_thirteen_sheet.replay(s.setup, log),
         ),
+    ),
+    phone=(
+        PhoneScreen(kind="three-thirteen-score", answer="referee.web.games.three_thirteen.answers:phone_score",
+                    fragments=("three_thirteen/_score_result.html",), warm_up=(("hand", "3s 4s 5s 6h"),)),
+        PhoneScreen(kind="three-thirteen-preview", answer="referee.web.games.three_thirteen.answers:phone_preview",
+                    fragments=("three_thirteen/_preview.html",), warm_up=(("cards_0", "3s 4s 5s"),),
+                    warm_setup={"rules": {}, "players": 2, "number": 1, "seat": 0}),
+        PhoneScreen(kind="three-thirteen-round", answer="referee.web.games.three_thirteen.answers:phone_round",
+                    fragments=("three_thirteen/_round_judged.html",)),
     ),
 )

@@ -12,13 +12,18 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee.cards import AnyCard
-from referee.switches import rules_from_mapping, rules_to_dict
-from referee.three_thirteen import FALSE_OUT_PENALTY, Face, Schedule, Split, ThreeThirteenRules
+from referee.three_thirteen import FALSE_OUT_PENALTY, Schedule, ThreeThirteenRules
 from referee.three_thirteen_sheet import MAX_TYPED, RoundVerdict, ScoredRound, SheetSetup, jokers_for, replay
 from referee.three_thirteen_sheet import Sheet as SheetState
 from referee.three_thirteen_sheet import judge_round as rules_judge_round
-from referee.three_thirteen_sheet import preview_hand as rules_preview_hand
+from referee.web.games.three_thirteen.answers import (
+    card_view,
+    preview_hand,
+    rules_of,
+    seat_split,
+    split_view,
+    stored_rules,
+)
 from referee.web.i18n import rank_plural
 from referee.web.rebuilt import sheet_of
 from referee.web.sheets import Change, change_history
@@ -29,41 +34,12 @@ KIND = "three_thirteen"
 ROUND = "round"
 CORRECT = "correct"
 __all__ = ["MAX_TYPED", "jokers_for"]
+# Rules and splits as the pages show them: shared with the phone (answers.py).
+__all__ += ["card_view", "preview_hand", "rules_of", "split_view", "stored_rules"]
 
 
 # ---------------------------------------------------------------------------
 # Rules and table
-
-
-def rules_of(raw: Mapping[str, Any] | None) -> ThreeThirteenRules:
-    return rules_from_mapping(ThreeThirteenRules, dict(raw or {}))
-
-
-def stored_rules(rules: ThreeThirteenRules) -> dict[str, Any]:
-    return rules_to_dict(rules)
-
-
-# ---------------------------------------------------------------------------
-# Drawing splits
-
-
-def card_view(card: AnyCard, stands_for: Face | None = None) -> dict[str, Any]:
-    return {"text": str(card), "red": card.is_red, "as": str(stands_for) if stands_for is not None else None}
-
-
-def split_view(split: Split, factor: int = 1) -> dict[str, Any]:
-    """A split ready for a template: melds as card groups, wild cards with what they stand for."""
-    melds = []
-    for meld in split.melds:
-        cards = [card_view(c, f if c != f else None) for c, f in zip(meld.cards, meld.faces, strict=True)]
-        melds.append({"kind": meld.kind, "cards": cards})
-    return {
-        "melds": melds,
-        "leftover": [card_view(c) for c in split.leftover],
-        "points": split.points,
-        "score": split.points * factor,
-        "out": split.is_out,
-    }
 
 
 # ---------------------------------------------------------------------------
@@ -104,30 +80,12 @@ def entry_from_verdict(verdict: RoundVerdict, cards: Sequence[str], points: Sequ
     entry.errors = {seat: say(why) for seat, why in verdict.errors.items()}
     entry.problem = say(verdict.problem) if verdict.problem is not None else None
     for seat in verdict.seats:
-        if seat.split is None:
-            continue
-        view = split_view(seat.split, verdict.factor)
-        if seat.penalty:
-            view.update(penalty=seat.penalty, score=seat.score, reason=say(seat.reason) if seat.reason else None)
-        entry.splits[seat.seat] = view
+        view = seat_split(seat, verdict.factor)
+        if view is not None:
+            entry.splits[seat.seat] = view
     if verdict.ok:
         entry.payload = verdict.record().to_dict()
     return entry
-
-
-def preview_hand(
-    rules: ThreeThirteenRules, players: int, round_number: int, text: str, *, out: bool
-) -> dict[str, Any]:
-    """The split of one hand while it is being tapped in (or why there is none yet)."""
-    preview = rules_preview_hand(rules, players, round_number, text, out=out)
-    result: dict[str, Any] = {"dealt": preview.dealt, "count": preview.count}
-    if preview.split is not None:
-        result["split"] = split_view(preview.split, preview.factor)
-    if preview.problem is not None:
-        result["error"] = say(preview.problem)
-    if preview.warning is not None:
-        result["warning"] = say(preview.warning)
-    return result
 
 
 def entry_from_payload(payload: Mapping[str, Any], players: int) -> RoundEntry:

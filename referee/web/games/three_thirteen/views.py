@@ -15,21 +15,20 @@ from flask import Blueprint, Response, abort, jsonify, request
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 
-from referee.cards import AnyCard, NotationError, Rank, TooManyCopiesError, parse_cards
+from referee.cards import AnyCard, NotationError, parse_cards
 from referee.errors import RefereeError
 from referee.switches import SwitchError
 from referee.text import message
 from referee.three_thirteen import (
-    HandSizeError,
     Schedule,
     Split,
     ThreeThirteenRules,
-    best_split,
-    decks_for,
     split_hand,
 )
 from referee.three_thirteen_sheet import RoundRefused
 from referee.web import api, openapi, sheets
+from referee.web.games.three_thirteen import answers
+from referee.web.games.three_thirteen.answers import SCORE_SWITCHES, form_values, rules_from_form
 from referee.web.games.three_thirteen.sheet import (
     CORRECT,
     KIND,
@@ -42,11 +41,10 @@ from referee.web.games.three_thirteen.sheet import (
     judge_round,
     preview_hand,
     rules_of,
-    split_view,
     stored_rules,
 )
 from referee.web.guard import whole_number
-from referee.web.house_rules import SwitchLabel, Words, sent_switches, switch_labels
+from referee.web.house_rules import SwitchLabel, Words, switch_labels
 from referee.web.i18n import rank_plural
 from referee.web.rebuilt import written
 from referee.web.sheets import Chart, csv_download, spreadsheet_cell
@@ -64,7 +62,6 @@ from referee.web.views import render_page, say
 bp = Blueprint("three_thirteen", __name__, url_prefix="/three-thirteen")
 API = openapi.Section()
 
-SCORE_SWITCHES = ["faces", "aces", "jokers", "longer_game"]
 
 
 def switch_specs(ids: Sequence[str] | None = None) -> list[SwitchLabel]:
@@ -88,19 +85,6 @@ def switch_specs(ids: Sequence[str] | None = None) -> list[SwitchLabel]:
         "false_out": Words(label=gettext("False out"), help=gettext(
             "Claiming to be out with a hand that does not fit is not refused: the hand counts as usual, plus 20.")),
     }, ids)
-
-
-def form_values(rules: ThreeThirteenRules) -> dict[str, Any]:
-    values = stored_rules(rules)
-    values["decks"] = "" if rules.decks is None else str(rules.decks)
-    return values
-
-
-def rules_from_form(form: Any, ids: Sequence[str] | None = None) -> ThreeThirteenRules:
-    values = sent_switches(form, ThreeThirteenRules, ids)
-    if values.get("decks") in ("", None):
-        values.pop("decks", None)
-    return rules_of(values)
 
 
 # ---------------------------------------------------------------------------
@@ -164,46 +148,9 @@ def rules_page() -> Response:
 
 @bp.get("/score")
 def score() -> Response:
-    args = request.args
-    ctx: dict[str, Any] = {"specs": switch_specs(SCORE_SWITCHES), "error": None, "result": None}
-    try:
-        rules = rules_from_form(args, SCORE_SWITCHES)
-    except (SwitchError, ValueError) as exc:
-        rules = ThreeThirteenRules()
-        ctx["error"] = say(exc)
-    schedule = Schedule(rules)
-    round_number = _int(args.get("round"), 4, 1, schedule.rounds)
-    players = _int(args.get("players"), 4, 2, MAX_PLAYERS)
-    wild_text = args.get("wild", "")
-    hand_text = args.get("hand", "")
-    decks = decks_for(players, rules)
-    ctx.update(
-        values=form_values(rules), rounds=[Schedule(rules).wild_rank(n) for n in range(1, schedule.rounds + 1)],
-        deals=schedule.deals, round_number=round_number, players=players, wild_text=wild_text, hand=hand_text,
-        decks=decks, jokers=("JK",) if rules.jokers else (), ranks=list(Rank),
-    )
-    wild = Rank.parse(wild_text) if wild_text in {r.symbol for r in Rank} else schedule.wild_rank(round_number)
-    ctx["wild"] = wild
-    if hand_text.strip() and not ctx["error"]:
-        try:
-            cards = parse_cards(hand_text)
-            if wild_text:
-                split = best_split(cards, wild, rules, decks=decks)
-            else:
-                split = split_hand(cards, round_number, rules, decks=decks)
-            factor = 2 if not wild_text and schedule.is_doubled(round_number) else 1
-            ctx["result"] = split_view(split, factor)
-        except HandSizeError as exc:
-            ctx["error"] = say(exc)
-            ctx["count"] = len(exc.hand)
-        except (NotationError, TooManyCopiesError) as exc:
-            ctx["error"] = say(exc)
-    return render_page("three_thirteen/score.html", "three_thirteen/_score_result.html", **ctx)
-
-
-def _int(raw: str | None, default: int, low: int, high: int) -> int:
-    value = whole_number(raw or str(default))
-    return default if value is None else min(max(value, low), high)
+    answer = answers.score_screen(request.args)
+    return render_page("three_thirteen/score.html", answer.fragment, status=answer.status,
+                       specs=switch_specs(SCORE_SWITCHES), **answer.context)
 
 
 # ---------------------------------------------------------------------------
@@ -292,7 +239,8 @@ def _render_round(access: Access, sheet: Sheet, number: int, entry: RoundEntry, 
     return render_page(
         "three_thirteen/round.html", "three_thirteen/round.html", status=status,
         info=sheet.round_info(number), entry=entry, saved=saved, saved_splits=saved_splits or {},
-        previews=previews, stale=stale, feedback=Feedback(stale=stale), posted=with_previews, decks=sheet.decks, jokers=("JK",) if sheet.rules.jokers else (),
+        previews=previews, stale=stale, feedback=Feedback(stale=stale), posted=with_previews,
+        phone_setup=phone_setup(sheet, number), decks=sheet.decks, jokers=("JK",) if sheet.rules.jokers else (),
         **_sheet_context(access, sheet),
     )
 
@@ -342,10 +290,14 @@ def preview(token: str, number: int, seat: int) -> Response:
     _check_round(sheet, number)
     if not 0 <= seat < sheet.players:
         abort(404)
-    text = request.args.get(f"cards_{seat}", "")[:400]
-    out = str(seat) in request.args.getlist("out")
-    result = preview_hand(sheet.rules, sheet.players, number, text, out=out)
-    return render_page("three_thirteen/_preview.html", "three_thirteen/_preview.html", p=result, seat=seat)
+    answer = answers.preview_screen(phone_setup(sheet, number), seat, request.args)
+    return render_page(answer.fragment, answer.fragment, status=answer.status, **answer.context)
+
+
+def phone_setup(sheet: Sheet, number: int) -> dict[str, Any]:
+    """What the phone's engine needs to split a hand of this round by itself (the round page
+    carries it): the same answer as :func:`preview`."""
+    return {"rules": stored_rules(sheet.rules), "players": sheet.players, "number": number}
 
 
 @bp.post("/g/<token>/undo")

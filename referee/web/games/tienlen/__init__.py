@@ -8,7 +8,7 @@ from referee import tienlen, tienlen_evening
 from referee.tienlen import TienLenRules
 from referee.tienlen_scores import ScoreRules
 from referee.web.games.tienlen import check, evening, scores, scores_api, table
-from referee.web.registry import CardOrder, Contract, Example, GameEntry, HomeLink, Screen
+from referee.web.registry import CardOrder, Contract, Example, GameEntry, HomeLink, PhoneScreen, Screen
 
 ENTRY = GameEntry(
     slug="tienlen",
@@ -74,5 +74,11 @@ ENTRY = GameEntry(
             records=tienlen_evening.RECORDS,
             replay=lambda e, log: tienlen_evening.replay(e.setup, log),
         ),
+    ),
+    phone=(
+        PhoneScreen(kind="tienlen-check", answer="referee.web.games.tienlen.answers:phone_check",
+                    fragments=("tienlen/_verdict.html",), warm_up=(("table", "2h"), ("play", "2s"))),
+        PhoneScreen(kind="tienlen-table", answer="referee.web.games.tienlen.answers:phone_table",
+                    fragments=("tienlen/_dock.html",)),
     ),
 )

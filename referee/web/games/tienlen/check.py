@@ -18,25 +18,26 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 
 from referee.cards import Card, NotationError, TooManyCopiesError, check_copies, parse_cards
-from referee.switches import SwitchError, rules_from_mapping
+from referee.switches import rules_from_mapping
 from referee.text import Message, message
 from referee.tienlen import (
     SWITCH_NAMES,
     THREE_OF_SPADES,
     Combination,
     Kind,
-    NotACombinationError,
     TienLenRules,
-    Verdict,
     check,
-    lowest_cards,
-    table_combination,
 )
 from referee.web import api, openapi
-from referee.web.house_rules import SwitchLabel, Words, sent_switches, switch_labels
-from referee.web.i18n import rank_plural, reason_fields
-from referee.web.tables import remember_rules, remembered
-from referee.web.views import read_cards, render_page, say, wants_fragment
+from referee.web.games.tienlen import answers
+from referee.web.games.tienlen.answers import LOWEST_CHOICES
+from referee.web.games.tienlen.answers import (
+    combo_name as combo_name,  # the table page names combinations too
+)
+from referee.web.house_rules import SwitchLabel, Words, switch_labels
+from referee.web.i18n import reason_fields
+from referee.web.tables import remember_rules, remembered_rules
+from referee.web.views import render_page, say, wants_fragment
 
 bp = Blueprint("tienlen", __name__, url_prefix="/tienlen")
 API = openapi.Section()
@@ -77,22 +78,6 @@ def switch_specs() -> list[SwitchLabel]:
     })
 
 
-def combo_name(combo: Combination) -> str:
-    """The combination's name in the reader's language (English: ``Combination.name``)."""
-    kind = combo.kind
-    if kind is Kind.SINGLE:
-        return gettext("single %(rank)s", rank=combo.rank.symbol)
-    if kind is Kind.PAIR:
-        return gettext("pair of %(ranks)s", ranks=rank_plural(combo.rank))
-    if kind is Kind.TRIPLE:
-        return gettext("three %(ranks)s", ranks=rank_plural(combo.rank))
-    if kind is Kind.FOUR_OF_A_KIND:
-        return gettext("four %(ranks)s", ranks=rank_plural(combo.rank))
-    if kind is Kind.SEQUENCE:
-        return gettext("sequence of %(count)s cards", count=combo.length)
-    return gettext("double sequence of %(count)s pairs", count=combo.pairs)
-
-
 # ---------------------------------------------------------------------------
 # Pages
 # ---------------------------------------------------------------------------
@@ -120,79 +105,13 @@ def rules_page() -> Response:
 def check_page() -> Response:
     """The check screen; GET shows it (``?table=&play=`` fill it in), POST judges the form."""
     form = request.form if request.method == "POST" else request.args
-    table_text = (form.get("table") or "").strip()
-    play_text = (form.get("play") or "").strip()
-    first_play = (form.get("first_play") or "").lower() in ("on", "1", "true", "yes")
-    lowest_text = (form.get("lowest") or "").strip()[:4]
-    errors: dict[str, str] = {}
-    lowest = _lowest_from_form(lowest_text, errors)
-
-    sent = sent_switches(form, TienLenRules)
-    rules = remembered(TienLenRules, GAME)
-    save_rules: dict[str, Any] | None = None
-    if sent:
-        try:
-            rules = rules_from_mapping(TienLenRules, {**rules.to_dict(), **sent})
-            save_rules = rules.to_dict()
-        except SwitchError as exc:
-            errors["rules"] = say(exc)
-
-    verdict: Verdict | None = None
-    table_cards = read_cards("table", table_text, errors)
-    play_cards = read_cards("play", play_text, errors)
-    if table_cards and "table" not in errors:
-        try:
-            table_combination(table_cards, rules)
-        except NotACombinationError as exc:
-            errors["table"] = say(exc)
-    if first_play and table_cards and "table" not in errors:
-        errors["first_play"] = gettext(
-            "The first play of the game is made on an empty table: clear the table or untick this box."
-        )
-    if play_cards and not errors:
-        try:
-            verdict = check(play_cards, table_cards, rules, first_play=first_play, opening_card=lowest)
-        except TooManyCopiesError as exc:  # a card both on the table and in the play
-            errors["play"] = say(exc)
-
-    response = render_page(
-        "tienlen/check.html",
-        "tienlen/_verdict.html",
-        status=400 if errors else 200,
-        table=table_text,
-        play=play_text,
-        first_play=first_play,
-        lowest=str(lowest),
-        lowest_choices=LOWEST_CHOICES,
-        verdict=verdict,
-        errors=errors,
-        values=rules.to_dict(),
-        specs=switch_specs(),
-        combo_name=combo_name,
-        say=say,
-        oob=wants_fragment(),
-    )
-    if save_rules is not None:
-        remember_rules(response, GAME, save_rules)
+    oob = wants_fragment()
+    answer = answers.check_screen(form, remembered_rules(GAME), oob=oob)
+    response = render_page("tienlen/check.html", answer.fragment, status=answer.status,
+                           specs=switch_specs(), **answer.context)
+    if answer.remember is not None:
+        remember_rules(response, GAME, answer.remember)
     return response
-
-
-#: Every card that can be the lowest dealt at some table (two players: up to the 9♦).
-LOWEST_CHOICES: list[str] = [str(c) for c in lowest_cards(2)]
-
-
-def _lowest_from_form(text: str, errors: dict[str, str]) -> Card:
-    """The lowest card dealt the check screen names (the 3♠ when it names none)."""
-    if not text:
-        return THREE_OF_SPADES
-    try:
-        card = Card.parse(text)
-    except NotationError:
-        card = None
-    if card is None or str(card) not in LOWEST_CHOICES:
-        errors["lowest"] = gettext("Choose the lowest card dealt from the list.")
-        return THREE_OF_SPADES
-    return card
 
 
 # ---------------------------------------------------------------------------

@@ -25,29 +25,24 @@ from typing import Any
 from flask import Blueprint, Response, request
 from flask_babel import gettext
 
-from referee.cards import Card, NotationError, format_cards
+from referee.cards import Card, NotationError
 from referee.errors import RefereeError
 from referee.switches import rules_from_mapping
 from referee.tienlen import (
-    INSTANT_WIN_NAMES,
     THREE_OF_SPADES,
     Action,
     Game,
-    InstantWinAction,
     InstantWinKind,
-    NextHandAction,
-    PassAction,
     PlayAction,
     Setup,
     SwitchError,
     TienLenRules,
-    action_from_dict,
     check_lowest_card,
-    is_bomb,
     lowest_cards,
     replay_game,
 )
 from referee.web import store
+from referee.web.games.tienlen.answers import describe, instant_label, is_bomb_play
 from referee.web.games.tienlen.check import combo_name, switch_specs
 from referee.web.guard import whole_number
 from referee.web.house_rules import sent_switches
@@ -78,37 +73,11 @@ def game_setup(access: Access) -> Setup:
 
 def live_state(access: Access) -> Game:
     """The game as the library sees it: the effective events replayed."""
-    payloads = [e.payload for e in store.live_events(access.game)]
-    return replay_game(game_setup(access), payloads)
+    return replay_game(game_setup(access), live_records(access))
 
 
-def describe(action: Any, names: tuple[str, ...]) -> str:
-    """One log line, in the reader's language: "Bao played 7♠ 8♠ 9♠"."""
-    if isinstance(action, dict):
-        action = action_from_dict(action)
-    if isinstance(action, PlayAction):
-        line = gettext("%(player)s played %(cards)s", player=names[action.seat], cards=format_cards(action.cards))
-        if _is_bomb(action):
-            line += " · " + gettext("bomb")
-        if action.went_out:
-            line += " · " + gettext("out of cards")
-        return line
-    if isinstance(action, PassAction):
-        line = gettext("%(player)s passed", player=names[action.seat])
-        if action.cleared:
-            line += " · " + gettext("table cleared")
-        return line
-    if isinstance(action, InstantWinAction):
-        return gettext("%(player)s declared an instant win: %(kind)s", player=names[action.seat],
-                       kind=instant_label(action.kind))
-    if isinstance(action, NextHandAction):
-        return gettext("Next hand, led by %(player)s", player=names[action.leader])
-    return str(action)
-
-
-def instant_label(kind: InstantWinKind) -> str:
-    """The dealt hand's name, as the library words it, in the reader's language."""
-    return say(INSTANT_WIN_NAMES[kind])
+def live_records(access: Access) -> list[dict[str, Any]]:
+    return [e.payload for e in store.live_events(access.game)]
 
 
 def last_move(access: Access) -> str | None:
@@ -145,6 +114,8 @@ def render_table(access: Access, feedback: Feedback, status: int = 200) -> Respo
         feedback=feedback,
         instant_kinds=[(k.value, instant_label(k)) for k in InstantWinKind],
         can_declare=(rules.instant_wins and not hand.log and not hand.over),
+        # The game as the phone's engine replays it to judge the next move by itself.
+        phone_game={"setup": access.game.setup, "records": live_records(access)} if access.can_write else None,
     )
 
 
@@ -157,12 +128,7 @@ def _table_bomb(hand: Any) -> bool:
     if hand.table is None:
         return False
     last = next((a for a in reversed(hand.log) if isinstance(a, PlayAction)), None)
-    return bool(last and _is_bomb(last))
-
-
-def _is_bomb(action: PlayAction) -> bool:
-    """A play that is a bomb (four of a kind, a double sequence), led or not: the library's judgement."""
-    return action.bomb or is_bomb(action.cards)
+    return bool(last and is_bomb_play(last))
 
 
 def _seat(form: Any, state: Game) -> int:

@@ -8,7 +8,7 @@ from referee import trece
 from referee.cards import Card
 from referee.trece import TreceRules
 from referee.web.games.trece import views
-from referee.web.registry import Contract, Example, GameEntry, HomeLink, Screen
+from referee.web.registry import Contract, Example, GameEntry, HomeLink, PhoneScreen, Screen
 
 ENTRY = GameEntry(
     slug="trece",
@@ -48,5 +48,12 @@ ENTRY = GameEntry(
             records=trece.RECORDS,
             replay=lambda g, log: trece.replay(g.setup, log),
         ),
+    ),
+    phone=(
+        PhoneScreen(kind="trece-check", answer="referee.web.games.trece.answers:phone_check",
+                    fragments=("trece/_check_result.html",),
+                    warm_up=(("top_rank", "K"), ("top_suit", "h"), ("play", "Kd"))),
+        PhoneScreen(kind="trece-table", answer="referee.web.games.trece.answers:phone_table",
+                    fragments=("trece/_dock.html",)),
     ),
 )

@@ -18,44 +18,28 @@ API: ``POST /api/trece/check`` (on :data:`referee.web.api.bp`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 
-from referee.cards import (
-    AnyCard,
-    Card,
-    Joker,
-    NotationError,
-    Suit,
-    TooManyCopiesError,
-    parse_card,
-    parse_cards,
-)
+from referee.cards import Card, NotationError, Suit, parse_card, parse_cards
 from referee.switches import rules_from_mapping
 from referee.text import message
 from referee.trece import (
-    DemandError,
-    Draw,
-    EmptyPlayError,
-    IllegalPlayError,
-    LastCard,
-    Play,
-    Record,
     Setup,
     SetupError,
     State,
-    Thirteen,
     TreceRules,
-    Verdict,
     check_play,
     replay,
 )
 from referee.web import api, openapi, store
-from referee.web.house_rules import SwitchLabel, Words, rules_from_form, sent_switches, switch_labels
+from referee.web.games.trece import answers
+from referee.web.games.trece.answers import JOKER_CODES as JOKER_CODES
+from referee.web.games.trece.answers import MoveRefused, MoveUnreadable, describe, judge, read_one_card
+from referee.web.house_rules import SwitchLabel, Words, rules_from_form, switch_labels
 from referee.web.i18n import reason_fields
 from referee.web.models import Game
 from referee.web.tables import (
@@ -65,11 +49,11 @@ from referee.web.tables import (
     Refused,
     remember_rules,
     remembered,
+    remembered_rules,
 )
 from referee.web.views import render_page, say
 
 KIND = "trece"
-JOKER_CODES = ("RJ", "BJ")
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = (("♠", "s", "black"), ("♥", "h", "red"), ("♣", "c", "black"), ("♦", "d", "red"))
 
@@ -87,50 +71,6 @@ def switch_specs() -> list[SwitchLabel]:
     })
 
 
-def card_parts(card: AnyCard | None) -> tuple[str, str]:
-    """The rank and suit letter a one-card chooser shows checked for ``card``."""
-    if card is None:
-        return "", ""
-    if isinstance(card, Joker):
-        return str(card), ""
-    return card.rank.symbol, card.suit.letter
-
-
-def read_one_card(
-    form: Mapping[str, Any], name: str, errors: dict[str, str], *, jokers: bool
-) -> tuple[AnyCard | None, str, str]:
-    """Read a one-card chooser (``<name>_rank`` + ``<name>_suit`` radios, or a ``<name>`` text).
-
-    Returns the card (or ``None`` when not chosen yet) and the rank and suit to show checked.
-    """
-    text = (form.get(name) or "").strip()
-    rank = (form.get(f"{name}_rank") or "").strip()
-    suit = (form.get(f"{name}_suit") or "").strip()
-    if text:
-        try:
-            card = parse_card(text)
-        except NotationError as exc:
-            errors[name] = say(exc)
-            return None, "", ""
-    elif not rank:
-        return None, "", suit
-    elif rank.upper() in JOKER_CODES:
-        card = parse_card(rank)
-    elif not suit:
-        return None, rank, ""
-    else:
-        try:
-            card = parse_card(rank + suit)
-        except NotationError as exc:
-            errors[name] = say(exc)
-            return None, rank, suit
-    if isinstance(card, Joker) and (not jokers or str(card) not in JOKER_CODES):
-        errors[name] = gettext("%(card)s cannot be here: choose a card with a suit", card=str(card))
-        return None, "", ""
-    shown_rank, shown_suit = card_parts(card)
-    return card, shown_rank, shown_suit or suit
-
-
 def read_suit(raw: Any) -> Suit | None:
     if raw is None or (isinstance(raw, str) and not raw.strip()):
         return None
@@ -142,17 +82,6 @@ def read_suit(raw: Any) -> Suit | None:
     except ValueError:
         raise api.BadRequest(message("the field {field} must be a suit such as ♥ or h, or null: {value} is not a suit",
                                      field="'must_follow'", value=repr(raw.strip())), field="must_follow") from None
-
-
-def verdict_view(verdict: Verdict) -> dict[str, Any]:
-    """What the verdict box shows."""
-    return {
-        "legal": verdict.legal,
-        "reason": say(verdict.reason),
-        "joker": verdict.joker,
-        "demands": None if verdict.demands_suit is None else verdict.demands_suit.symbol,
-        "demands_red": verdict.demands_suit is not None and verdict.demands_suit.is_red,
-    }
 
 
 # --------------------------------------------------------------------------- landing and rules
@@ -177,52 +106,11 @@ def rules_page() -> Response:
 @bp.route("/check", methods=["GET", "POST"])
 def check() -> Response:
     form = request.form if request.method == "POST" else request.args
-    errors: dict[str, str] = {}
-    top, top_rank, top_suit = read_one_card(form, "top", errors, jokers=True)
-    play_text = form.get("play", "") or ""
-    play: tuple[AnyCard, ...] = ()
-    try:
-        play = parse_cards(play_text)
-    except NotationError as exc:
-        errors["play"] = say(exc)
-    demand_raw = (form.get("must_follow") or "").strip()
-    must_follow: Suit | None = None
-    if demand_raw and isinstance(top, Joker):
-        try:
-            must_follow = Suit.parse(demand_raw)
-        except ValueError as exc:
-            errors["must_follow"] = say(exc)
-
-    if request.method == "POST" or sent_switches(form, TreceRules):
-        rules = rules_from_form(form, TreceRules, errors)
-    else:
-        rules = remembered(TreceRules, KIND)
-
-    verdict: dict[str, Any] | None = None
-    waiting: str | None = None
-    if not errors:
-        if top is None:
-            waiting = gettext("Choose the top card of the pile.")
-        elif isinstance(top, Joker) and must_follow is None:
-            waiting = gettext("A joker on top demands a suit: choose it.")
-        elif not play:
-            waiting = gettext("Tap the cards of the play, in the order they were played.")
-        else:
-            try:
-                verdict = verdict_view(check_play(top, play, must_follow, rules))
-            except DemandError as exc:
-                errors["must_follow"] = say(exc)
-            except (TooManyCopiesError, EmptyPlayError) as exc:
-                errors["play"] = say(exc)
-
-    status = 400 if errors else 200
-    response = render_page(
-        "trece/check.html", "trece/_check_result.html", status=status,
-        top_rank=top_rank, top_suit=top_suit, play=play_text, must_follow=demand_raw,
-        errors=errors, verdict=verdict, waiting=waiting, specs=switch_specs(), rules=rules.to_dict(),
-    )
-    if request.method == "POST" and "rules" not in errors:
-        remember_rules(response, KIND, rules.to_dict())
+    answer = answers.check_screen(form, remembered_rules(KIND), posted=request.method == "POST")
+    response = render_page("trece/check.html", answer.fragment, status=answer.status,
+                           specs=switch_specs(), **answer.context)
+    if answer.remember is not None:
+        remember_rules(response, KIND, answer.remember)
     return response
 
 
@@ -332,40 +220,6 @@ def game_state(game: Game) -> State:
     return replay(game.setup, [e.payload for e in store.live_events(game)])
 
 
-def describe(record: Record, state: State) -> str:
-    """One line of the move log, naming who did what."""
-    names = state.players
-    who = names[record.player]
-    if isinstance(record, Play):
-        text = gettext("%(name)s played %(cards)s", name=who, cards=" ".join(str(c) for c in record.cards))
-        if record.demands_suit is not None:
-            text += " — " + gettext("%(other)s must play a %(suit)s", other=names[1 - record.player],
-                                   suit=record.demands_suit.symbol)
-        if record.won:
-            text += " — " + gettext("%(name)s is out and wins", name=who)
-        return text
-    if isinstance(record, Draw):
-        if record.penalty:
-            text = gettext("%(name)s could not follow the joker and picked up %(count)s", name=who,
-                           count=record.count)
-        elif record.count == 1:
-            text = gettext("%(name)s drew a card", name=who)
-        else:
-            text = gettext("%(name)s drew %(count)s", name=who, count=record.count)
-        if record.returned:
-            text += " — " + gettext("the pile became the new stock")
-        return text
-    if isinstance(record, LastCard):
-        return gettext("%(name)s said “last card”", name=who)
-    if isinstance(record, Thirteen):
-        text = gettext("%(name)s said “thirteen”: %(other)s had not said “last card” and picked up %(count)s",
-                       name=who, other=names[record.target], count=record.count)
-        if record.returned:
-            text += " — " + gettext("the pile became the new stock")
-        return text
-    return str(record)  # pragma: no cover
-
-
 def last_move(access: store.Access) -> str | None:
     """The latest move still in force, for the undo button."""
     state = game_state(access.game)
@@ -382,6 +236,9 @@ def render_table(access: store.Access, feedback: Feedback, status: int = 200) ->
         calls_thirteen=[p for p in (0, 1) if state.can_call_thirteen(p)],
         feedback=feedback, top_red=getattr(state.top, "is_red", False),
         demand_red=state.demand is not None and state.demand.is_red,
+        # The game as the phone's engine replays it to judge the next move by itself.
+        phone_game={"setup": access.game.setup, "records": [e.payload for e in store.live_events(access.game)]}
+        if access.can_write else None,
     )
 
 
@@ -395,31 +252,14 @@ def table(token: str) -> Response:
 
 
 def decide(access: store.Access) -> tuple[str, dict[str, Any]]:
-    """The action the form asks for, judged on the table this phone saw."""
-    state = game_state(access.game)
-    action = request.form.get("action", "")
-    if action == "play":
-        try:
-            cards = parse_cards(request.form.get("cards", ""))
-        except NotationError as exc:
-            raise Refused(exc, at="cards") from None
-        if not cards:
-            raise Refused(gettext("Tap the cards played, in order, then Play."), at="cards")
-        try:
-            record: Record = state.play(cards)
-        except IllegalPlayError as exc:
-            raise Refused(exc, at="play") from None
-        except (TooManyCopiesError, EmptyPlayError) as exc:
-            raise Refused(exc, at="cards") from None
-    elif action == "draw":
-        record = state.draw()
-    elif action in ("last_card", "thirteen"):
-        player = request.form.get("player", "")
-        if player not in ("0", "1"):
-            raise BadForm(gettext("Say which player calls."))
-        record = state.call_last_card(int(player)) if action == "last_card" else state.call_thirteen(int(player))
-    else:
-        raise BadForm(gettext("Unknown action: play, draw, last card or thirteen."))
+    """The action the form asks for, judged on the table this phone saw (as the phone judges it:
+    :func:`referee.web.games.trece.answers.judge`)."""
+    try:
+        record = judge(game_state(access.game), request.form)
+    except MoveRefused as exc:
+        raise Refused(exc.reason, at=exc.at) from None
+    except MoveUnreadable as exc:
+        raise BadForm(str(exc)) from None
     return record.action, record.to_dict()
 
 

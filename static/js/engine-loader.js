@@ -1,0 +1,21 @@
+/* Brings the referee on the phone (static/js/engine.js, named by this script's data-engine)
+   once the page has settled: at once where it was ready before (it is kept on the phone), else
+   1.5 s after the page loaded.  A file of its own, linked from base.html: the content policy
+   allows no inline script. */
+(function () {
+  "use strict";
+  var me = document.currentScript;
+  var src = me && me.getAttribute("data-engine");
+  if (!src) return;
+  function bring() {
+    var kept = null;
+    try { kept = localStorage.getItem("thirteen-engine"); } catch (err) { /* private mode */ }
+    setTimeout(function () {
+      var script = document.createElement("script");
+      script.src = src;
+      document.head.appendChild(script);
+    }, kept ? 0 : 1500);
+  }
+  if (document.readyState === "complete") bring();
+  else addEventListener("load", bring);
+})();

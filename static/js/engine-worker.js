@@ -1,0 +1,142 @@
+/* The referee on the phone: a dedicated Web Worker running the rules library in Pyodide.
+
+   static/js/engine.js starts it once the page has settled and sends it {type: "start",
+   config} (config: what /engine.json says).  The first time, the worker fetches the engine's
+   files itself, counting the bytes (a "progress" message now and then; the service worker
+   keeps each file, and the browser's cache keeps them a year: they are named after their
+   content), starts Pyodide with the trimmed standard library, unpacks thirteen.zip, imports
+   referee.web.phone and answers one question of each kind (imports done, templates
+   compiled).  Then it keeps a memory snapshot of that Python (Cache Storage, where there is
+   one: a secure page), so that the next page starts from it in a fraction of the time; a
+   snapshot of another engine, or one that fails to load, is ignored and made again.
+   Each {type: "ask", id, request} is answered with {type: "answer", id, answer} (the JSON of
+   referee.web.phone.answer: the fragment's HTML, its status, the rules to keep) or
+   {type: "answer", id, error}: the page then asks the server as before. */
+"use strict";
+
+var SNAPSHOTS = "engine-snapshot";  /* not "thirteen-…": the service worker's release clean-up leaves it */
+var answerPython = null;
+var failed = null;
+
+function post(message) { self.postMessage(message); }
+
+/* Fetch the engine's files (through the service worker, which keeps them), saying how far it
+   got; only thirteen.zip is kept in memory (Pyodide fetches the others again, from the cache). */
+async function fetchAll(config, wanted) {
+  var total = 0;
+  var got = 0;
+  var last = 0;
+  var kept = null;
+  wanted.forEach(function (url) { total += config.sizes[url] || 0; });
+  for (var i = 0; i < wanted.length; i++) {
+    var url = wanted[i];
+    var response = await fetch(url);
+    if (!response.ok) throw new Error(url + ": " + response.status);
+    var reader = response.body.getReader();
+    var parts = [];
+    var length = 0;
+    for (;;) {
+      var step = await reader.read();
+      if (step.done) break;
+      if (url === config.app) parts.push(step.value);
+      length += step.value.length;
+      got += step.value.length;
+      if (Date.now() - last > 150) {
+        last = Date.now();
+        post({ type: "progress", got: got, total: total });
+      }
+    }
+    if (url !== config.app) continue;
+    kept = new Uint8Array(length);
+    var at = 0;
+    parts.forEach(function (part) { kept.set(part, at); at += part.length; });
+  }
+  post({ type: "progress", got: total, total: total });
+  return kept;
+}
+
+function snapshotRequest(config) { return new Request(config.runtime + "memory-snapshot"); }
+
+async function loadSnapshot(config) {
+  try {
+    if (!self.caches) return null;
+    var cache = await caches.open(SNAPSHOTS);
+    var found = await cache.match(snapshotRequest(config));
+    if (!found || found.headers.get("X-Engine") !== config.id) return null;
+    return new Uint8Array(await found.arrayBuffer());
+  } catch (err) { return null; }
+}
+
+async function saveSnapshot(config, bytes) {
+  try {
+    if (!self.caches) return;
+    var cache = await caches.open(SNAPSHOTS);
+    await cache.put(snapshotRequest(config), new Response(bytes, {
+      headers: { "X-Engine": config.id, "Content-Type": "application/octet-stream" }
+    }));
+  } catch (err) { /* no room: the next page starts the long way */ }
+}
+
+function options(config, extra) {
+  var o = { indexURL: config.runtime, stdLibURL: config.stdlib, lockFileURL: config.runtime + "pyodide-lock.json",
+            packages: [] };
+  Object.keys(extra).forEach(function (k) { o[k] = extra[k]; });
+  return o;
+}
+
+async function start(config) {
+  var t0 = Date.now();
+  var ms = {};
+  var snapshot = await loadSnapshot(config);
+  var app = await fetchAll(config, snapshot ? [config.app] : config.files);
+  ms.fetch = Date.now() - t0;
+  post({ type: "starting" });
+  self.importScripts(config.runtime + "pyodide.js");
+  var py = null;
+  var t1 = Date.now();
+  if (snapshot) {
+    try {
+      py = await self.loadPyodide(options(config, { _loadSnapshot: snapshot }));
+      py.unpackArchive(app, "zip", { extractDir: "/thirteen" });
+      ms.snapshot = Date.now() - t1;
+    } catch (err) {
+      py = null;
+    }
+  }
+  if (!py) {
+    var making = !!self.caches;
+    py = await self.loadPyodide(options(config, making ? { _makeSnapshot: true } : {}));
+    ms.pyodide = Date.now() - t1;
+    var t2 = Date.now();
+    py.unpackArchive(app, "zip", { extractDir: "/thirteen" });
+    py.runPython("import sys\nsys.path.insert(0, '/thirteen')\nimport referee.web.phone\n" +
+                 "referee.web.phone.warm_up(" + JSON.stringify(config.language) + ")");
+    ms.imports = Date.now() - t2;
+    if (making) {
+      try { saveSnapshot(config, py.makeMemorySnapshot()); } catch (err) { /* started anyway */ }
+    }
+  }
+  answerPython = py.pyimport("referee.web.phone").answer;
+  ms.from = snapshot && ms.snapshot !== undefined ? "snapshot" : "start";
+  post({ type: "ready", ms: ms });
+}
+
+self.onmessage = function (event) {
+  var message = event.data || {};
+  if (message.type === "start") {
+    start(message.config).catch(function (err) {
+      failed = String(err && err.message || err);
+      post({ type: "failed", error: failed });
+    });
+  } else if (message.type === "ask") {
+    if (!answerPython) {
+      post({ type: "answer", id: message.id, error: failed || "not ready" });
+      return;
+    }
+    try {
+      post({ type: "answer", id: message.id, answer: JSON.parse(answerPython(JSON.stringify(message.request))) });
+    } catch (err) {
+      post({ type: "answer", id: message.id, error: String(err && err.message || err).slice(-500) });
+    }
+  }
+};

@@ -1,0 +1,352 @@
+/* The referee in your pocket: verdicts judged on the phone, with no request and no network.
+
+   The page loads this file once it has settled (static/js/engine-loader.js).  It asks
+   /engine.json where the engine is, then starts static/js/engine-worker.js (Pyodide running
+   the same rules library, the same screens and the same templates as the server: see
+   referee/web/engine.py and referee/web/phone.py).  Not on a metered or save-data connection
+   unless the player taps "Get it", nor twice: once the engine was ready on this phone it is
+   started at once on every page (its files are kept by the service worker and the browser).
+   Its state is said in the page's footer, in the page's language.
+
+   Once ready, an htmx request from an element marked data-local="<kind>" (a check form, the
+   Three Thirteen score form, a round's live split) is answered here: htmx:confirm is
+   stopped, the values htmx would send go to the worker, and its HTML is swapped in the way
+   htmx would have (htmx.swap: the target, the out-of-band field errors, the page's history
+   for a form with hx-push-url).  While the engine is not ready, or if it fails to answer,
+   htmx sends the request to the server as before.  The house rules a phone keeps are in
+   its rules_<game> cookie, which only the server reads (HttpOnly): the page carries them
+   (data-local-kept, beside data-local-rules="<game>").  Rules changed while the phone answers
+   are kept in localStorage (thirteen-rules-<game>, with the page's kept rules they were
+   changed from) and put back over the page's on the next page, as long as the server still
+   keeps what it kept then; the next request that reaches the server sends them with the form,
+   and its answer keeps them in the cookie as before.
+   A followed table's page carries its game (data-local-game) and the moves the phone judges
+   there (data-local-moves: the last part of each move's address). */
+(function () {
+  "use strict";
+  var KEY = "thirteen-engine";  /* the engine that was once ready on this phone */
+  var ASKED = "thirteen-engine-asked";  /* the player asked for it on a metered connection */
+  var root = document.documentElement;
+  var worker = null;
+  var config = null;
+  var ready = false;
+  var pending = {};
+  var next = 1;
+  var line = null;
+
+  function stored(key) { try { return localStorage.getItem(key); } catch (err) { return null; } }
+  function store(key, value) { try { localStorage.setItem(key, value); } catch (err) { /* private mode */ } }
+
+  /* --- the state, in words ------------------------------------------------------------ */
+  function say(state, text, action) {
+    root.dataset.engine = state;
+    if (!line || !line.isConnected) {
+      line = document.createElement("p");
+      line.className = "engine-state";
+      line.setAttribute("role", "status");
+      (document.querySelector("footer.foot") || document.body).appendChild(line);
+    }
+    line.textContent = text;
+    if (action) {
+      var button = document.createElement("button");
+      button.type = "button";
+      button.className = "engine-get";
+      button.textContent = action.label;
+      button.addEventListener("click", function () { store(ASKED, "1"); action.run(); });
+      line.appendChild(document.createTextNode(" "));
+      line.appendChild(button);
+    }
+  }
+  function words(key) { return (config && config.words && config.words[key]) || ""; }
+
+  function metered() {
+    var c = navigator.connection;
+    return !!(c && (c.saveData || c.type === "cellular" || /(^|-)2g$/.test(c.effectiveType || "")));
+  }
+
+  /* --- the worker ----------------------------------------------------------------------- */
+  function begin() {
+    if (worker) return;
+    var started = performance.now();
+    try {
+      worker = new Worker(config.worker);
+    } catch (err) {
+      say("failed", words("failed"));
+      return;
+    }
+    say("loading", words("loading").replace("{percent}", "0"));
+    worker.onmessage = function (event) {
+      var m = event.data || {};
+      if (m.type === "progress") {
+        say("loading", words("loading").replace("{percent}", String(Math.floor(100 * m.got / Math.max(m.total, 1)))));
+      } else if (m.type === "starting") {
+        say("starting", words("starting"));
+      } else if (m.type === "ready") {
+        ready = true;
+        store(KEY, config.id);
+        window.Thirteen.engine.readyMs = Math.round(performance.now() - started);
+        window.Thirteen.engine.timings = m.ms;
+        say("ready", words("ready"));
+      } else if (m.type === "failed") {
+        fail();
+      } else if (m.type === "answer" && pending[m.id]) {
+        var p = pending[m.id];
+        delete pending[m.id];
+        if (m.answer) p.resolve(m.answer); else p.reject(new Error(m.error || "no answer"));
+      }
+    };
+    worker.onerror = function () { fail(); };
+    worker.postMessage({ type: "start", config: config });
+  }
+  function fail() {
+    ready = false;
+    say("failed", words("failed"));
+    Object.keys(pending).forEach(function (id) { pending[id].reject(new Error("failed")); delete pending[id]; });
+    if (worker) { worker.terminate(); worker = null; }
+  }
+  function ask(request) {
+    return new Promise(function (resolve, reject) {
+      var id = next++;
+      pending[id] = { resolve: resolve, reject: reject };
+      worker.postMessage({ type: "ask", id: id, request: request });
+    });
+  }
+
+  function settle() {
+    fetch("/engine.json", { credentials: "same-origin" }).then(function (r) {
+      return r.ok ? r.json() : null;
+    }).then(function (found) {
+      if (!found || !window.Worker || typeof WebAssembly !== "object") return;
+      config = found;
+      if (stored(KEY) !== config.id && metered() && !stored(ASKED)) {
+        say("metered", words("metered"), {
+          label: words("get").replace("{size}", (config.transfer / 1e6).toFixed(1)), run: begin
+        });
+        return;
+      }
+      begin();
+    }).catch(function () { /* no network and no kept copy: the server answers when it can */ });
+  }
+
+  /* --- answering htmx's requests on the phone ---------------------------------------- */
+  function language() {
+    var lang = (root.getAttribute("lang") || "en").toLowerCase().split("-")[0];
+    return lang || "en";
+  }
+  /* The rules the page was drawn with (data-local-kept) and those changed on this phone since
+     (kept in localStorage while the server still keeps what the page says). */
+  function keptOnPage(elt) { return elt.getAttribute("data-local-kept") || "{}"; }
+  function object(raw) {
+    try {
+      var value = JSON.parse(raw || "null");
+      return value && typeof value === "object" && !Array.isArray(value) ? value : null;
+    } catch (err) { return null; }
+  }
+  function changedHere(elt) {
+    var game = elt.getAttribute("data-local-rules");
+    var mine = game && object(stored("thirteen-rules-" + game));
+    if (!mine) return null;
+    if (mine.over !== keptOnPage(elt) || !object(JSON.stringify(mine.rules))) {
+      /* the server has kept other rules since (a request reached it): its own stand */
+      try { localStorage.removeItem("thirteen-rules-" + game); } catch (err) { /* private mode */ }
+      return null;
+    }
+    return mine.rules;
+  }
+  function rememberedRules(elt) {
+    if (!elt.getAttribute("data-local-rules")) return {};
+    return Object.assign({}, object(keptOnPage(elt)) || {}, changedHere(elt) || {});
+  }
+  function keepRules(elt, rules) {
+    var game = elt.getAttribute("data-local-rules");
+    if (!game || !rules) return;
+    store("thirteen-rules-" + game, JSON.stringify({ over: keptOnPage(elt), rules: rules }));
+  }
+  /* The switches of a page drawn before its rules were changed on this phone show the rules
+     changed here (a form sends them to the server as the player set them). */
+  function showChangedRules() {
+    document.querySelectorAll("form[data-local-rules]").forEach(function (form) {
+      var rules = changedHere(form);
+      if (!rules) return;
+      Object.keys(rules).forEach(function (name) {
+        Array.prototype.forEach.call(form.elements, function (input) {
+          if (input.name !== name) return;
+          if (input.type === "checkbox") input.checked = rules[name] === true || rules[name] === "on";
+          else if (input.type === "radio") input.checked = input.value === String(rules[name]);
+          else if (input.type !== "hidden") input.value = String(rules[name]);
+        });
+      });
+    });
+  }
+  function pairs(values) {
+    var out = [];
+    Object.keys(values).forEach(function (name) {
+      var v = values[name];
+      (Array.isArray(v) ? v : [v]).forEach(function (one) {
+        if (one !== null && one !== undefined && typeof one !== "object") out.push([name, String(one)]);
+      });
+    });
+    return out;
+  }
+
+  /* --- a followed table: the next move judged here, the moves waiting to be sent applied --- */
+  /* The element that holds a table's game, and the move an address is (its last part, when the
+     table judges that move here: data-local-moves), else null. */
+  function gameHolder(elt) {
+    var form = elt.closest("form") || elt;
+    var table = form.closest("#tt-table, #table");
+    return form.closest("[data-local-game]") || (table && table.querySelector("[data-local-game]"));
+  }
+  function moveOf(holder, path) {
+    var last = String(path || "").split("?")[0].split("/").pop();
+    var moves = (holder.getAttribute("data-local-moves") || "").split(/\s+/);
+    return moves.indexOf(last) >= 0 ? last : null;
+  }
+  function waitingMoves(holder) {
+    var outbox = window.Thirteen.outbox;
+    var list = outbox ? outbox.list().filter(function (w) { return w.page === location.pathname; }) : [];
+    if (list.some(function (w) { return !moveOf(holder, w.path); })) return null;  /* an undo waits: the server judges */
+    return list.map(function (w) { return { action: moveOf(holder, w.path), form: w.params }; });
+  }
+  function tableOf(form) { return form.closest("#tt-table, #table") || document; }
+  function showDock(form, html) {
+    var dock = tableOf(form).querySelector("[data-after-action]");
+    if (!dock) return;
+    var keep = dock.querySelector(".tt-actions, .play-button");  /* the buttons stay */
+    Array.prototype.slice.call(dock.children).forEach(function (child) { if (child !== keep) child.remove(); });
+    var box = document.createElement("div");
+    box.innerHTML = html;
+    Array.prototype.slice.call(box.children).forEach(function (child) { dock.insertBefore(child, keep); });
+  }
+  var judgedMoves = new WeakMap();  /* form -> the phone's answer to the move on its way */
+  function tableMove(e, d, elt, kind) {
+    var form = elt.closest("form");
+    var holder = gameHolder(elt);
+    var move = holder && moveOf(holder, d.path);
+    var game = null;
+    try { game = JSON.parse((holder && holder.getAttribute("data-local-game")) || "null"); } catch (err) { game = null; }
+    var pending = holder && waitingMoves(holder);
+    if (!move || !game || !pending) return;
+    e.preventDefault();
+    var tapped = performance.now();
+    ask({ kind: kind, language: language(), form: pairs(window.htmx.values(elt, "post")), remembered: {},
+          setup: { game: game, pending: pending, action: move } })
+      .then(function (answer) {
+        showDock(form, answer.html);
+        window.Thirteen.engine.last = { kind: kind, ms: performance.now() - tapped, status: answer.status };
+        if (answer.status === 422) return;  /* refused by the rules, as the server would: nothing to send */
+        judgedMoves.set(form, answer);
+        d.issueRequest(true);  /* a write goes to the referee (or waits on the phone, offline) */
+      }, function () { d.issueRequest(true); });
+  }
+  /* Offline, app.js keeps the move in its outbox; the table then stands as if it were played:
+     the next move carries the next version, the next seat, and no cards picked. */
+  document.addEventListener("htmx:sendError", function (e) {
+    var elt = e.detail && e.detail.elt;
+    var form = elt && elt.closest && elt.closest("form");
+    var answer = form && judgedMoves.get(form);
+    if (!answer) return;
+    judgedMoves.delete(form);
+    tableOf(form).querySelectorAll("input[name=version]").forEach(function (input) {
+      input.value = String((parseInt(input.value, 10) || 0) + 1);
+    });
+    var seat = form.querySelector("input[name=seat]");
+    if (seat && answer.turn !== null && answer.turn !== undefined) seat.value = String(answer.turn);
+    tableOf(form).querySelectorAll("form[data-local] .picker-text").forEach(function (input) {
+      input.value = "";
+      input.dispatchEvent(new Event("input", { bubbles: true }));
+    });
+    showDock(form, answer.html);
+    form.dataset.waiting = String((parseInt(form.dataset.waiting || "0", 10) || 0) + 1);
+  });
+  document.addEventListener("htmx:afterRequest", function (e) {
+    var elt = e.detail && e.detail.elt;
+    var form = elt && elt.closest && elt.closest("form");
+    if (form && e.detail.xhr && e.detail.xhr.status) judgedMoves.delete(form);  /* the referee answered */
+  });
+
+  /* Ask the worker for the answer to elt's request and swap it in as htmx would. */
+  function answerHere(elt, kind, verb, path, target, values) {
+    var tapped = performance.now();
+    var setup = null;
+    try { setup = JSON.parse(elt.getAttribute("data-local-setup") || "null"); } catch (err) { setup = null; }
+    return ask({ kind: kind, language: language(), form: pairs(values), remembered: rememberedRules(elt), setup: setup })
+      .then(function (answer) {
+        window.htmx.swap(target, answer.html, { swapStyle: elt.getAttribute("hx-swap") || window.htmx.config.defaultSwapStyle });
+        keepRules(elt, answer.remember);
+        if (elt.getAttribute("hx-push-url") === "true" && verb === "get") {
+          var query = new URLSearchParams(pairs(values)).toString();
+          history.pushState(null, "", path + (query ? "?" + query : ""));
+        }
+        window.Thirteen.engine.last = { kind: kind, ms: performance.now() - tapped };
+        elt.dispatchEvent(new CustomEvent("thirteen:judged", { bubbles: true, detail: { kind: kind, local: true } }));
+      });
+  }
+  function signature(values) { return JSON.stringify(pairs(values)); }
+
+  /* A form that waits after a change before it asks the server (hx-trigger "change delay:…",
+     so that quick taps make one request) needs no wait with the engine ready: the phone answers
+     at once, and when htmx asks after the wait with the same values, that answer stands. */
+  var answeredEarly = new WeakMap();  /* elt -> the values it was answered for */
+  document.addEventListener("change", function (e) {
+    var elt = e.target && e.target.closest && e.target.closest("form[data-local]");
+    if (!elt || !ready || !worker || !window.htmx || gameHolder(elt)) return;
+    if (!/\bchange delay:/.test(elt.getAttribute("hx-trigger") || "")) return;
+    var selector = elt.getAttribute("hx-target");
+    var target = selector ? document.querySelector(selector) : elt;
+    var verb = elt.getAttribute("hx-get") ? "get" : "post";
+    var path = elt.getAttribute("hx-" + verb);
+    if (!target || !path) return;
+    var values = window.htmx.values(elt, verb);
+    answeredEarly.set(elt, signature(values));
+    answerHere(elt, elt.getAttribute("data-local"), verb, path, target, values)
+      .catch(function () { answeredEarly.delete(elt); });  /* htmx asks after its wait, as before */
+  }, true);
+
+  document.addEventListener("htmx:confirm", function (e) {
+    var d = e.detail;
+    var elt = d && d.elt;
+    var kind = elt && elt.getAttribute && elt.getAttribute("data-local");
+    if (!kind || !ready || !worker || !window.htmx) return;
+    if (gameHolder(elt)) { tableMove(e, d, elt, kind); return; }
+    e.preventDefault();
+    var values = window.htmx.values(elt, d.verb);
+    if (answeredEarly.get(elt) === signature(values)) return;  /* answered at the change, no wait */
+    answeredEarly.delete(elt);
+    answerHere(elt, kind, d.verb, d.path, d.target || elt, values).catch(function () {
+      d.issueRequest(true);  /* the engine could not answer: the server does, as before */
+    });
+  });
+
+  /* A form marked data-local-offline="<kind>" (a round's entry) that could not be sent waits in
+     the outbox (app.js); with the engine ready, what the referee will make of it is shown at
+     once above the form, drawn as the server draws it. */
+  document.addEventListener("htmx:sendError", function (e) {
+    var elt = e.detail && e.detail.elt;
+    var form = elt && elt.closest && elt.closest("form[data-local-offline]");
+    if (!form || !ready || !worker || !window.htmx) return;
+    var kind = form.getAttribute("data-local-offline");
+    var tapped = performance.now();
+    var setup = null;
+    try { setup = JSON.parse(form.getAttribute("data-local-setup") || "null"); } catch (err) { setup = null; }
+    ask({ kind: kind, language: language(), form: pairs(window.htmx.values(form, "post")), remembered: {}, setup: setup })
+      .then(function (answer) {
+        var shown = form.previousElementSibling;
+        if (!shown || !shown.hasAttribute("data-local-shown")) {
+          shown = document.createElement("div");
+          shown.setAttribute("data-local-shown", kind);
+          form.parentNode.insertBefore(shown, form);
+        }
+        shown.innerHTML = answer.html;
+        window.Thirteen.engine.last = { kind: kind, ms: performance.now() - tapped, status: answer.status };
+        shown.scrollIntoView({ block: "start" });
+      }, function () { /* the outbox still says it waits: the referee judges it when it is sent */ });
+  });
+
+  window.Thirteen = window.Thirteen || {};
+  window.Thirteen.engine = { isReady: function () { return ready; }, start: function () { if (config) begin(); } };
+
+  showChangedRules();
+  if (document.readyState === "complete") settle();
+  else window.addEventListener("load", settle);
+})();
