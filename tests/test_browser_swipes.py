@@ -83,6 +83,19 @@ def test_with_two_decks_one_tap_takes_a_mistaken_card_back_and_a_hold_adds_its_t
     touch.report("twins")
 
 
+def test_a_hold_that_slides_on_is_a_swipe_without_a_twin(phone):
+    """A finger that rests long enough for a twin and then slides along the suit chose a run:
+    the twin its rest added goes back, the run is the cards it crossed."""
+    page = phone.open("/three-thirteen/score?players=4")  # two decks: a hold adds a twin
+    touch = Touch(page)
+    grid = page.locator("#picker-hand")
+    touch.swipe(grid.locator("[data-card='5s']"), grid.locator("[data-card='7s']"), rest=900)
+    expect(page.locator("#picker-hand-text")).to_have_value("5♠ 6♠ 7♠")
+    expect(grid.locator("[data-card='5s'] .n")).to_have_text("")
+    touch.hold(grid.locator("[data-card='9h']"))  # a hold that stays put still adds a card
+    expect(page.locator("#picker-hand-text")).to_have_value("5♠ 6♠ 7♠ 9♥")
+
+
 def test_a_swipe_across_a_rank_takes_exactly_the_cards_it_crosses(phone):
     page = phone.open("/three-thirteen/score?players=2")  # columns ♠ ♥ ♣ ♦
     touch = Touch(page)

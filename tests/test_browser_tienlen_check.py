@@ -101,6 +101,19 @@ def test_the_dispute_by_swipes_takes_six_gestures(phone):
     assert touch.gestures <= 6 and touch.scrolled == 0
 
 
+def test_a_finger_that_rests_on_its_first_card_before_sliding_still_swipes(phone):
+    """With one deck a hold adds nothing: a swipe begun by a resting finger (or whose moves a
+    busy phone handles after the hold's time) must still take the cards it crosses."""
+    page = phone.open("/tienlen/check")
+    touch = Touch(page)
+    touch.tap(target(page, "play"))
+    touch.swipe(grid(page, "4d"), grid(page, "4h"), rest=900)
+    expect(page.locator("#picker-play-text")).to_have_value("4♦ 4♥")
+    touch.swipe(grid(page, "3s"), grid(page, "3c"), rest=900)
+    expect(page.locator("#picker-play-text")).to_have_value("3♠ 3♣ 4♦ 4♥")
+    assert grid(page, "4d").get_attribute("aria-pressed") == "true"
+
+
 def test_a_card_tapped_for_the_play_leaves_the_table_and_the_grid_marks_where_each_card_is(phone):
     page = phone.open("/tienlen/check")
     grid(page, "8h").tap()

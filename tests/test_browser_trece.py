@@ -133,6 +133,26 @@ def test_a_typing_mistake_is_named_beside_the_field(phone):
     expect(page.locator("#verdict .verdict")).to_have_attribute("data-verdict", "legal")
 
 
+def test_the_play_error_comes_and_goes_below_the_grid_without_moving_it(phone):
+    """The play's error is drawn in the verdict's dock, said once: showing or hiding it does
+    not move a card of the grid under a finger."""
+    page = phone.open("/trece/check")
+    top_card(page, "Jd")
+    card = page.locator("#picker-check [data-card='Qh']")
+    before = card.bounding_box()
+    error = page.locator("#picker-play-error")
+    page.locator("#picker-play-text").fill("Q♥ 1x")
+    expect(error).to_be_visible()
+    answered(phone, 400)
+    assert card.bounding_box() == before
+    assert page.locator("#verdict-dock #picker-play-error").count() == 1
+    assert "is not a card" not in page.locator("#verdict").inner_text()  # not repeated
+    page.locator("#picker-play-text").fill("Q♥")
+    expect(error).to_be_hidden()
+    expect(page.locator("#verdict .verdict")).to_have_attribute("data-verdict", "legal")
+    assert card.bounding_box() == before
+
+
 def start_table(phone):
     """Ana and Ben, Q♥ turned; Ben plays first."""
     page = phone.open("/trece/")

@@ -86,13 +86,19 @@ class Touch:
         self.log.append("hold")
         self._track()
 
-    def swipe(self, start: Any, end: Any, steps: int = 8) -> None:
-        """Put a finger on ``start``, slide it to ``end`` and lift it."""
+    def swipe(self, start: Any, end: Any, steps: int = 8, rest: int = 0) -> None:
+        """Put a finger on ``start``, slide it to ``end`` and lift it.
+
+        ``rest``: ms the finger stays on ``start`` before it slides (a slow finger, or a busy
+        phone that handles the moves late), longer than a hold takes when it is over 550.
+        """
         self._centre(end)
         x0, y0 = self._centre(start)
         x1, y1 = self._centre(end)
         send = self.cdp.send
         send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x0, "y": y0, "id": 1}]})
+        if rest:
+            self.page.wait_for_timeout(rest)
         for i in range(1, steps + 1):
             x = x0 + (x1 - x0) * i / steps
             y = y0 + (y1 - y0) * i / steps

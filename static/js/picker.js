@@ -259,7 +259,11 @@
     /* Pointer tracking.  A gesture that stays on its first card is a tap (the click), or a
        hold when it stays there long enough (a twin).  One that reaches another card of the
        same suit (a run) or the same rank (a set) is a swipe: it takes the cards of that
-       suit or rank the finger crosses, in the order crossed, and nothing else. */
+       suit or rank the finger crosses, in the order crossed, and nothing else.  A finger
+       that rests on its first card and then slides on is still a swipe, however long it
+       rested: a hold that added nothing (one deck) does not end the gesture, and a twin the
+       hold added goes back once the finger crosses a card (on a busy phone the hold's timer
+       may even run before moves already made are handled). */
     var HOLD_MS = 550;
     var gesture = null, swallowClick = null;
     function cardAt(x, y) {
@@ -293,17 +297,26 @@
       if (g.seen.length > 1) mark(g.seen);
     }
     function holdNow(g) {
-      if (gesture !== g || g.seen.length > 1 || g.held) return;
+      if (gesture !== g || g.seen.length > 1 || g.pressed) return;
       clearTimeout(g.timer);
-      g.held = true;
-      if (twin(g.start)) g.button.classList.add("held");
+      if (cardAt(g.x, g.y) !== g.start) return;  /* the finger has left its card: no hold */
+      g.pressed = true;
+      if (twin(g.start)) { g.twinned = true; g.button.classList.add("held"); }
+    }
+    /* The hold became a swipe: its twin goes back, the swipe decides the cards. */
+    function untwin(g) {
+      g.twinned = false;
+      g.button.classList.remove("held");
+      var i = active.cards.lastIndexOf(g.start);
+      if (i >= 0) active.cards.splice(i, 1);
+      changed([active]);
     }
     if (grid) {
       grid.addEventListener("pointerdown", function (e) {
         var b = e.target.closest(".card-btn");
         if (!b || (e.pointerType === "mouse" && e.button !== 0)) return;
         clearTimeout(gesture && gesture.timer);
-        var g = { id: e.pointerId, start: b.dataset.card, seen: [b.dataset.card], kind: null, x: e.clientX, y: e.clientY, held: false };
+        var g = { id: e.pointerId, start: b.dataset.card, seen: [b.dataset.card], kind: null, x: e.clientX, y: e.clientY, pressed: false, twinned: false };
         g.button = b;
         g.timer = setTimeout(function () { holdNow(g); }, HOLD_MS);
         gesture = g;
@@ -311,6 +324,7 @@
       grid.addEventListener("pointermove", function (e) {
         if (!gesture || e.pointerId !== gesture.id || active.max === 1) return;
         follow(gesture, e.clientX, e.clientY);
+        if (gesture.twinned && gesture.seen.length > 1) untwin(gesture);
       });
       var end = function (e) {
         if (!gesture || e.pointerId !== gesture.id) return;
@@ -319,12 +333,12 @@
         clearTimeout(g.timer);
         mark(null);
         buttons.forEach(function (b) { b.classList.remove("held"); });
-        if (g.held) { swallowClick = { code: g.start, at: Date.now() }; return; }
-        if (e.type !== "pointerup") return;
-        if (g.seen.length > 1) {
+        if (e.type === "pointerup" && g.seen.length > 1) {
           /* The browser may still send a click to the card the gesture began on: not a tap. */
           swallowClick = { code: g.start, at: Date.now() };
           swipe(g.seen);
+        } else if (g.pressed) {
+          swallowClick = { code: g.start, at: Date.now() };  /* a hold, not a tap */
         }
       };
       grid.addEventListener("pointerup", end);
