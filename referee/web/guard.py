@@ -19,7 +19,6 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Callable
-from functools import partial
 from itertools import accumulate
 from typing import Any, NoReturn
 from urllib.parse import urlsplit
@@ -171,10 +170,12 @@ def refuse_control_characters() -> None:
         for key, value in multi.items(multi=True):
             if has_control_character(key) or has_control_character(value):
                 shown = _shown(key)
-                refuse(400, partial(gettext,
-                    "The field “%(field)s” holds a control character (such as NUL) "
-                    "that nobody can type; remove it and send again.", field=shown),
-                       field=key if not has_control_character(key) else None)
+
+                def say(shown: str = shown) -> str:
+                    return gettext("The field “%(field)s” holds a control character (such as NUL) "
+                                   "that nobody can type; remove it and send again.", field=shown)
+
+                refuse(400, say, field=key if not has_control_character(key) else None)
 
 
 def refuse_deep_json() -> None:
