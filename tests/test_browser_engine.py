@@ -111,7 +111,9 @@ def test_offline_the_house_rules_and_the_language_are_the_phones(pocket):
     page.locator("summary").filter(has_text=re.compile("Luật|luật")).first.tap()
     page.locator("input[name=quad_beats_pair_of_twos]").check()
     expect(box).to_have_attribute("data-state", "legal")
-    kept = page.wait_for_function("() => JSON.parse(localStorage.getItem('thirteen-rules-tienlen') || 'null')")
+    # (the first answer of the page may already have kept the rules it was drawn with: wait for the switch)
+    kept = page.wait_for_function("""() => { const kept = JSON.parse(localStorage.getItem('thirteen-rules-tienlen') || 'null');
+        return kept && kept.rules && kept.rules.quad_beats_pair_of_twos === true && kept; }""")
     assert kept.json_value()["rules"]["quad_beats_pair_of_twos"] is True
     assert "quad_beats_pair_of_twos" not in page.evaluate("document.cookie")  # no script reads or writes it
     # The next page (drawn by the server from its cookie, which never heard of the switch) shows
