@@ -24,6 +24,8 @@ import brotli
 from flask import Response, current_app, request
 from flask_babel import get_locale
 
+from referee.web.views import htmx_details
+
 SHARED_VERSION = "thirteen.shared_version"
 """The environ key saying this request's answer is the shared one of that game version (the
 WSGI layer, referee.web.quick_poll, may then hand the whole answer to the next phone)."""
@@ -62,7 +64,7 @@ _lock = threading.Lock()
 
 
 def _key(token: str, version: int) -> Hashable:
-    htmx = getattr(request, "htmx", None)
+    htmx = htmx_details()
     return (token, version, request.host, request.script_root, str(get_locale()),
             bool(htmx), bool(htmx and htmx.boosted))
 
