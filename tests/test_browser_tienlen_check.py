@@ -173,7 +173,7 @@ def test_house_rules_open_from_the_screen_change_the_verdict_and_stay_on_the_pho
     assert page.locator("input[name=quad_beats_pair_of_twos]").is_checked()
 
 
-def test_a_table_that_is_no_combination_is_named_beside_the_table_field(phone):
+def test_a_table_that_is_no_combination_is_named_in_its_own_error_line_until_mended(phone):
     page = phone.open("/tienlen/check")
     page.locator("#picker-table-text").fill("4s 5h")
     error = page.locator("#picker-table-error")
