@@ -45,7 +45,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 from referee.cards import JOKER, AnyCard, Joker, NotationError, TooManyCopiesError, cards_of, check_copies
-from referee.errors import NothingToUndo, RefereeError, RefusedAction, SeatError
+from referee.errors import RefereeError, RefusedAction, SeatError, StateMachine, can
 from referee.records import Records
 from referee.text import Message, message
 from referee.three_thirteen import (
@@ -444,7 +444,7 @@ class ScoredRound:
         return self.record.round_number
 
 
-class Sheet:
+class Sheet(StateMachine["SheetSetup", "RoundEntered"]):
     """An eleven-round (or longer) score sheet, one record per round entered.
 
     ``check_enter_round`` raises :class:`RoundRefused` (carrying the whole
@@ -454,8 +454,7 @@ class Sheet:
     """
 
     def __init__(self, setup: SheetSetup) -> None:
-        self.setup = setup
-        self.log: list[RoundEntered] = []
+        super().__init__(setup)
         self._rounds: dict[int, tuple[RoundEntered, bool]] = {}
 
     # -- what the sheet shows -------------------------------------------------------
@@ -557,14 +556,7 @@ class Sheet:
             raise RoundRefused(verdict)
         return verdict
 
-    def can_enter_round(
-        self, round_number: int, cards: Sequence[str], points: Sequence[str | int | None], out: Iterable[int]
-    ) -> bool:
-        try:
-            self.check_enter_round(round_number, cards, points, out)
-        except ValueError:
-            return False
-        return True
+    can_enter_round = can(check_enter_round)
 
     def enter_round(
         self, round_number: int, cards: Sequence[str], points: Sequence[str | int | None], out: Iterable[int]
@@ -591,12 +583,6 @@ class Sheet:
         self.log.append(record)
         return record
 
-    def undo(self) -> Sheet:
-        """A new sheet replayed from all but the last record (this one is unchanged)."""
-        if not self.log:
-            raise NothingToUndo()
-        return replay(self.setup, self.log[:-1])
-
     def to_dict(self) -> dict[str, Any]:
         return {
             "players": list(self.names),
@@ -610,7 +596,4 @@ class Sheet:
 
 def replay(setup: SheetSetup, actions: Iterable[RoundEntered | Mapping[str, Any]]) -> Sheet:
     """Rebuild a sheet from its setup and its records (or their dicts)."""
-    sheet = Sheet(setup)
-    for action in actions:
-        sheet.apply(action)
-    return sheet
+    return Sheet.replay(setup, actions)

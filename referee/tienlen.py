@@ -63,7 +63,7 @@ from referee.cards import (
     parse_cards,
     suited_cards,
 )
-from referee.errors import NothingToUndo, RefereeError, RefusedAction, SeatError
+from referee.errors import RefereeError, RefusedAction, SeatError, StateMachine, can
 from referee.records import Records
 from referee.switches import SwitchError, bad_choice, not_on_or_off, rules_from_mapping, rules_to_dict
 from referee.text import Message, message
@@ -1087,7 +1087,7 @@ def action_from_dict(data: Mapping[str, Any]) -> Action:
 # ---------------------------------------------------------------------------
 
 
-class Hand:
+class Hand(StateMachine["Setup", "Action"]):
     """One hand, from the lead to the last player out, as a state machine.
 
     Turns go round in seat order.  A player who passes is locked out until the
@@ -1127,7 +1127,7 @@ class Hand:
     """
 
     def __init__(self, setup: Setup) -> None:
-        self.setup = setup
+        super().__init__(setup)
         self.rules = setup.rules
         n = len(setup.players)
         self.table: Combination | None = None
@@ -1138,7 +1138,6 @@ class Hand:
         self._cards_left = [setup.hand_size] * n
         self.out: list[int] = []
         self.played: set[Card] = set()
-        self.log: list[Action] = []
         self.opening_pending = setup.opening
         self.instant_win: InstantWinAction | None = None
         self.over = False
@@ -1253,9 +1252,7 @@ class Hand:
             )
         return verdict
 
-    def can_play(self, seat: int, cards: CardsLike) -> bool:
-        """Whether :meth:`play` would accept it (``False`` for bad notation too)."""
-        return self.refusal_to_play(seat, cards) is None
+    can_play = can(check_play)
 
     def refusal_to_play(self, seat: int, cards: CardsLike) -> Message | None:
         """The reason :meth:`play` would refuse (bad notation included), or ``None``."""
@@ -1271,12 +1268,7 @@ class Hand:
         if self.table is None:
             raise ActionError(message("the table is empty: {player} must lead", player=self.players[seat]))
 
-    def can_pass(self, seat: int) -> bool:
-        try:
-            self.check_pass(seat)
-        except ValueError:
-            return False
-        return True
+    can_pass = can(check_pass)
 
     def check_instant_win(self, seat: int, kind: InstantWinKind | str, cards: CardsLike = ()) -> None:
         """Raise unless ``seat`` may declare ``kind`` now: switch on, before the first play, cards (if given) fit."""
@@ -1297,12 +1289,7 @@ class Hand:
             if not _holds_instant_win(found, kind):
                 raise ActionError(message("{cards} does not hold {kind}", cards=found, kind=INSTANT_WIN_NAMES[kind]))
 
-    def can_declare_instant_win(self, seat: int, kind: InstantWinKind | str, cards: CardsLike = ()) -> bool:
-        try:
-            self.check_instant_win(seat, kind, cards)
-        except ValueError:
-            return False
-        return True
+    can_declare_instant_win = can(check_instant_win)
 
     # -- doers ------------------------------------------------------------------------
     def play(self, seat: int, cards: CardsLike) -> PlayAction:
@@ -1406,12 +1393,6 @@ class Hand:
         if self.instant_win is None and self.rules.play_on:
             self.out.extend(self.in_hand)
 
-    def undo(self) -> Hand:
-        """A new hand replayed from all but the last action (this one is unchanged)."""
-        if not self.log:
-            raise NothingToUndo()
-        return replay(self.setup, self.log[:-1])
-
     def to_dict(self) -> dict[str, Any]:
         """A snapshot for a table screen."""
         return {
@@ -1445,10 +1426,7 @@ def replay(setup: Setup, actions: Iterable[Action | Mapping[str, Any]]) -> Hand:
     >>> h.turn, h.table
     (1, None)
     """
-    hand = Hand(setup)
-    for action in actions:
-        hand.apply(action)
-    return hand
+    return Hand.replay(setup, actions)
 
 
 # ---------------------------------------------------------------------------
@@ -1456,7 +1434,7 @@ def replay(setup: Setup, actions: Iterable[Action | Mapping[str, Any]]) -> Hand:
 # ---------------------------------------------------------------------------
 
 
-class Game:
+class Game(StateMachine["Setup", "Action"]):
     """Hands one after another, with a tally of hands won per seat.
 
     The first hand uses ``setup`` (``leader`` holds the 3♠); each next hand is
@@ -1472,9 +1450,8 @@ class Game:
     """
 
     def __init__(self, setup: Setup) -> None:
-        self.setup = setup
+        super().__init__(setup)
         self.hands: list[Hand] = [Hand(setup)]
-        self.log: list[Action] = []
 
     @property
     def hand(self) -> Hand:
@@ -1493,8 +1470,7 @@ class Game:
         if not self.hand.over:
             raise HandOverError(message("the hand is not over yet"))
 
-    def can_next_hand(self) -> bool:
-        return self.hand.over
+    can_next_hand = can(check_next_hand)
 
     def next_hand(self) -> NextHandAction:
         self.check_next_hand()
@@ -1536,17 +1512,8 @@ class Game:
         self.log.append(record)
         return record
 
-    def undo(self) -> Game:
-        """A new game replayed from all but the last action (this one is unchanged)."""
-        if not self.log:
-            raise NothingToUndo()
-        return replay_game(self.setup, self.log[:-1])
-
 
 def replay_game(setup: Setup, actions: Iterable[Action | Mapping[str, Any]]) -> Game:
     """Rebuild a game (several hands) from its first setup and its log."""
-    game = Game(setup)
-    for action in actions:
-        game.apply(action)
-    return game
+    return Game.replay(setup, actions)
 

@@ -97,7 +97,7 @@ from referee.cards import (
     format_cards,
     parse_cards,
 )
-from referee.errors import NothingToUndo, RefereeError, RefusedAction
+from referee.errors import RefereeError, RefusedAction, StateMachine, can
 from referee.records import Records
 from referee.switches import not_on_or_off, rules_from_mapping, rules_to_dict
 from referee.text import Message, message
@@ -606,7 +606,7 @@ def record_from_dict(data: Mapping[str, Any]) -> Record:
 # --------------------------------------------------------------------------- the game state
 
 
-class State:
+class State(StateMachine["Setup", "Record"]):
     """A two-player game of Trece as the referee sees it: counts and the pile, never hands.
 
     It keeps the contract of :mod:`referee.errors`: for each action ``check_x``
@@ -618,11 +618,11 @@ class State:
     >>> game = State(Setup(("Ana", "Ben"), Card.parse("J♦")))
     >>> game.counts, game.stock, game.top, game.turn_name
     ((13, 13), 27, Card.parse('J♦'), 'Ben')
-    >>> game.play("Q♥ K♥ A♠ K♠ Q♣ J♣ 10♣").cards[-1]
+    >>> game.play("Ben", "Q♥ K♥ A♠ K♠ Q♣ J♣ 10♣").cards[-1]
     Card.parse('10♣')
     >>> game.counts, game.turn_name
     ((13, 6), 'Ana')
-    >>> game.play("9♣ 10♣")
+    >>> game.play("Ana", "9♣ 10♣")
     Traceback (most recent call last):
     ...
     referee.trece.DuplicateCardError: 10♣ is the top of the pile already; the deck holds one
@@ -637,22 +637,22 @@ class State:
     A joker demands the suit of the king under it; the other player who cannot
     follow picks up 13, then the players take turns to follow or pick up one:
 
-    >>> game.play("J♥").cards, game.turn_name
+    >>> game.play("Ben", "J♥").cards, game.turn_name
     ((Card.parse('J♥'),), 'Ana')
-    >>> game.play("Q♦ K♦ RJ").demands_suit
+    >>> game.play("Ana", "Q♦ K♦ RJ").demands_suit
     <Suit.DIAMONDS: 2>
     >>> game.demand, game.next_draw
     (<Suit.DIAMONDS: 2>, 13)
     >>> game.draw().count, game.draw().count, game.counts
     (13, 1, (12, 18))
-    >>> game.can_play("5♥"), game.can_play("5♦ 6♦"), game.can_play("5♦")
+    >>> game.can_play("Ben", "5♥"), game.can_play("Ben", "5♦ 6♦"), game.can_play("Ben", "5♦")
     (False, False, True)
-    >>> game.play("5♦").cards, game.demand, game.turn_name
+    >>> game.play("Ben", "5♦").cards, game.demand, game.turn_name
     ((Card.parse('5♦'),), None, 'Ana')
     """
 
     def __init__(self, setup: Setup) -> None:
-        self.setup = setup
+        super().__init__(setup)
         self.rules = setup.rules
         self._counts = [HAND_SIZE, HAND_SIZE]
         self._stock = DECK_SIZE - 2 * HAND_SIZE - 1
@@ -666,7 +666,6 @@ class State:
         # How many cards each player took from a stock made of shuffled-back cards,
         # less those played again: at most that many shuffled-back cards are in the hand.
         self._drawn_back = [0, 0]
-        self.log: list[Record] = []
 
     # ---------------------------------------------------------------- what the table shows
 
@@ -822,8 +821,8 @@ class State:
 
     # ---------------------------------------------------------------- play
 
-    def check_play(self, cards: CardsLike, player: int | str | None = None) -> Verdict:
-        """Raise unless the player on turn (or ``player``, checked to be on turn) may play ``cards``.
+    def check_play(self, player: int | str | None, cards: CardsLike) -> Verdict:
+        """Raise unless ``player`` (checked to be on turn; ``None``: whoever is) may play ``cards``.
 
         Returns the legal :class:`Verdict`.  A card already in the pile is refused
         by name; a play of more cards than the player holds is refused.
@@ -871,23 +870,18 @@ class State:
             )
         raise DuplicateCardError(back[0], reason)
 
-    def can_play(self, cards: CardsLike, player: int | str | None = None) -> bool:
-        try:
-            self.check_play(cards, player)
-        except ValueError:
-            return False
-        return True
+    can_play = can(check_play)
 
     def verdict(self, cards: CardsLike) -> Verdict:
         """The verdict on ``cards`` against the pile now, without raising for an illegal play."""
         try:
-            return self.check_play(cards)
+            return self.check_play(None, cards)
         except IllegalPlayError as exc:
             return exc.verdict
 
-    def play(self, cards: CardsLike, player: int | str | None = None) -> Play:
+    def play(self, player: int | str | None, cards: CardsLike) -> Play:
         """Put ``cards`` on the pile; the turn passes.  Holding no cards wins the game."""
-        verdict = self.check_play(cards, player)
+        verdict = self.check_play(player, cards)
         cards = cards_of(cards)
         p = self._turn
         self._drawn_back[p] -= sum(1 for c in cards if c in self.returned)
@@ -915,12 +909,7 @@ class State:
         """
         self._check_turn(player)
 
-    def can_draw(self, player: int | str | None = None) -> bool:
-        try:
-            self.check_draw(player)
-        except ValueError:
-            return False
-        return True
+    can_draw = can(check_draw)
 
     def draw(self, player: int | str | None = None) -> Draw:
         """Pick up :attr:`next_draw` cards; the turn passes to the other player."""
@@ -952,12 +941,7 @@ class State:
         if self._called[p]:
             raise IllegalActionError(message("{name} said last card already", name=self.players[p]))
 
-    def can_call_last_card(self, player: int | str) -> bool:
-        try:
-            self.check_call_last_card(player)
-        except ValueError:
-            return False
-        return True
+    can_call_last_card = can(check_call_last_card)
 
     def call_last_card(self, player: int | str) -> LastCard:
         """``player`` says "last card"; from now on "thirteen" cannot catch them."""
@@ -987,12 +971,7 @@ class State:
         if self._called[q]:
             raise IllegalActionError(message("{name} said last card in time, so thirteen costs nothing", name=other))
 
-    def can_call_thirteen(self, player: int | str) -> bool:
-        try:
-            self.check_call_thirteen(player)
-        except ValueError:
-            return False
-        return True
+    can_call_thirteen = can(check_call_thirteen)
 
     def call_thirteen(self, player: int | str) -> Thirteen:
         """``player`` says "thirteen": the other player picks up 13.  The turn does not change."""
@@ -1005,13 +984,13 @@ class State:
         self.log.append(record)
         return record
 
-    # ---------------------------------------------------------------- replay and undo
+    # ---------------------------------------------------------------- replay (undo: StateMachine)
 
     def apply(self, action: Record | Mapping[str, Any]) -> Record:
         """Do the action a record (or its dict) describes; derived fields are recomputed."""
         record = record_from_dict(action) if isinstance(action, Mapping) else action
         if isinstance(record, Play):
-            return self.play(record.cards, record.player)
+            return self.play(record.player, record.cards)
         if isinstance(record, Draw):
             return self.draw(record.player)
         if isinstance(record, LastCard):
@@ -1020,19 +999,13 @@ class State:
             return self.call_thirteen(record.player)
         raise TypeError(f"not a Trece action: {action!r}")
 
-    def undo(self) -> State:
-        """A new state replayed from all but the last action (this one is unchanged)."""
-        if not self.log:
-            raise NothingToUndo()
-        return replay(self.setup, self.log[:-1])
-
 
 def replay(setup: Setup | Mapping[str, Any], actions: Sequence[Record | Mapping[str, Any]]) -> State:
     """Rebuild a game from its setup and its log (records or their dicts).
 
     >>> setup = Setup(("Ana", "Ben"), Card.parse("5♥"))
     >>> game = State(setup)
-    >>> _ = game.play("6♥"), game.draw(), game.play("7♥ 8♥")
+    >>> _ = game.play(1, "6♥"), game.draw(), game.play(1, "7♥ 8♥")
     >>> again = replay(setup.to_dict(), [r.to_dict() for r in game.log])
     >>> again.to_dict() == game.to_dict()
     True
@@ -1040,12 +1013,7 @@ def replay(setup: Setup | Mapping[str, Any], actions: Sequence[Record | Mapping[
     >>> before.top, before.turn_name, game.top
     (Card.parse('6♥'), 'Ben', Card.parse('8♥'))
     """
-    if isinstance(setup, Mapping):
-        setup = Setup.from_dict(setup)
-    state = State(setup)
-    for action in actions:
-        state.apply(action)
-    return state
+    return State.replay(Setup.from_dict(setup) if isinstance(setup, Mapping) else setup, actions)
 
 
 def _sort_key(card: AnyCard) -> tuple[int, int]:

@@ -46,9 +46,9 @@ def total(game: State) -> int:
 def ben_down_to_one() -> State:
     """Ben and Ana run down; Ben holds one card, Ana four, Ana's turn; top 6♦."""
     game = new_game()
-    game.play("Q♥ K♥ A♠ K♠ Q♣ J♣ 10♣")
-    game.play("9♣ 8♣ 7♣ 6♣ 5♣ 4♣ 3♣ 2♣ A♣")
-    game.play("2♦ 3♦ 4♦ 5♦ 6♦")
+    game.play(None, "Q♥ K♥ A♠ K♠ Q♣ J♣ 10♣")
+    game.play(None, "9♣ 8♣ 7♣ 6♣ 5♣ 4♣ 3♣ 2♣ A♣")
+    game.play(None, "2♦ 3♦ 4♦ 5♦ 6♦")
     assert game.counts == (4, 1) and game.turn_name == "Ana"
     return game
 
@@ -228,7 +228,7 @@ def test_run_after_joker_a_run_meeting_the_demand_may_end_with_the_other_joker()
 
 def test_penalty_thirteen_then_one_card_each_until_someone_plays_the_suit() -> None:
     game = new_game("Q♠")
-    game.play("K♣ BJ")  # Ben: Ana must play a club
+    game.play(None, "K♣ BJ")  # Ben: Ana must play a club
     assert game.demand is Suit.CLUBS and game.next_draw == 13 and game.turn_name == "Ana"
     assert game.draw() == Draw(0, 13, True, ())
     assert game.counts == (26, 11) and game.demand is Suit.CLUBS and game.next_draw == 1
@@ -237,10 +237,10 @@ def test_penalty_thirteen_then_one_card_each_until_someone_plays_the_suit() -> N
     assert game.draw() == Draw(1, 1, False, ())
     assert game.demand is Suit.CLUBS and game.turn_name == "Ana"
     with pytest.raises(IllegalPlayError, match="you must play a ♣, not 4♥"):
-        game.play("4♥")
-    game.play("4♣")
+        game.play(None, "4♥")
+    game.play(None, "4♣")
     assert game.demand is None and game.next_draw == 1 and game.top == Card.parse("4♣")
-    assert game.can_play("5♥") and not game.can_play("6♣")  # the single-card rule is back
+    assert game.can_play(None, "5♥") and not game.can_play(None, "6♣")  # the single-card rule is back
     assert total(game) == DECK_SIZE
 
 
@@ -253,13 +253,13 @@ def test_a_player_who_cannot_play_picks_up_one_and_the_turn_passes() -> None:
 
 def test_a_second_joker_demand_starts_a_new_penalty_of_thirteen() -> None:
     game = new_game("Q♥")
-    game.play("K♦ RJ")  # Ben: Ana must play a diamond
+    game.play(None, "K♦ RJ")  # Ben: Ana must play a diamond
     game.draw()  # Ana 13
     game.draw()  # Ben 1
-    game.play("3♦")  # Ana meets it
-    game.play("2♦")
-    game.play("A♦")
-    game.play("K♠ BJ")  # Ben: a new demand
+    game.play(None, "3♦")  # Ana meets it
+    game.play(None, "2♦")
+    game.play(None, "A♦")
+    game.play(None, "K♠ BJ")  # Ben: a new demand
     assert game.demand is Suit.SPADES and game.next_draw == 13 and game.turn_name == "Ana"
 
 
@@ -268,43 +268,43 @@ def test_a_second_joker_demand_starts_a_new_penalty_of_thirteen() -> None:
 
 def test_the_pile_except_its_top_becomes_the_stock_when_the_last_card_is_taken() -> None:
     game = new_game()
-    game.play("Q♥ K♥")
-    game.play("A♥ 2♥")
+    game.play(None, "Q♥ K♥")
+    game.play(None, "A♥ 2♥")
     while game.stock > 1:
         game.draw()
     rec = game.draw()
     assert rec.returned == tuple(parse_cards("J♦ Q♥ K♥ A♥"))
     assert game.pile == (Card.parse("2♥"),) and game.stock == 4 and total(game) == DECK_SIZE
     with pytest.raises(DuplicateCardError, match="2♥ is the top"):
-        game.play("A♠ 2♥")
+        game.play(None, "A♠ 2♥")
 
 
 
 def test_a_card_shuffled_back_into_the_stock_is_played_again_only_once_its_player_may_have_drawn_it() -> None:
     game = new_game()
-    game.play("Q♥ K♥")
-    game.play("A♥ 2♥")
+    game.play(None, "Q♥ K♥")
+    game.play(None, "A♥ 2♥")
     while game.stock > 1:
         game.draw()
     game.draw()  # the last stock card: J♦ Q♥ K♥ A♥ become the stock, face down
     assert game.turn_name == "Ana" and game.stock == 4
     before = game.to_dict()
     with pytest.raises(DuplicateCardError) as info:
-        game.play("A♥")
+        game.play(None, "A♥")
     assert str(info.value) == "A♥ went back into the stock with the pile, and Ana has not drawn it since"
     assert game.to_dict() == before
     game.draw()  # Ana takes one of the four
     with pytest.raises(DuplicateCardError, match="A♥ went back into the stock with the pile, and Ben has not"):
-        game.play("A♥")  # Ben took none of them
+        game.play(None, "A♥")  # Ben took none of them
     game.draw()  # Ben takes one
-    game.play("A♥")  # Ana may hold it now
+    game.play(None, "A♥")  # Ana may hold it now
     with pytest.raises(DuplicateCardError) as info:
-        game.play("K♥ Q♥")
+        game.play(None, "K♥ Q♥")
     assert str(info.value) == "K♥ Q♥ went back into the stock with the pile, and Ben can hold only 1 of those cards"
-    game.play("K♥")
+    game.play(None, "K♥")
     assert game.top == Card.parse("K♥") and total(game) == DECK_SIZE
     with pytest.raises(DuplicateCardError, match="and Ana has not drawn it since"):
-        game.play("Q♥")  # Ana played the one she took
+        game.play(None, "Q♥")  # Ana played the one she took
 
 
 # ---------------------------------------------------------------- "last card" and "thirteen"
@@ -348,7 +348,7 @@ def test_last_card_again_after_drawing_back_up_and_coming_down_to_one() -> None:
     assert game.last_card_called == (False, False)
     assert not game.can_call_thirteen("Ana") and not game.can_call_last_card("Ben")
     game.draw()  # Ana
-    game.play("7♦")  # Ben back to one card
+    game.play(None, "7♦")  # Ben back to one card
     assert game.can_call_thirteen("Ana") and game.can_call_last_card("Ben")
 
 
@@ -365,31 +365,31 @@ def test_calls_are_not_turns_and_either_player_may_call_on_either_turn() -> None
 def test_first_with_no_cards_wins_and_a_finished_game_refuses_everything() -> None:
     game = ben_down_to_one()
     game.draw()  # Ana
-    rec = game.play("7♦")
+    rec = game.play(None, "7♦")
     assert rec.won and game.winner == 1 and game.turn is None and game.counts == (5, 0)
     over = "the game is over: Ben has no cards left"
     for attempt in (
         game.draw,
-        lambda: game.play("8♦"),
-        lambda: game.play("6♣", "Ana"),
+        lambda: game.play(None, "8♦"),
+        lambda: game.play("Ana", "6♣"),
         lambda: game.call_last_card("Ana"),
         lambda: game.call_thirteen("Ben"),
     ):
         with pytest.raises(IllegalActionError, match=over):
             attempt()
-    assert not game.can_play("8♦") and not game.can_draw()
+    assert not game.can_play(None, "8♦") and not game.can_draw()
 
 
 def test_a_player_cannot_play_more_cards_than_they_hold() -> None:
     game = ben_down_to_one()
     game.draw()  # Ana
     with pytest.raises(IllegalActionError) as info:
-        game.play("7♦ 8♦")
+        game.play(None, "7♦ 8♦")
     assert str(info.value) == "Ben holds 1 card, too few to play 7♦ 8♦"
     game.draw()  # Ben: two cards
     game.draw()  # Ana
     with pytest.raises(IllegalActionError) as info:
-        game.play("7♦ 8♦ 9♦")
+        game.play(None, "7♦ 8♦ 9♦")
     assert str(info.value) == "Ben holds 2 cards, too few to play 7♦ 8♦ 9♦"
 
 
@@ -398,12 +398,12 @@ def test_a_player_cannot_play_more_cards_than_they_hold() -> None:
 
 def test_a_card_lying_in_the_pile_cannot_be_played_again() -> None:
     game = new_game()
-    game.play("Q♥ K♥")
-    game.play("A♥ 2♥")
+    game.play(None, "Q♥ K♥")
+    game.play(None, "A♥ 2♥")
     with pytest.raises(DuplicateCardError, match="K♥ is already in the pile"):
-        game.play("A♣ K♥")
+        game.play(None, "A♣ K♥")
     with pytest.raises(DuplicateCardError, match="J♦ is already in the pile"):
-        game.play("3♦ 2♦ A♦ K♦ Q♦ J♦")  # the turned card is in the pile too
+        game.play(None, "3♦ 2♦ A♦ K♦ Q♦ J♦")  # the turned card is in the pile too
 
 
 # ---------------------------------------------------------------- undo, replay, conservation
@@ -412,11 +412,11 @@ def test_a_card_lying_in_the_pile_cannot_be_played_again() -> None:
 def test_undo_and_replay_rebuild_every_step_and_54_cards_are_always_accounted_for() -> None:
     game = new_game("Q♠")
     steps = [
-        lambda: game.play("K♣ BJ"),
+        lambda: game.play(None, "K♣ BJ"),
         game.draw,
         game.draw,
-        lambda: game.play("5♣"),
-        lambda: game.play("6♥ 7♥ 8♥ 9♥ 10♥ J♥ Q♥ K♥ A♦ 2♦ 3♦"),
+        lambda: game.play(None, "5♣"),
+        lambda: game.play(None, "6♥ 7♥ 8♥ 9♥ 10♥ J♥ Q♥ K♥ A♦ 2♦ 3♦"),
     ]
     states = [game.to_dict()]
     for step in steps:
@@ -506,15 +506,15 @@ def test_random_games_follow_the_plain_model_step_by_step(data: st.DataObject, t
             assert model.counts[who] == 1 and not model.called[who]
             game.call_last_card(who)
             model.called[who] = True
-        singles = [[c] for c in DECK if game.can_play([c])]
+        singles = [[c] for c in DECK if game.can_play(None, [c])]
         if singles and data.draw(st.integers(0, 2), label="play?"):
             play = data.draw(st.sampled_from(singles), label="card")
             while data.draw(st.booleans(), label="longer"):
-                nexts = [c for c in DECK if c not in play and game.can_play([*play, c])]
+                nexts = [c for c in DECK if c not in play and game.can_play(None, [*play, c])]
                 if not nexts:
                     break
                 play.append(data.draw(st.sampled_from(nexts), label="next"))
-            rec = game.play(play)
+            rec = game.play(None, play)
             top = model.pile[-1]
             demands = None
             if isinstance(play[-1], Joker):

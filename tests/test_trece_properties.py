@@ -95,14 +95,14 @@ def test_every_single_card_and_every_pair_on_kings_aces_and_a_seven_agree_with_t
 
 
 def legal_plays(game: State) -> list[list[AnyCard]]:
-    return [[c] for c in DECK if game.can_play([c])]
+    return [[c] for c in DECK if game.can_play(None, [c])]
 
 
 def extend(game: State, data: st.DataObject, start: list[AnyCard]) -> list[AnyCard]:
     """Grow a legal play into a longer run by random legal steps."""
     play = list(start)
     while data.draw(st.booleans(), label="longer"):
-        nexts = [c for c in DECK if c not in play and game.can_play([*play, c])]
+        nexts = [c for c in DECK if c not in play and game.can_play(None, [*play, c])]
         if not nexts:
             break
         play.append(data.draw(st.sampled_from(nexts), label="next"))
@@ -135,9 +135,9 @@ def test_random_games_conserve_54_cards_and_replay_to_the_same_state(
         before = (game.to_dict(), list(game.log))
         # an illegal attempt changes nothing
         wild = data.draw(st.lists(st.sampled_from(DECK), min_size=1, max_size=3), label="attempt")
-        if not game.can_play(wild):
+        if not game.can_play(None, wild):
             try:
-                game.play(wild)
+                game.play(None, wild)
             except ValueError:
                 pass
             assert (game.to_dict(), list(game.log)) == before
@@ -150,7 +150,7 @@ def test_random_games_conserve_54_cards_and_replay_to_the_same_state(
         choice = data.draw(st.sampled_from(mix), label="action")
         plays = legal_plays(game)
         if choice == "play" and plays:
-            game.play(extend(game, data, data.draw(st.sampled_from(plays), label="first")))
+            game.play(None, extend(game, data, data.draw(st.sampled_from(plays), label="first")))
         else:
             game.draw()
         check_invariants(game)
@@ -165,11 +165,11 @@ def test_random_games_conserve_54_cards_and_replay_to_the_same_state(
 
 def test_a_finished_game_refuses_every_action() -> None:
     game = State(Setup(("Ana", "Ben"), Card.parse("Q♦")))
-    game.play("K♦ A♦ 2♦ 3♦ 4♦ 5♦ 6♦ 7♦ 8♦ 9♦ 10♦")
-    game.play("J♣ Q♣")
-    game.play("K♥ RJ")
+    game.play(None, "K♦ A♦ 2♦ 3♦ 4♦ 5♦ 6♦ 7♦ 8♦ 9♦ 10♦")
+    game.play(None, "J♣ Q♣")
+    game.play(None, "K♥ RJ")
     assert game.is_over
-    assert not any(game.can_play([c]) for c in DECK)
+    assert not any(game.can_play(None, [c]) for c in DECK)
     assert not game.can_draw() and not game.can_call_thirteen(0) and not game.can_call_last_card(0)
     with pytest.raises(IllegalActionError, match="game is over"):
         game.draw()

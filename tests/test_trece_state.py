@@ -41,9 +41,9 @@ def snapshot(game: State) -> tuple[dict[str, object], list[object]]:
 def ben_down_to_one() -> State:
     """Ben plays 7, Ana 9, Ben 5: Ben holds one card, Ana four, Ana's turn."""
     game = new_game()
-    game.play("Q♥ K♥ A♠ K♠ Q♣ J♣ 10♣")
-    game.play("9♣ 8♣ 7♣ 6♣ 5♣ 4♣ 3♣ 2♣ A♣")
-    game.play("2♦ 3♦ 4♦ 5♦ 6♦")
+    game.play(None, "Q♥ K♥ A♠ K♠ Q♣ J♣ 10♣")
+    game.play(None, "9♣ 8♣ 7♣ 6♣ 5♣ 4♣ 3♣ 2♣ A♣")
+    game.play(None, "2♦ 3♦ 4♦ 5♦ 6♦")
     assert game.counts == (4, 1) and game.turn_name == "Ana"
     return game
 
@@ -94,7 +94,7 @@ def test_setup_round_trips_through_json() -> None:
 
 def test_play_lowers_the_count_and_passes_the_turn() -> None:
     game = new_game()
-    rec = game.play("Q♥ K♥")
+    rec = game.play(None, "Q♥ K♥")
     assert rec == Play(1, (Card.parse("Q♥"), Card.parse("K♥")))
     assert game.counts == (13, 11) and game.turn_name == "Ana" and game.top == Card.parse("K♥")
     assert game.pile == tuple(Card.parse(c) for c in ("J♦", "Q♥", "K♥"))
@@ -103,51 +103,51 @@ def test_play_lowers_the_count_and_passes_the_turn() -> None:
 def test_play_out_of_turn_is_refused() -> None:
     game = new_game()
     with pytest.raises(IllegalActionError, match="it is Ben's turn"):
-        game.play("Q♥", player="Ana")
-    assert not game.can_play("Q♥", "Ana") and game.can_play("Q♥", "Ben") and game.can_play("Q♥", 1)
+        game.play("Ana", "Q♥")
+    assert not game.can_play("Ana", "Q♥") and game.can_play("Ben", "Q♥") and game.can_play(1, "Q♥")
 
 
 def test_unknown_player_is_refused() -> None:
     with pytest.raises(IllegalActionError, match="Cy is not playing"):
-        new_game().play("Q♥", player="Cy")
+        new_game().play("Cy", "Q♥")
 
 
 def test_illegal_play_raises_with_the_verdict() -> None:
     game = new_game()
     with pytest.raises(IllegalPlayError) as info:
-        game.play("7♣")
+        game.play(None, "7♣")
     assert str(info.value.verdict.reason) == "7♣ is not one rank from J♦"
     assert game.verdict("7♣").legal is False and game.verdict("Q♣").legal is True
 
 
 def test_card_played_twice_is_refused_naming_it() -> None:
     game = new_game()
-    game.play("Q♥ K♥")
-    game.play("A♥ 2♥")
+    game.play(None, "Q♥ K♥")
+    game.play(None, "A♥ 2♥")
     with pytest.raises(DuplicateCardError, match="Q♥ is already in the pile") as info:
-        game.play("A♣ K♣ Q♥")  # a run the rules allow, but Q♥ lies in the pile
+        game.play(None, "A♣ K♣ Q♥")  # a run the rules allow, but Q♥ lies in the pile
     assert info.value.card == Card.parse("Q♥")
     with pytest.raises(DuplicateCardError, match="2♥ is the top"):
-        game.play("A♣ 2♥")
+        game.play(None, "A♣ 2♥")
 
 
 def test_cannot_play_more_cards_than_held() -> None:
     game = ben_down_to_one()
     game.draw()  # Ana
     with pytest.raises(IllegalActionError, match="Ben holds 1 card, too few to play 7♦ 8♦"):
-        game.play("7♦ 8♦")
+        game.play(None, "7♦ 8♦")
 
 
 @pytest.mark.parametrize("attempt", ["7♣", "Q♥ Q♥", "K♠ 10♠", "", "JK"])
 def test_refused_play_leaves_the_state_untouched(attempt: str) -> None:
     game = new_game()
-    game.play("Q♥ K♥")
-    game.play("A♠ K♠")
+    game.play(None, "Q♥ K♥")
+    game.play(None, "A♠ K♠")
     before = snapshot(game)
     with pytest.raises(ValueError):
-        game.play(attempt)
+        game.play(None, attempt)
     assert snapshot(game) == before
-    assert not game.can_play(attempt)
+    assert not game.can_play(None, attempt)
 
 
 def test_refused_action_out_of_turn_leaves_the_state_untouched() -> None:
@@ -181,7 +181,7 @@ def test_draw_out_of_turn_is_refused() -> None:
 def joker_on_hearts() -> State:
     """Ben plays Q♥ K♥ RJ on J♦: Ana must play a heart."""
     game = new_game()
-    game.play("Q♥ K♥ RJ")
+    game.play(None, "Q♥ K♥ RJ")
     return game
 
 
@@ -194,28 +194,28 @@ def test_joker_demands_the_kings_suit_of_the_other_player() -> None:
 def test_demand_must_be_followed() -> None:
     game = joker_on_hearts()
     with pytest.raises(IllegalPlayError, match="you must play a ♥, not 7♣"):
-        game.play("7♣")
-    assert game.can_play("7♥") and not game.can_play("BJ")
+        game.play(None, "7♣")
+    assert game.can_play(None, "7♥") and not game.can_play(None, "BJ")
 
 
 def test_demanded_card_is_played_alone_by_default() -> None:
     game = joker_on_hearts()
     with pytest.raises(IllegalPlayError, match="played alone"):
-        game.play("7♥ 8♥")
+        game.play(None, "7♥ 8♥")
 
 
 def test_run_after_joker_on_lets_the_demanded_card_begin_a_run() -> None:
     game = new_game(rules=TreceRules(run_after_joker=True))
-    game.play("Q♥ K♥ RJ")
-    game.play("7♥ 8♥ 9♥")
+    game.play(None, "Q♥ K♥ RJ")
+    game.play(None, "7♥ 8♥ 9♥")
     assert game.demand is None and game.top == Card.parse("9♥") and game.counts == (10, 10)
 
 
 def test_demand_met_then_the_normal_rule_applies_on_the_demanded_card() -> None:
     game = joker_on_hearts()
-    game.play("7♥")
+    game.play(None, "7♥")
     assert game.demand is None and game.top == Card.parse("7♥") and game.turn_name == "Ben"
-    assert game.can_play("8♣") and game.can_play("6♠ 5♠") and not game.can_play("2♥")
+    assert game.can_play(None, "8♣") and game.can_play(None, "6♠ 5♠") and not game.can_play(None, "2♥")
 
 
 def test_failing_the_demand_costs_thirteen_cards() -> None:
@@ -235,24 +235,24 @@ def test_after_the_penalty_players_alternate_one_card_until_one_follows() -> Non
     assert game.draw() == Draw(0, 1, False, ())  # Ana again
     assert game.demand is Suit.HEARTS and game.turn_name == "Ben"
     with pytest.raises(IllegalPlayError, match="you must play a ♥"):
-        game.play("8♠")
-    game.play("2♥")  # the joker's player follows
+        game.play(None, "8♠")
+    game.play(None, "2♥")  # the joker's player follows
     assert game.demand is None and game.turn_name == "Ana" and game.counts == (27, 10)
     assert game.next_draw == 1
 
 
 def test_joker_may_also_be_played_alone_on_the_top_king() -> None:
     game = new_game("Q♠")
-    game.play("K♣")
-    game.play("BJ")
+    game.play(None, "K♣")
+    game.play(None, "BJ")
     assert game.demand is Suit.CLUBS and game.turn_name == "Ben"
 
 
 def test_joker_only_on_a_king_of_its_colour_in_the_state() -> None:
     game = new_game("Q♠")
-    game.play("K♣")
+    game.play(None, "K♣")
     with pytest.raises(IllegalPlayError, match="a red joker goes only on a red king, not on K♣"):
-        game.play("RJ")
+        game.play(None, "RJ")
 
 
 # ---------------------------------------------------------------- the reshuffle
@@ -260,8 +260,8 @@ def test_joker_only_on_a_king_of_its_colour_in_the_state() -> None:
 
 def test_taking_the_last_stock_card_shuffles_the_pile_but_its_top_into_a_new_stock() -> None:
     game = new_game()
-    game.play("Q♥ K♥")  # Ben
-    game.play("A♥ 2♥")  # Ana
+    game.play(None, "Q♥ K♥")  # Ben
+    game.play(None, "A♥ 2♥")  # Ana
     draw_until_stock(game, 1)
     assert game.stock == 1 and game.pile[-1] == Card.parse("2♥")
     rec = game.draw()
@@ -273,12 +273,12 @@ def test_taking_the_last_stock_card_shuffles_the_pile_but_its_top_into_a_new_sto
 
 def test_cards_shuffled_back_can_be_played_again() -> None:
     game = new_game()
-    game.play("Q♥ K♥")
-    game.play("A♥ 2♥")
+    game.play(None, "Q♥ K♥")
+    game.play(None, "A♥ 2♥")
     draw_until_stock(game, 0)
     assert game.returned == frozenset(Card.parse(c) for c in ("J♦", "Q♥", "K♥", "A♥"))
     who = game.turn
-    game.play("A♥")  # back from the stock into a hand, now played again
+    game.play(None, "A♥")  # back from the stock into a hand, now played again
     assert game.pile == (Card.parse("2♥"), Card.parse("A♥")) and game.turn != who
     assert Card.parse("A♥") not in game.returned
     assert game.played.count(Card.parse("A♥")) == 2
@@ -286,11 +286,11 @@ def test_cards_shuffled_back_can_be_played_again() -> None:
 
 def test_top_card_stays_in_the_pile_after_the_reshuffle() -> None:
     game = new_game()
-    game.play("Q♥ K♥")
-    game.play("A♥ 2♥")
+    game.play(None, "Q♥ K♥")
+    game.play(None, "A♥ 2♥")
     draw_until_stock(game, 0)
     with pytest.raises(DuplicateCardError, match="2♥ is the top"):
-        game.play("A♠ 2♥")
+        game.play(None, "A♠ 2♥")
 
 
 def test_penalty_larger_than_the_stock_reshuffles_in_the_middle() -> None:
@@ -298,10 +298,10 @@ def test_penalty_larger_than_the_stock_reshuffles_in_the_middle() -> None:
     for _ in range(24):
         game.draw()
     assert game.stock == 3 and game.counts == (25, 25) and game.turn_name == "Ben"
-    game.play("Q♥ K♥ A♠ K♠ Q♣ J♣ 10♣")  # Ben 18
-    game.play("9♣ 8♣ 7♣ 6♣ 5♣ 4♣ 3♣ 2♣ A♣")  # Ana 16
-    game.play("K♦")  # Ben 17
-    game.play("RJ")  # Ana 15: Ben must play a diamond
+    game.play(None, "Q♥ K♥ A♠ K♠ Q♣ J♣ 10♣")  # Ben 18
+    game.play(None, "9♣ 8♣ 7♣ 6♣ 5♣ 4♣ 3♣ 2♣ A♣")  # Ana 16
+    game.play(None, "K♦")  # Ben 17
+    game.play(None, "RJ")  # Ana 15: Ben must play a diamond
     rec = game.draw()
     assert rec.penalty and rec.count == 13
     assert len(rec.returned) == 18 and Card.parse("J♦") in rec.returned
@@ -311,12 +311,12 @@ def test_penalty_larger_than_the_stock_reshuffles_in_the_middle() -> None:
 
 def test_penalty_takes_only_what_stock_and_pile_can_give() -> None:
     game = new_game()
-    game.play("Q♥ K♥")  # Ben 11
-    game.play("A♠ K♠")  # Ana 11
+    game.play(None, "Q♥ K♥")  # Ben 11
+    game.play(None, "A♠ K♠")  # Ana 11
     for _ in range(24):
         game.draw()
     assert game.stock == 3 and game.turn_name == "Ben"
-    game.play("BJ")  # Ben: Ana must play a spade
+    game.play(None, "BJ")  # Ben: Ana must play a spade
     rec = game.draw()
     assert rec == Draw(0, 3 + 5, True, tuple(Card.parse(c) for c in ("J♦", "Q♥", "K♥", "A♠", "K♠")))
     assert game.stock == 0 and game.pile == (BLACK_JOKER,)
@@ -379,20 +379,20 @@ def test_last_card_must_be_called_again_after_coming_back_to_one_card() -> None:
     assert game.last_card_called == (False, False)
     assert not game.can_call_thirteen("Ana")
     game.draw()  # Ana
-    game.play("7♦")  # Ben back to one card (on 6♦)
+    game.play(None, "7♦")  # Ben back to one card (on 6♦)
     assert game.counts[1] == 1 and game.can_call_thirteen("Ana")
 
 
 def test_thirteen_penalty_reshuffles_when_the_stock_is_short() -> None:
     game = new_game()
-    game.play("Q♥ K♥ A♠ K♠ Q♣ J♣ 10♣")  # Ben 6
-    game.play("9♣ 8♣ 7♣ 6♣ 5♣ 4♣ 3♣ 2♣ A♣")  # Ana 4
+    game.play(None, "Q♥ K♥ A♠ K♠ Q♣ J♣ 10♣")  # Ben 6
+    game.play(None, "9♣ 8♣ 7♣ 6♣ 5♣ 4♣ 3♣ 2♣ A♣")  # Ana 4
     for _ in range(24):
         game.draw()
     assert game.stock == 3 and game.counts == (16, 18) and game.turn_name == "Ben"
-    game.play("2♦ 3♦ 4♦ 5♦ 6♦ 7♦ 8♦ 9♦ 10♦")  # Ben 9
+    game.play(None, "2♦ 3♦ 4♦ 5♦ 6♦ 7♦ 8♦ 9♦ 10♦")  # Ben 9
     game.draw()  # Ana 17
-    game.play("9♥ 8♥ 7♥ 6♥ 5♥ 4♥ 3♥ 2♥")  # Ben 1
+    game.play(None, "9♥ 8♥ 7♥ 6♥ 5♥ 4♥ 3♥ 2♥")  # Ben 1
     assert game.stock == 2 and len(game.pile) == 34 and game.counts == (17, 1)
     rec = game.call_thirteen("Ana")
     assert rec.count == 13 and len(rec.returned) == 33
@@ -406,7 +406,7 @@ def test_thirteen_penalty_reshuffles_when_the_stock_is_short() -> None:
 def test_first_player_with_no_cards_wins() -> None:
     game = ben_down_to_one()
     game.draw()  # Ana
-    rec = game.play("7♦")  # Ben's last card
+    rec = game.play(None, "7♦")  # Ben's last card
     assert rec.won and game.winner == 1 and game.is_over
     assert game.counts == (5, 0) and game.turn is None and game.turn_name is None
 
@@ -414,17 +414,17 @@ def test_first_player_with_no_cards_wins() -> None:
 def test_no_action_after_the_game_is_won() -> None:
     game = ben_down_to_one()
     game.draw()
-    game.play("7♦")
-    for attempt in (game.draw, lambda: game.play("8♦"), lambda: game.call_last_card("Ana")):
+    game.play(None, "7♦")
+    for attempt in (game.draw, lambda: game.play(None, "8♦"), lambda: game.call_last_card("Ana")):
         with pytest.raises(IllegalActionError, match="the game is over: Ben has no cards left"):
             attempt()
 
 
 def test_winning_with_a_joker_ends_the_game_at_once() -> None:
     game = new_game("Q♦")
-    game.play("K♦ A♦ 2♦ 3♦ 4♦ 5♦ 6♦ 7♦ 8♦ 9♦ 10♦")  # Ben 2
-    game.play("J♣ Q♣")  # Ana 11
-    rec = game.play("K♥ RJ")  # Ben's last two cards
+    game.play(None, "K♦ A♦ 2♦ 3♦ 4♦ 5♦ 6♦ 7♦ 8♦ 9♦ 10♦")  # Ben 2
+    game.play(None, "J♣ Q♣")  # Ana 11
+    rec = game.play(None, "K♥ RJ")  # Ben's last two cards
     assert rec.won and rec.demands_suit is Suit.HEARTS
     assert game.winner == 1 and game.turn is None
 
@@ -434,11 +434,11 @@ def test_winning_with_a_joker_ends_the_game_at_once() -> None:
 
 def played_game() -> State:
     game = new_game(rules=TreceRules(run_after_joker=True))
-    game.play("Q♥ K♥ RJ")
+    game.play(None, "Q♥ K♥ RJ")
     game.draw()
     game.draw()
-    game.play("2♥ 3♥")
-    game.play("4♥")
+    game.play(None, "2♥ 3♥")
+    game.play(None, "4♥")
     for _ in range(30):
         game.draw()
     return game
@@ -494,8 +494,8 @@ def test_undo_is_a_new_state_replayed_from_all_but_the_last_action() -> None:
 
 def test_undo_of_a_reshuffle_puts_the_cards_back_in_the_pile() -> None:
     game = new_game()
-    game.play("Q♥ K♥")
-    game.play("A♥ 2♥")
+    game.play(None, "Q♥ K♥")
+    game.play(None, "A♥ 2♥")
     draw_until_stock(game, 1)
     pile = game.pile
     game.draw()

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from referee.cards import Card, Rank, parse_card, parse_cards
-from referee.errors import NothingToUndo, RefusedAction
+from referee.errors import RefusedAction, StateMachine, can
 from referee.records import Records
 from referee.switches import rules_from_mapping, rules_to_dict
 from referee.text import message
@@ -104,7 +104,7 @@ def rank_value(rank: Rank, rules: HigherRules) -> int:
 
 
 @dataclass
-class State:
+class State(StateMachine[Setup, Played]):
     setup: Setup
     log: list[Played] = field(default_factory=list)
 
@@ -123,12 +123,7 @@ class State:
             raise NotHigher(chosen, top)
         return chosen
 
-    def can_play(self, card: Card | str) -> bool:
-        try:
-            self.check_play(card)
-        except ValueError:
-            return False
-        return True
+    can_play = can(check_play)
 
     def play(self, card: Card | str) -> Played:
         record = Played(self.turn, self.check_play(card))
@@ -139,14 +134,6 @@ class State:
         done = RECORDS.from_dict(record) if isinstance(record, Mapping) else record
         return self.play(done.card)
 
-    def undo(self) -> State:
-        if not self.log:
-            raise NothingToUndo()
-        return replay(self.setup, self.log[:-1])
-
 
 def replay(setup: Setup | Mapping[str, Any], records: Iterable[Played | Mapping[str, Any]]) -> State:
-    state = State(setup if isinstance(setup, Setup) else Setup.from_dict(setup))
-    for record in records:
-        state.apply(record)
-    return state
+    return State.replay(setup if isinstance(setup, Setup) else Setup.from_dict(setup), records)

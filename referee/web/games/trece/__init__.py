@@ -39,11 +39,11 @@ ENTRY = GameEntry(
         Contract(
             name="trece",
             new=lambda: trece.State(trece.Setup(("Ana", "Ben"), Card.parse("J♦"))),
-            act=lambda g: g.play("Q♥"),
-            refused=lambda g: g.play("7♣"),  # not one rank from J♦
-            can_refused=lambda g: g.can_play("7♣"),
-            bad_notation=lambda g: g.check_play("5x"),
-            can_bad_notation=lambda g: g.can_play("5x"),
+            act=lambda g: g.play(None, "Q♥"),
+            refused=lambda g: g.play(None, "7♣"),  # not one rank from J♦
+            can_refused=lambda g: g.can_play(None, "7♣"),
+            bad_notation=lambda g: g.check_play(None, "5x"),
+            can_bad_notation=lambda g: g.can_play(None, "5x"),
             snapshot=lambda g: g.to_dict(),
             records=trece.RECORDS,
             replay=lambda g, log: trece.replay(g.setup, log),

@@ -202,7 +202,7 @@ def judge(state: State, form: Mapping[str, Any]) -> Record:
         if not cards:
             raise MoveRefused(gettext("Tap the cards played, in order, then Play."), "cards")
         try:
-            return state.play(cards)
+            return state.play(None, cards)
         except IllegalPlayError as exc:
             raise MoveRefused(exc, "play") from None
         except (TooManyCopiesError, EmptyPlayError) as exc:
