@@ -40,7 +40,7 @@ def test_the_apps_zip_holds_the_library_the_phone_screens_the_fragments_and_the_
     with zipfile.ZipFile(built.folder / built.app / "thirteen.zip") as app:
         names = set(app.namelist())
         web_init = app.read("referee/web/__init__.py")
-    assert {"referee/tienlen.py", "referee/web/checks.py", "referee/web/phone.py", "referee/web/house_rules.py",
+    assert {"referee/tienlen/__init__.py", "referee/tienlen/verdicts.py", "referee/web/checks.py", "referee/web/phone.py", "referee/web/house_rules.py",
             "referee/web/games/tienlen/answers.py", "referee/web/games/trece/answers.py",
             "referee/web/games/three_thirteen/answers.py", "referee/web/phone_screens.json",
             "jinja2/environment.py", "markupsafe/_native.py", "templates/tienlen/_verdict.html",

@@ -418,7 +418,7 @@ def test_every_referee_sentence_is_in_the_translation_catalogue(tmp_path):
     out = tmp_path / "messages.pot"
     subprocess.run(
         [sys.executable, "-m", "babel.messages.frontend", "extract", "-F", "babel.cfg", "-k", "message",
-         "-o", str(out), "referee/tienlen.py"],
+         "-o", str(out), *(p.relative_to(ROOT).as_posix() for p in sorted((ROOT / "referee/tienlen").glob("*.py")))],
         cwd=ROOT, check=True, capture_output=True,
     )
     catalogue = out.read_text(encoding="utf-8").replace('"\n"', "")

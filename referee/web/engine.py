@@ -157,13 +157,20 @@ def _templates(screens: Iterable[PhoneScreen]) -> dict[str, bytes]:
     return {f"templates/{name}": data for name, data in found.items()}
 
 
+def library_files() -> list[Path]:
+    """The rules library's modules: ``referee/*.py`` and its packages' (``referee/tienlen/``...),
+    all but the web package's."""
+    top = ROOT / "referee"
+    return sorted(p for p in top.rglob("*.py") if p.relative_to(top).parts[0] != "web")
+
+
 def app_files(games: Iterable[GameEntry]) -> dict[str, bytes]:
     """What ``thirteen.zip`` holds, by path inside it."""
     import importlib
 
     screens = screens_of(games)
     files: dict[str, bytes] = {}
-    for path in sorted((ROOT / "referee").glob("*.py")):
+    for path in library_files():
         files[path.relative_to(ROOT).as_posix()] = path.read_bytes()
     for name in phone_modules(screens):
         files[name] = (ROOT / name).read_bytes()
@@ -343,7 +350,7 @@ def _inputs_key(screens: list[PhoneScreen]) -> str:
     digest = hashlib.sha256((PYODIDE / "package.json").read_bytes())
     digest.update(Path(__file__).read_bytes())
     digest.update(json.dumps(screens_json(screens), sort_keys=True).encode())
-    for path in sorted([*(ROOT / "referee").glob("*.py"), *(ROOT / n for n in phone_modules(screens)),
+    for path in sorted([*library_files(), *(ROOT / n for n in phone_modules(screens)),
                         *TEMPLATES.rglob("*.html"), *TRANSLATIONS.glob("*/LC_MESSAGES/messages.mo")]):
         digest.update(path.as_posix().encode() + b"\0" + path.read_bytes())
     from importlib.metadata import version
