@@ -211,10 +211,8 @@ def beats(play: Combination, table: Combination, rules: TienLenRules | None = No
     >>> from referee.tienlen import parse_combination
     >>> beats(parse_combination("5s 5h 5c 5d"), parse_combination("2d"))
     True
-    >>> from referee.tienlen import parse_combination
     >>> beats(parse_combination("6s 6h 6c 6d"), parse_combination("2d 2h"))
     False
-    >>> from referee.tienlen import parse_combination
     >>> beats(parse_combination("6s 6h 6c 6d"), parse_combination("2d 2h"), TienLenRules(quad_beats_pair_of_twos=True))
     True
     """
