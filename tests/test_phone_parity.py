@@ -37,9 +37,8 @@ ROOT = Path(__file__).resolve().parents[1]
 RUNNER = ROOT / "tests" / "phone" / "run_engine.cjs"
 LANGUAGES = ("en", "es", "pt", "vi")
 PER_KIND = 600  # four kinds: 2,400 random inputs, 600 in each language
-DOCTESTED = ("referee.cards", "referee.errors", "referee.records", "referee.switches", "referee.text",
-             "referee.three_thirteen", "referee.three_thirteen_sheet", "referee.three_thirteen_solver",
-             "referee.tienlen", "referee.tienlen_evening", "referee.tienlen_scores", "referee.trece",
+LIBRARY = tuple(".".join(p.relative_to(ROOT).with_suffix("").parts) for p in engine.library_files())
+DOCTESTED = (*(name.removesuffix(".__init__") for name in LIBRARY),  # the library's packages too
              "referee.web.numbers", "referee.web.house_rules")
 RANKS = [r.symbol for r in Rank]
 SUITS = [s.letter for s in Suit]
