@@ -6,7 +6,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from referee.errors import RefereeError, RefusedAction, StateMachine, can
+from referee.errors import RefereeError, RefusedAction
+from referee.states import StateMachine, can
 from referee.text import message
 from referee.three_thirteen import (
     RoundNumberError,

@@ -12,7 +12,8 @@ from referee.cards import (
     CardsLike,
     Rank,
 )
-from referee.errors import RefereeError, SeatError, StateMachine, can
+from referee.errors import RefereeError, SeatError
+from referee.states import StateMachine, can
 from referee.text import Message, message
 from referee.tienlen.actions import (
     INSTANT_WIN_NAMES,

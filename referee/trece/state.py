@@ -13,7 +13,7 @@ from referee.cards import (
     cards_of,
     format_cards,
 )
-from referee.errors import StateMachine, can
+from referee.states import StateMachine, can
 from referee.text import message
 from referee.trece.actions import (
     Draw,

@@ -23,8 +23,9 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from referee.cards import Card, Rank, parse_card, parse_cards
-from referee.errors import RefusedAction, StateMachine, can
+from referee.errors import RefusedAction
 from referee.records import Records
+from referee.states import StateMachine, can
 from referee.switches import rules_from_mapping, rules_to_dict
 from referee.text import message
 
