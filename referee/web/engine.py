@@ -134,6 +134,14 @@ def _module_path(module: str) -> str:
     return module.replace(".", "/") + ".py"
 
 
+def library_files() -> list[Path]:
+    """The rules library: ``referee/*.py`` and its packages (``referee/tienlen_scores/``, ...),
+    everything under ``referee/`` but the web layer."""
+    root = ROOT / "referee"
+    return sorted(p for p in root.rglob("*.py")
+                  if p.relative_to(root).parts[0] != "web" and "__pycache__" not in p.parts)
+
+
 def phone_modules(screens: Iterable[PhoneScreen]) -> list[str]:
     """The Flask-free modules the phone runs: the shared ones and each screen's."""
     found = list(PHONE_MODULES)
@@ -155,13 +163,6 @@ def _templates(screens: Iterable[PhoneScreen]) -> dict[str, bytes]:
         found[name] = source.encode("utf-8")
         wanted.extend(_TEMPLATE_REF.findall(source))
     return {f"templates/{name}": data for name, data in found.items()}
-
-
-def library_files() -> list[Path]:
-    """The rules library's modules: ``referee/*.py`` and its packages' (``referee/tienlen/``...),
-    all but the web package's."""
-    top = ROOT / "referee"
-    return sorted(p for p in top.rglob("*.py") if p.relative_to(top).parts[0] != "web")
 
 
 def app_files(games: Iterable[GameEntry]) -> dict[str, bytes]:
