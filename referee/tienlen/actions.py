@@ -77,12 +77,8 @@ class InstantWinKind(enum.Enum):
     DRAGON = "dragon"
     SIX_PAIRS = "six_pairs"
 
-    @property
-    def label(self) -> str:
-        return {"four_twos": "four 2s", "dragon": "a dragon (3 to ace)", "six_pairs": "six pairs"}[self.value]
 
-
-# The same names as sentences' parts, so that they are translated with the sentence.
+# Their names as sentences' parts, so that they are translated with the sentence.
 INSTANT_WIN_NAMES: dict[InstantWinKind, Message] = {
     InstantWinKind.FOUR_TWOS: message("four 2s"),
     InstantWinKind.DRAGON: message("a dragon (3 to ace)"),

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee.switches import bad_choice, not_on_or_off, rules_to_dict
+from referee.text import message
 
 # ---------------------------------------------------------------------------
 # House rules
@@ -37,6 +38,19 @@ three_spades_alone, any, not 'first'
     instant_wins: bool = False
 
     CHOICES = {"first_lead": ("contains_3s", "three_spades_alone", "any")}
+    NAMES = {
+        "twos_in_sequences": message("2s in sequences"),
+        "first_lead": message("Opening play"),
+        "quad_beats_pair_of_twos": message("Four of a kind on a pair of 2s"),
+        "quad_beats_three_pairs": message("Four of a kind on three pairs"),
+        "four_pairs_beat_quad": message("Four pairs on four of a kind"),
+        "bomb_after_pass": message("Bomb after passing"),
+        "play_on": message("Play on"),
+        "instant_wins": message("Instant wins"),
+    }
+    """Each switch's name: a refusal names the switch that would lift it (``house rule “Four of a
+    kind on a pair of 2s”``), so the name is the rule's, said once here; a page's switch shows it
+    as its label (:func:`referee.web.house_rules.switch_labels`)."""
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):

@@ -71,17 +71,8 @@ _MUST_MATCH = {
 }
 
 
-# The house rules' names as the switches show them on screen, for the sentences that name them.
-SWITCH_NAMES: dict[str, Message] = {
-    "twos_in_sequences": message("2s in sequences"),
-    "first_lead": message("Opening play"),
-    "quad_beats_pair_of_twos": message("Four of a kind on a pair of 2s"),
-    "quad_beats_three_pairs": message("Four of a kind on three pairs"),
-    "four_pairs_beat_quad": message("Four pairs on four of a kind"),
-    "bomb_after_pass": message("Bomb after passing"),
-    "play_on": message("Play on"),
-    "instant_wins": message("Instant wins"),
-}
+SWITCH_NAMES = TienLenRules.NAMES
+"""Each switch's name, as the sentences that name a switch say it (the rules class's ``NAMES``)."""
 
 
 def _judge(play: Combination, table: Combination, rules: TienLenRules) -> tuple[bool, bool, Message]:

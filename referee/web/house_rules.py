@@ -2,8 +2,9 @@
 
 A game gives the words of each switch (:class:`Words`: a label, a line of help and, for a
 switch with choices, each choice's words); :func:`switch_labels` puts them together with the
-library's own metadata of the rules class (the fields, their defaults and types, ``CHOICES``)
-into :class:`SwitchLabel` records, which ``templates/partials/switches.html`` draws: a choice
+library's own metadata of the rules class (the fields, their defaults and types, ``CHOICES``,
+and ``NAMES``: the switches' names, for a game whose refusals name a switch — the label then
+comes from there, said once) into :class:`SwitchLabel` records, which ``templates/partials/switches.html`` draws: a choice
 list, a number (an amount) or an on/off box.  A field of the rules class with no words is a
 mistake caught when the page is drawn (and by the tests), never a switch silently missing.
 
@@ -25,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from referee.switches import rules_from_mapping
+from referee.text import Message
 from referee.web.words import say
 
 R = TypeVar("R")
@@ -34,7 +36,8 @@ R = TypeVar("R")
 class Words:
     """A switch in the players' words (already in the reader's language)."""
 
-    label: str
+    label: str = ""
+    """The switch's name; none when the rules class names its switches (``NAMES``)."""
     help: str
     choices: Mapping[Any, str] = field(default_factory=dict)
     """Each choice's words, by its value (a switch the library lists in ``CHOICES``, or a
@@ -82,9 +85,11 @@ def switch_labels(cls: type, words: Mapping[str, Words], ids: Sequence[str] | No
     if missing:
         raise KeyError(f"the switch {missing[0]!r} of {cls.__name__} has no words")
     library_choices: Mapping[str, tuple[Any, ...]] = getattr(cls, "CHOICES", {})
+    names: Mapping[str, Message] = getattr(cls, "NAMES", {})
     shown: list[SwitchLabel] = []
     for key in ids if ids is not None else list(words):
         told = words[key]
+        label = told.label or say(names[key])
         options = library_choices.get(key)
         if options is not None:
             choices = tuple((str(value), told.choices[value]) for value in options)
@@ -93,7 +98,7 @@ def switch_labels(cls: type, words: Mapping[str, Words], ids: Sequence[str] | No
         hint = hints.get(key)
         amount = not choices and hint is int
         shown.append(SwitchLabel(
-            id=key, label=told.label, help=told.help, choices=choices, amount=amount,
+            id=key, label=label, help=told.help, choices=choices, amount=amount,
             min=told.low if amount else None, max=told.high if amount else None,
         ))
     return shown

@@ -21,7 +21,6 @@ from referee.cards import Card, NotationError, TooManyCopiesError, check_copies,
 from referee.switches import rules_from_mapping
 from referee.text import Message, message
 from referee.tienlen import (
-    SWITCH_NAMES,
     THREE_OF_SPADES,
     Combination,
     Kind,
@@ -37,7 +36,7 @@ from referee.web.games.tienlen.answers import (
 from referee.web.house_rules import SwitchLabel, Words, switch_labels
 from referee.web.i18n import reason_fields
 from referee.web.tables import remember_rules, remembered_rules
-from referee.web.views import render_page, say, wants_fragment
+from referee.web.views import render_page, wants_fragment
 
 bp = Blueprint("tienlen", __name__, url_prefix="/tienlen")
 API = openapi.Section()
@@ -51,29 +50,30 @@ GAME = "tienlen"
 
 
 def switch_specs() -> list[SwitchLabel]:
-    """Every Tiến lên house rule with a label and a one-line explanation."""
+    """Every Tiến lên house rule with a one-line explanation (its name, the label, is the
+    library's: ``TienLenRules.NAMES``, the words its refusals use)."""
     return switch_labels(TienLenRules, {
-        "twos_in_sequences": Words(label=say(SWITCH_NAMES["twos_in_sequences"]), help=gettext(
+        "twos_in_sequences": Words(help=gettext(
             "A 2 may be the top card of a sequence, as in Q K A 2; it never wraps round to 3.")),
-        "first_lead": Words(label=say(SWITCH_NAMES["first_lead"]), help=gettext(
+        "first_lead": Words(help=gettext(
             "What the very first play of the game has to be."), choices={
             "contains_3s": gettext("must include the 3♠"),
             "three_spades_alone": gettext("the 3♠ on its own"),
             "any": gettext("anything: no opening rule"),
         }),
-        "quad_beats_pair_of_twos": Words(label=say(SWITCH_NAMES["quad_beats_pair_of_twos"]), help=gettext(
+        "quad_beats_pair_of_twos": Words(help=gettext(
             "Four of a kind may bomb a pair of 2s, not just a single 2.")),
-        "quad_beats_three_pairs": Words(label=say(SWITCH_NAMES["quad_beats_three_pairs"]), help=gettext(
+        "quad_beats_three_pairs": Words(help=gettext(
             "Four of a kind may beat a double sequence of exactly three pairs.")),
-        "four_pairs_beat_quad": Words(label=say(SWITCH_NAMES["four_pairs_beat_quad"]), help=gettext(
+        "four_pairs_beat_quad": Words(help=gettext(
             "A double sequence of four pairs may beat four of a kind (never four 2s). House "
             "convention of this app: a longer double sequence may too.")),
-        "bomb_after_pass": Words(label=say(SWITCH_NAMES["bomb_after_pass"]), help=gettext(
+        "bomb_after_pass": Words(help=gettext(
             "Someone who passed can still come back in to bomb a 2 before the table clears.")),
-        "play_on": Words(label=say(SWITCH_NAMES["play_on"]), help=gettext(
+        "play_on": Words(help=gettext(
             "When the first player runs out, the rest keep going until everyone is placed. If "
             "the player who went out made the last play, the next player still in leads.")),
-        "instant_wins": Words(label=say(SWITCH_NAMES["instant_wins"]), help=gettext(
+        "instant_wins": Words(help=gettext(
             "Four 2s, a 3-to-ace dragon or six pairs in the dealt hand win on the spot.")),
     })
 
