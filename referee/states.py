@@ -110,7 +110,8 @@ def can(check: Callable[Concatenate[T, P], object]) -> Callable[Concatenate[T, P
             return False
         return True
 
-    can_x.__signature__ = inspect.signature(check).replace(return_annotation="bool")  # type: ignore[attr-defined]  # read by inspect, untyped
+    answer = inspect.signature(check).replace(return_annotation="bool")
+    can_x.__signature__ = answer  # type: ignore[attr-defined]  # inspect's own, not a typed attribute
     can_x.__name__ = f"can_{doer}"
     can_x.__qualname__ = check.__qualname__.replace(check.__name__, can_x.__name__)
     can_x.__doc__ = f"Whether ``{doer}(...)`` would be accepted (``False`` for bad input too, never raising)."
