@@ -13,7 +13,6 @@ state writes ``apply``) and derives each ``can_x`` from its ``check_x`` with :fu
 from __future__ import annotations
 
 import functools
-import inspect
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Concatenate, Generic, ParamSpec, Self, TypeVar
 
@@ -110,8 +109,6 @@ def can(check: Callable[Concatenate[T, P], object]) -> Callable[Concatenate[T, P
             return False
         return True
 
-    answer = inspect.signature(check).replace(return_annotation="bool")
-    can_x.__signature__ = answer  # type: ignore[attr-defined]  # inspect's own, not a typed attribute
     can_x.__name__ = f"can_{doer}"
     can_x.__qualname__ = check.__qualname__.replace(check.__name__, can_x.__name__)
     can_x.__doc__ = f"Whether ``{doer}(...)`` would be accepted (``False`` for bad input too, never raising)."

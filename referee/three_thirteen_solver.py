@@ -35,7 +35,8 @@ ending in a natural; 4 = ending in a wild (two cards or more: what follows is th
 same either way).
 
 >>> from collections import Counter
->>> plan = solve(Counter({(9, 0): 1, (9, 3): 1, (9, 1): 1, (4, 3): 1, (5, 3): 1}), 1, False, _face_points())
+>>> points = {p: min(p if p <= 13 else 1, 10) for p in range(1, 15)}  # what each position counts
+>>> plan = solve(Counter({(9, 0): 1, (9, 3): 1, (9, 1): 1, (4, 3): 1, (5, 3): 1}), 1, False, points)
 >>> plan.points, [(r.symbol, [str(c) for c in cards]) for r, cards in plan.sets], plan.runs
 (0, [('9', ['9♠', '9♣', '9♥'])], ((3, ((4, True), (5, True))),))
 """
@@ -79,10 +80,6 @@ def solve(counts: Mapping[tuple[int, int], int], wilds: int, aces_high: bool, po
     and ``wilds`` wild cards; ``points[p]`` is what a card at position ``p`` costs."""
     key, decisions = _solve(counts, wilds, aces_high, points)
     return _plan(key, decisions, aces_high)
-
-
-def _face_points() -> dict[int, int]:
-    return {p: min(p if p <= 13 else 1, 10) for p in range(1, 15)}
 
 
 def _plan(key: int, decisions: Sequence[_Decision | None], aces_high: bool) -> Plan:

@@ -311,8 +311,6 @@ class Hand(StateMachine["Setup", "Action"]):
         self._advance(seat)
         return record
 
-    pass_turn = pass_
-
     def declare_instant_win(self, seat: int, kind: InstantWinKind | str, cards: CardsLike = ()) -> InstantWinAction:
         """Record a claimed instant win (the app cannot see the cards; they are checked if entered)."""
         self.check_instant_win(seat, kind, cards)
@@ -454,8 +452,6 @@ class Game(StateMachine["Setup", "Action"]):
         record = self.hand.pass_(seat)
         self.log.append(record)
         return record
-
-    pass_turn = pass_
 
     def declare_instant_win(self, seat: int, kind: InstantWinKind | str, cards: CardsLike = ()) -> InstantWinAction:
         record = self.hand.declare_instant_win(seat, kind, cards)
