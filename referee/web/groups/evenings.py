@@ -1,0 +1,154 @@
+"""A group's games gathered into evenings, and its stats: read from the games' own records.
+
+Every game started from the group (``Game.group_id``) is read into :class:`referee.stats.Result`
+values by its game's registry entry (``GameEntry.results``: the game's state machine replays its
+records), so an undo or a correction shows at once.  An evening is the games of one day (the day
+each was started, in UTC) unless the keeper moved a game to another day's evening.
+
+Replays are kept per game and version (:data:`_READ`): a game nobody wrote to since is not
+replayed again when the group's page or stats are opened.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import selectinload
+
+from referee import stats
+from referee.group import Group
+from referee.stats import PersonStats, Result
+from referee.web import registry
+from referee.web.extensions import db
+from referee.web.models import Event, Game
+
+_READ: OrderedDict[tuple[str, int], tuple[Result, ...]] = OrderedDict()
+_READ_MAX = 5000
+
+
+def day_of(when: datetime | None) -> str:
+    """The UTC day a game was started (an evening's default key)."""
+    if when is None:
+        return "0000-01-01"
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return when.astimezone(UTC).date().isoformat()
+
+
+def results_of(game: Game) -> tuple[Result, ...]:
+    """A stored game's results through its game's entry (none for a kind no game reads)."""
+    key = (game.keeper_token, game.version)  # tokens are unique on every server (ids are not)
+    if key in _READ:
+        _READ.move_to_end(key)
+        return _READ[key]
+    try:
+        entry, _ = registry.by_kind(game.kind)
+    except KeyError:
+        return ()
+    read = entry.results.get(game.kind)
+    found = tuple(read(game)) if read is not None else ()
+    _READ[key] = found
+    while len(_READ) > _READ_MAX:
+        _READ.popitem(last=False)
+    return found
+
+
+@dataclass(frozen=True)
+class Sitting:
+    """One sheet or table of an evening, as the group's page shows it."""
+
+    game: Game
+    label: str
+    """The game's own name (Tiến lên, Trece…)."""
+    results: tuple[Result, ...]
+    winners: tuple[str, ...]
+    totals: tuple[tuple[str, int], ...]
+    endpoint: str
+
+    @property
+    def names(self) -> list[str]:
+        return self.game.player_names
+
+    @property
+    def finished_games(self) -> int:
+        return sum(1 for r in self.results if r.finished)
+
+
+@dataclass(frozen=True)
+class Evening:
+    day: str
+    sittings: tuple[Sitting, ...]
+    winners: tuple[str, ...]
+
+    @property
+    def results(self) -> list[Result]:
+        return [r for s in self.sittings for r in s.results]
+
+
+def person_names(group: Group) -> Callable[[str], str]:
+    """A seat's name → the group's person (their name now, for any name they had), else the name."""
+    everyone = group.everyone
+
+    def person(name: str) -> str:
+        number = group.person_of(name)
+        return everyone[number].name if number is not None else name
+
+    return person
+
+
+def group_games(group_game: Game) -> list[Game]:
+    """Every game of the group, oldest first, with their players and events loaded at once."""
+    return list(db.session.scalars(
+        select(Game).where(Game.group_id == group_game.id)
+        .options(selectinload(Game.players), selectinload(Game.events).load_only(
+            Event.seq, Event.kind, Event.payload, Event.created_at))
+        .order_by(Game.created_at, Game.id)))
+
+
+def evenings_of(group_game: Game, group: Group) -> list[Evening]:
+    """The group's evenings, newest first; within one, its sittings in the order started."""
+    person = person_names(group)
+    by_day: dict[str, list[Sitting]] = {}
+    for game in group_games(group_game):
+        try:
+            entry, followed = registry.by_kind(game.kind)
+        except KeyError:
+            continue
+        results = results_of(game)
+        day = group.evening_of(game.watch_token, day_of(game.created_at))
+        by_day.setdefault(day, []).append(Sitting(
+            game=game, label=entry.name, results=results, winners=stats.winners(results, person),
+            totals=tuple(stats.totals(results, person).items()), endpoint=followed.endpoint))
+    return [Evening(day, tuple(sittings), stats.winners([r for s in sittings for r in s.results], person))
+            for day, sittings in sorted(by_day.items(), reverse=True)]
+
+
+def people_stats(group: Group, evenings: Sequence[Evening]) -> dict[str, PersonStats]:
+    """Each person's stats over ``evenings`` (the group's people first, then guests)."""
+    return stats.tally([e.results for e in evenings], person_names(group), [p.name for p in group.people])
+
+
+def wins_chart(group: Group, evenings: Sequence[Evening]) -> Any:
+    """Each person's wins added up evening after evening (oldest first): one line a person."""
+    from referee.web.sheets import running_chart
+
+    names = [p.name for p in group.people]
+    person = person_names(group)
+    running = [0] * len(names)
+    steps: list[tuple[int, list[int]]] = []
+    for number, evening in enumerate(reversed(evenings), start=1):
+        for r in evening.results:
+            if r.finished:
+                for seat in r.winners:
+                    who = person(r.names[seat])
+                    if who in names:
+                        running[names.index(who)] += 1
+        steps.append((number, list(running)))
+    if not names:
+        return None
+    return running_chart(names, steps, max(1, len(steps)), running)

@@ -1,0 +1,248 @@
+"""Groups on the web: a table of friends with its evenings, stats, and the file that moves it."""
+
+from __future__ import annotations
+
+import json
+import re
+from io import BytesIO
+from typing import Any
+
+import pytest
+
+from referee.web.extensions import db
+from referee.web.groups import transfer
+from referee.web.models import Game
+
+PEOPLE = "An\nBinh\nChi\nDung"
+
+
+def _token(location: str) -> str:
+    return location.rstrip("/").rsplit("/", 1)[-1]
+
+
+def _version(html: str) -> str:
+    found = re.search(r'data-version="(\d+)"', html)
+    assert found
+    return found.group(1)
+
+
+def make_group(client: Any, people: str = PEOPLE) -> str:
+    r = client.post("/groups/new", data={"name": "Fridays", "people": people})
+    assert r.status_code == 303
+    return _token(r.headers["Location"])
+
+
+def start_sheet(client: Any, group: str, names: list[str]) -> str:
+    form = {f"name{i}": n for i, n in enumerate(names)} | {"group": group}
+    r = client.post("/tienlen/scores/new", data=form)
+    assert r.status_code == 303, r.get_data(as_text=True)[:500]
+    return _token(r.headers["Location"])
+
+
+def add_game(client: Any, sheet: str, form: dict[str, str]) -> None:
+    page = client.get(f"/tienlen/scores/g/{sheet}").get_data(as_text=True)
+    r = client.post(f"/tienlen/scores/g/{sheet}/add", data={**form, "version": _version(page)})
+    assert r.status_code == 303, r.get_data(as_text=True)[:800]
+
+
+def stat(html: str, person: str, name: str) -> str:
+    rows = re.findall(rf'<tr data-person="{re.escape(person)}">(.*?)</tr>', html, re.S)
+    assert rows, person
+    cells = [c for row in rows for c in re.findall(rf'data-stat="{name}">([^<]*)<', row)]
+    assert len(cells) == 1, name
+    return str(cells[0])
+
+
+def test_a_sheet_started_from_a_group_belongs_to_it_and_shows_as_tonights_evening(client: Any) -> None:
+    group = make_group(client)
+    sheet = start_sheet(client, group, ["An", "Binh", "Chi", "Dung"])
+    add_game(client, sheet, {"out": "0", "left_1": "5", "left_2": "13", "left_3": "2"})
+    with client.application.app_context():
+        stored = db.session.scalar(db.select(Game).where(Game.keeper_token == sheet))
+        owner = db.session.scalar(db.select(Game).where(Game.keeper_token == group))
+        assert stored is not None and owner is not None and stored.group_id == owner.id
+    page = client.get(f"/groups/g/{group}").get_data(as_text=True)
+    assert "🏆 An" in page and "Tiến lên" in page
+    assert page.count('class="evening"') == 1
+
+
+def test_the_group_token_in_a_watch_link_starts_nothing_in_the_group(client: Any) -> None:
+    group = make_group(client)
+    page = client.get(f"/groups/g/{group}").get_data(as_text=True)
+    watch = re.search(r'id="watch-link" type="text" readonly value="[^"]*/groups/g/([^"]+)"', page)
+    assert watch
+    sheet = start_sheet(client, watch.group(1), ["An", "Binh"])
+    with client.application.app_context():
+        stored = db.session.scalar(db.select(Game).where(Game.keeper_token == sheet))
+        assert stored is not None and stored.group_id is None
+
+
+def test_stats_count_wins_frozen_and_points_and_an_undo_changes_them_at_once(client: Any) -> None:
+    group = make_group(client)
+    sheet = start_sheet(client, group, ["An", "Binh", "Chi"])
+    add_game(client, sheet, {"out": "0", "left_1": "5", "left_2": "13"})
+    add_game(client, sheet, {"out": "1", "left_0": "2", "left_2": "4"})
+    html = client.get(f"/groups/g/{group}/stats").get_data(as_text=True)
+    assert stat(html, "An", "games") == "2" and stat(html, "An", "wins") == "1"
+    assert stat(html, "An", "points_won") == "31" and stat(html, "An", "points_lost") == "2"
+    assert stat(html, "Chi", "frozen") == "1"
+    assert stat(html, "Dung", "games") == "0"  # in the group, not played
+    page = client.get(f"/tienlen/scores/g/{sheet}").get_data(as_text=True)
+    assert client.post(f"/tienlen/scores/g/{sheet}/undo", data={"version": _version(page)}).status_code == 303
+    html = client.get(f"/groups/g/{group}/stats").get_data(as_text=True)
+    assert stat(html, "An", "games") == "1" and stat(html, "An", "wins") == "1"
+
+
+def test_a_renamed_person_keeps_the_games_played_under_the_old_name(client: Any) -> None:
+    group = make_group(client)
+    sheet = start_sheet(client, group, ["An", "Binh"])
+    add_game(client, sheet, {"out": "1", "left_0": "3"})
+    page = client.get(f"/groups/g/{group}").get_data(as_text=True)
+    r = client.post(f"/groups/g/{group}/rename", data={"person": "1", "name": "Bình", "version": _version(page)})
+    assert r.status_code == 303
+    html = client.get(f"/groups/g/{group}/stats").get_data(as_text=True)
+    assert stat(html, "Bình", "wins") == "1"
+    assert 'data-person="Binh"' not in html
+
+
+def test_a_name_the_group_has_is_refused_with_its_sentence_and_kept_typed(client: Any) -> None:
+    group = make_group(client)
+    page = client.get(f"/groups/g/{group}").get_data(as_text=True)
+    r = client.post(f"/groups/g/{group}/add", data={"name": "binh", "version": _version(page)})
+    assert r.status_code == 422
+    text = r.get_data(as_text=True)
+    assert "the group already has someone called" in text.lower() and 'value="binh"' in text
+
+
+def test_a_stale_group_write_is_409_and_a_watch_link_may_not_write(client: Any) -> None:
+    group = make_group(client)
+    assert client.post(f"/groups/g/{group}/add", data={"name": "Eve", "version": "0"}).status_code == 303
+    assert client.post(f"/groups/g/{group}/add", data={"name": "Fay", "version": "0"}).status_code == 409
+    page = client.get(f"/groups/g/{group}").get_data(as_text=True)
+    watch = re.search(r'/groups/g/([^"]+)"', page.split('id="watch-link"')[1])
+    assert watch
+    assert client.post(f"/groups/g/{watch.group(1)}/add", data={"name": "Gus", "version": "1"}).status_code == 403
+    assert client.get(f"/groups/g/{group}").headers["Cache-Control"] == "no-store"
+
+
+def test_a_game_moved_to_another_evening_counts_there(client: Any) -> None:
+    group = make_group(client)
+    sheet = start_sheet(client, group, ["An", "Binh"])
+    with client.application.app_context():
+        watch = db.session.scalar(db.select(Game.watch_token).where(Game.keeper_token == sheet))
+    page = client.get(f"/groups/g/{group}").get_data(as_text=True)
+    r = client.post(f"/groups/g/{group}/move", data={"game": watch, "day": "2026-01-02", "version": _version(page)})
+    assert r.status_code == 303
+    assert 'data-evening="2026-01-02"' in client.get(f"/groups/g/{group}").get_data(as_text=True)
+    page = client.get(f"/groups/g/{group}").get_data(as_text=True)
+    bad = client.post(f"/groups/g/{group}/move", data={"game": watch, "day": "2026-02-31", "version": _version(page)})
+    assert bad.status_code == 422
+
+
+def test_make_a_group_of_a_sheets_players_puts_the_sheet_in_it(client: Any) -> None:
+    r = client.post("/tienlen/scores/new", data={"name0": "Hoa", "name1": "Lan", "name2": "Minh"})
+    sheet = _token(r.headers["Location"])
+    assert "Make a group of these players" in client.get(f"/tienlen/scores/g/{sheet}").get_data(as_text=True)
+    r = client.post("/groups/from-game", data={"game": sheet})
+    assert r.status_code == 303
+    group = _token(r.headers["Location"])
+    page = client.get(f"/groups/g/{group}").get_data(as_text=True)
+    assert all(f'data-person="{n}"' in page for n in ("Hoa", "Lan", "Minh"))
+    assert 'class="evening"' in page
+
+
+def test_making_a_group_through_a_watch_link_is_refused(client: Any) -> None:
+    r = client.post("/tienlen/scores/new", data={"name0": "Hoa", "name1": "Lan"})
+    sheet = _token(r.headers["Location"])
+    with client.application.app_context():
+        watch = db.session.scalar(db.select(Game.watch_token).where(Game.keeper_token == sheet))
+    assert client.post("/groups/from-game", data={"game": watch}).status_code == 403
+    assert client.post("/groups/from-game", data={"game": "nope"}).status_code == 404
+
+
+def _history(client: Any) -> tuple[str, str]:
+    group = make_group(client)
+    sheet = start_sheet(client, group, ["An", "Binh", "Chi"])
+    add_game(client, sheet, {"out": "0", "left_1": "5", "left_2": "13"})
+    add_game(client, sheet, {"out": "2", "left_0": "7", "left_1": "1"})
+    r = client.post("/three-thirteen/new", data={"names": ["Chi", "Dung"], "dealer": "0", "group": group})
+    assert r.status_code == 303
+    return group, sheet
+
+
+def test_export_then_import_elsewhere_gives_the_same_pages_and_the_same_file(make_app: Any) -> None:
+    here = make_app().test_client()
+    group, _ = _history(here)
+    exported = here.get(f"/groups/g/{group}/export.json")
+    assert exported.status_code == 200 and exported.headers["Cache-Control"] == "no-store"
+    body = exported.data
+    assert json.loads(body)["format"] == transfer.FORMAT
+    there = make_app().test_client()
+    r = there.post("/groups/import", data={"file": (BytesIO(body), "group.json")}, content_type="multipart/form-data")
+    assert r.status_code == 303 and r.headers["Location"].endswith(f"/groups/g/{group}")
+    assert there.get(f"/groups/g/{group}/export.json").data == body
+    strip = re.compile(r'name="write" value="[0-9a-f]+"|data-rendered="[^"]+"')
+    assert strip.sub("", there.get(f"/groups/g/{group}/stats").get_data(as_text=True)) == \
+        strip.sub("", here.get(f"/groups/g/{group}/stats").get_data(as_text=True))
+
+
+def test_importing_the_same_file_twice_makes_nothing_twice(make_app: Any) -> None:
+    here = make_app().test_client()
+    group, _ = _history(here)
+    body = here.get(f"/groups/g/{group}/export.json").data
+    there = make_app()
+    client = there.test_client()
+    for _ in range(2):
+        r = client.post("/groups/import", data={"file": (BytesIO(body), "g.json")}, content_type="multipart/form-data")
+        assert r.status_code == 303
+    with there.app_context():
+        assert db.session.scalar(db.select(db.func.count()).select_from(Game)) == len(json.loads(body)["games"])
+
+
+def test_one_sheet_exports_alone_and_only_through_its_keeper_link(client: Any) -> None:
+    r = client.post("/tienlen/scores/new", data={"name0": "Hoa", "name1": "Lan"})
+    sheet = _token(r.headers["Location"])
+    body = client.get(f"/groups/game/{sheet}/export.json").get_json()
+    assert [g["kind"] for g in body["games"]] == ["tienlen_scores"] and body["games"][0]["group"] is None
+    with client.application.app_context():
+        watch = db.session.scalar(db.select(Game.watch_token).where(Game.keeper_token == sheet))
+    assert client.get(f"/groups/game/{watch}/export.json").status_code == 403
+
+
+@pytest.mark.parametrize(("document", "words"), [
+    (b"not json at all", "not a Thirteen export"),
+    (json.dumps({"format": "someone-else", "version": 1}).encode(), "not a Thirteen export"),
+    (json.dumps({"format": transfer.FORMAT, "version": 99, "games": []}).encode(), "newer version of Thirteen"),
+])
+def test_a_file_not_ours_or_from_a_newer_version_is_refused_with_a_sentence(client: Any, document: bytes,
+                                                                            words: str) -> None:
+    r = client.post("/groups/import", data={"file": (BytesIO(document), "x.json")}, content_type="multipart/form-data")
+    assert r.status_code == 422
+    assert words in r.get_data(as_text=True)
+
+
+def test_a_file_whose_records_do_not_replay_is_refused_and_stores_nothing(make_app: Any) -> None:
+    here = make_app().test_client()
+    group, _ = _history(here)
+    document = json.loads(here.get(f"/groups/g/{group}/export.json").data)
+    document["games"][1]["events"][0]["kind"] = "deal"  # no record of the sheet's is called that
+    there = make_app()
+    client = there.test_client()
+    r = client.post("/groups/import", data={"file": (BytesIO(json.dumps(document).encode()), "x.json")},
+                    content_type="multipart/form-data")
+    assert r.status_code == 422 and "cannot be replayed" in r.get_data(as_text=True)
+    with there.app_context():
+        assert db.session.scalar(db.select(db.func.count()).select_from(Game)) == 0
+
+
+def test_a_file_larger_than_a_form_still_imports(make_app: Any) -> None:
+    here = make_app().test_client()
+    group = make_group(here)
+    sheet = start_sheet(here, group, ["An", "Binh", "Chi", "Dung"])
+    for _ in range(60):
+        add_game(here, sheet, {"out": "0", "left_1": "5", "left_2": "13", "left_3": "2"})
+    body = here.get(f"/groups/g/{group}/export.json").data
+    assert len(body) > 64 * 1024
+    r = make_app().test_client().post("/groups/import", data={"file": (BytesIO(body), "g.json")},
+                                      content_type="multipart/form-data")
+    assert r.status_code == 303
