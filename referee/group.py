@@ -40,7 +40,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from referee.errors import NothingToUndo, RefereeError, RefusedAction
 from referee.records import Records
@@ -213,6 +213,7 @@ class GameMoved:
 
 
 Record = PersonAdded | PersonRenamed | PersonRemoved | GameMoved
+R = TypeVar("R", PersonAdded, PersonRenamed, PersonRemoved, GameMoved)
 RECORDS: Records[Record] = Records("group", PersonAdded, PersonRenamed, PersonRemoved, GameMoved)
 
 
@@ -317,16 +318,16 @@ class Group:
             return self.remove_person(record.person)
         return self.move_game(record.game, record.day)
 
-    def _do(self, record: Record) -> Any:
+    def _do(self, record: R) -> R:
         if isinstance(record, PersonAdded):
             self._people.append(Person(len(self._people), record.name))
         elif isinstance(record, PersonRenamed):
-            old = self._people[record.person]
+            old: Person = self._people[record.person]
             former = tuple(n for n in (old.name, *old.former) if n.casefold() != record.name.casefold())
             self._people[record.person] = Person(old.number, record.name, former)
         elif isinstance(record, PersonRemoved):
-            old = self._people[record.person]
-            self._people[record.person] = Person(old.number, old.name, old.former, removed=True)
+            gone: Person = self._people[record.person]
+            self._people[record.person] = Person(gone.number, gone.name, gone.former, removed=True)
         else:
             self._moved[record.game] = record.day
         self.log.append(record)

@@ -82,9 +82,9 @@ from flask_babel import gettext
 from referee.errors import RefereeError
 from referee.text import Message
 from referee.web import news, store
+from referee.web.extensions import db
 from referee.web.guard import MAX_JSON_DEPTH, json_depth, whole_number
 from referee.web.house_rules import kept_rules
-from referee.web.extensions import db
 from referee.web.models import Game, Write
 from referee.web.sharing import qr_svg, share_links
 from referee.web.store import Access, StaleGame, UndoNothing, WriteId, find_by_token, game_version

@@ -29,8 +29,9 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
+from babel.numbers import format_decimal
 from flask import Blueprint, Response, abort, make_response, request, url_for
-from flask_babel import format_decimal, gettext
+from flask_babel import get_locale, gettext
 
 from referee import group as groups_lib
 from referee.group import Group, GroupSetup, Person
@@ -242,7 +243,7 @@ def stats_page(token: str) -> Response:
 
 def _decimal(value: float, digits: int = 1) -> str:
     """A number in the reader's locale, with at most ``digits`` decimals (1.5, 1,5)."""
-    return str(format_decimal(round(value, digits), format="0." + "#" * digits))
+    return str(format_decimal(round(value, digits), format="0." + "#" * digits, locale=get_locale() or "en"))
 
 
 def _people_names(people: tuple[Person, ...]) -> set[str]:

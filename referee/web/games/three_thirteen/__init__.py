@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from flask_babel import gettext
-
 from typing import Any
+
+from flask_babel import gettext
 
 from referee import stats, three_thirteen_sheet
 from referee.three_thirteen import ThreeThirteenRules

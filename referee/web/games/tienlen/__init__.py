@@ -2,16 +2,25 @@
 
 from __future__ import annotations
 
-from flask_babel import gettext
-
 from typing import Any
+
+from flask_babel import gettext
 
 from referee import stats, tienlen, tienlen_evening
 from referee.tienlen import TienLenRules
 from referee.tienlen_scores import ScoreRules
 from referee.web.games.tienlen import check, evening, scores, scores_api, table
+from referee.web.registry import (
+    CardOrder,
+    Contract,
+    Example,
+    GameEntry,
+    GroupStart,
+    HomeLink,
+    PhoneScreen,
+    Screen,
+)
 from referee.web.store import live_events
-from referee.web.registry import CardOrder, Contract, Example, GameEntry, GroupStart, HomeLink, PhoneScreen, Screen
 
 
 def sheet_results(game: Any) -> tuple[stats.Result, ...]:
