@@ -253,7 +253,8 @@ def tally(evenings: Iterable[Iterable[Result]], person: Callable[[str], str] = _
 
     ``person`` gives the person a seat's name stands for (a group: the person's name now, for
     any name they had); everyone in ``people`` is in the answer, played or not, first and in
-    that order, then anyone else met in the results.
+    that order, then anyone else met in the results.  A person played an evening when they sat
+    in one of its games that finished, or in a sheet with a round entered.
     """
     stats: dict[str, PersonStats] = {p: PersonStats(p) for p in people}
     for results in evenings:
@@ -261,7 +262,8 @@ def tally(evenings: Iterable[Iterable[Result]], person: Callable[[str], str] = _
         for result in results:
             for seat, raw in enumerate(result.names):
                 who = person(raw)
-                seen.add(who)
+                if result.finished or any(result.rounds):  # a sheet with nothing in it is no evening played
+                    seen.add(who)
                 stats[who] = _add(stats.get(who) or PersonStats(who), result, seat)
         for who in seen:
             stats[who] = replace(stats[who], evenings=stats[who].evenings + 1)
