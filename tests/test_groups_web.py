@@ -246,3 +246,14 @@ def test_a_file_larger_than_a_form_still_imports(make_app: Any) -> None:
     r = make_app().test_client().post("/groups/import", data={"file": (BytesIO(body), "g.json")},
                                       content_type="multipart/form-data")
     assert r.status_code == 303
+
+
+def test_a_groups_file_imported_again_on_either_database_finds_its_games(any_db_app: Any) -> None:
+    client = any_db_app.test_client()
+    group, sheet = _history(client)
+    body = client.get(f"/groups/g/{group}/export.json").data
+    r = client.post("/groups/import", data={"file": (BytesIO(body), "g.json")}, content_type="multipart/form-data")
+    assert r.status_code == 303 and r.headers["Location"].endswith(f"/groups/g/{group}")
+    assert client.get(f"/groups/g/{group}/export.json").data == body
+    html = client.get(f"/groups/g/{group}/stats").get_data(as_text=True)
+    assert stat(html, "Chi", "games") == "2"

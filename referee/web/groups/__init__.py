@@ -84,7 +84,12 @@ def render_group(access: Access, feedback: Feedback, status: int = 200) -> Respo
         "groups/page.html", "groups/_page.html", status=status, **GROUP_GAME.context(access),
         group=group, evenings=evenings_of(access.game, group), starts=starts(), feedback=feedback,
         undo_label=last_move(access), game_token=_game_token(access),
+        shown=10_000 if request.args.get("every") == "1" else SHOWN_EVENINGS,
     )
+
+
+SHOWN_EVENINGS = 20
+"""The evenings the group's page shows (newest first) before "Every evening"."""
 
 
 def _game_token(access: Access) -> Any:

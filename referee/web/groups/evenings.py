@@ -49,7 +49,7 @@ def results_of(game: Game) -> tuple[Result, ...]:
     try:
         entry, _ = registry.by_kind(game.kind)
     except KeyError:
-        return ()
+        raise ValueError(f"no game stores {game.kind!r}") from None
     read = entry.results.get(game.kind)
     found = tuple(read(game)) if read is not None else ()
     _READ[key] = found
@@ -93,28 +93,37 @@ class Evening:
 def person_names(group: Group) -> Callable[[str], str]:
     """A seat's name → the group's person (their name now, for any name they had), else the name."""
     everyone = group.everyone
+    known: dict[str, str] = {}
 
     def person(name: str) -> str:
-        number = group.person_of(name)
-        return everyone[number].name if number is not None else name
+        if name not in known:
+            number = group.person_of(name)
+            known[name] = everyone[number].name if number is not None else name
+        return known[name]
 
     return person
 
 
-def group_games(group_game: Game) -> list[Game]:
-    """Every game of the group, oldest first, with their players and events loaded at once."""
-    return list(db.session.scalars(
+def group_games(group_game: Game, *, events: bool = True) -> list[Game]:
+    """Every game of the group, oldest first, with their players loaded at once; with
+    ``events`` their events too, else only those of the games whose replay is not kept
+    (:func:`results_of`), in one more query."""
+    games = list(db.session.scalars(
         select(Game).where(Game.group_id == group_game.id)
-        .options(selectinload(Game.players), selectinload(Game.events).load_only(
-            Event.seq, Event.kind, Event.payload, Event.created_at))
-        .order_by(Game.created_at, Game.id)))
+        .options(selectinload(Game.players)).order_by(Game.created_at, Game.id)))
+    missing = [g.id for g in games if events or (g.keeper_token, g.version) not in _READ]
+    for start in range(0, len(missing), 500):
+        list(db.session.scalars(select(Game).where(Game.id.in_(missing[start:start + 500]))
+                                .options(selectinload(Game.events).load_only(
+                                    Event.seq, Event.kind, Event.payload, Event.created_at))))
+    return games
 
 
 def evenings_of(group_game: Game, group: Group) -> list[Evening]:
     """The group's evenings, newest first; within one, its sittings in the order started."""
     person = person_names(group)
     by_day: dict[str, list[Sitting]] = {}
-    for game in group_games(group_game):
+    for game in group_games(group_game, events=False):
         try:
             entry, followed = registry.by_kind(game.kind)
         except KeyError:

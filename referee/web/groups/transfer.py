@@ -205,7 +205,4 @@ def _replays(game: Game) -> None:
 
         build_group(game)
         return
-    entry, _ = registry.by_kind(game.kind)
-    read = entry.results.get(game.kind)
-    if read is not None:
-        read(game)
+    evenings.results_of(game)  # the replay, kept for the group's pages
