@@ -257,3 +257,29 @@ def test_a_groups_file_imported_again_on_either_database_finds_its_games(any_db_
     assert client.get(f"/groups/g/{group}/export.json").data == body
     html = client.get(f"/groups/g/{group}/stats").get_data(as_text=True)
     assert stat(html, "Chi", "games") == "2"
+
+
+def test_an_evenings_balances_add_each_sheets_totals_times_its_own_stake(client: Any) -> None:
+    from types import SimpleNamespace
+
+    from referee.web.groups import build_group
+    from referee.web.groups.evenings import evenings_of, person_names
+    from referee.web.groups.money import evening_settle_up
+
+    group = make_group(client)
+    sheet = start_sheet(client, group, ["An", "Binh", "Chi"])
+    add_game(client, sheet, {"out": "0", "left_1": "5", "left_2": "13"})  # An +31, Binh −5, Chi −26
+    r = client.post("/tienlen/scores/new", data={"name0": "Dung", "name1": "An", "group": group})
+    other = _token(r.headers["Location"])
+    add_game(client, other, {"out": "0", "left_1": "2"})  # Dung +2, An −2, staked in another currency
+    stakes = {sheet: SimpleNamespace(amount=1000, currency="VND"), other: SimpleNamespace(amount=50, currency="USD")}
+    web = SimpleNamespace(money_of=lambda game: stakes.get(game.keeper_token),
+                          settle_up_view=lambda rows, currency, title: (currency, dict(rows)))
+    library = SimpleNamespace(three_thirteen_balances=lambda *a: {})
+    with client.application.test_request_context():
+        owner = db.session.scalar(db.select(Game).where(Game.keeper_token == group))
+        assert owner is not None
+        people = build_group(owner)
+        (evening,) = evenings_of(owner, people)
+        blocks = evening_settle_up(evening, person_names(people), (web, library))
+    assert dict(blocks) == {"VND": {"An": 31000, "Binh": -5000, "Chi": -26000}, "USD": {"Dung": 100, "An": -100}}

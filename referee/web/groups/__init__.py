@@ -229,7 +229,8 @@ def undo(token: str) -> Response:
 
 @bp.get("/g/<token>/stats")
 def stats_page(token: str) -> Response:
-    from referee.web.groups.evenings import evenings_of, people_stats, wins_chart
+    from referee.web.groups.evenings import evenings_of, people_stats, person_names, wins_chart
+    from referee.web.groups.money import evening_settle_up
 
     access = GROUP_GAME.open(token)
     group = build_group(access.game)
@@ -242,7 +243,7 @@ def stats_page(token: str) -> Response:
         "groups/stats.html", "groups/stats.html", **GROUP_GAME.context(access), group=group,
         stats=people_stats(group, shown), evenings=evenings, day=day,
         chart=wins_chart(group, evenings) if not day else None, people=_people_names(group.people),
-        format_decimal=_decimal,
+        format_decimal=_decimal, money=evening_settle_up(shown[0], person_names(group)) if day else (),
     )
 
 
