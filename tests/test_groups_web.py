@@ -283,3 +283,51 @@ def test_an_evenings_balances_add_each_sheets_totals_times_its_own_stake(client:
         (evening,) = evenings_of(owner, people)
         blocks = evening_settle_up(evening, person_names(people), (web, library))
     assert dict(blocks) == {"VND": {"An": 31000, "Binh": -5000, "Chi": -26000}, "USD": {"Dung": 100, "An": -100}}
+
+
+def test_a_group_page_polled_at_its_version_is_an_empty_204(client: Any) -> None:
+    group = make_group(client)
+    version = _version(client.get(f"/groups/g/{group}").get_data(as_text=True))
+    r = client.get(f"/groups/g/{group}?since={version}")
+    assert r.status_code == 204 and r.headers["Cache-Control"] == "no-store"
+
+
+def test_a_person_form_that_cannot_be_read_is_400_and_one_not_in_the_group_422(client: Any) -> None:
+    group = make_group(client)
+    version = _version(client.get(f"/groups/g/{group}").get_data(as_text=True))
+    assert client.post(f"/groups/g/{group}/remove", data={"person": "x", "version": version}).status_code == 400
+    r = client.post(f"/groups/g/{group}/remove", data={"person": "99", "version": version})
+    assert r.status_code == 422 and "no person number 99" in r.get_data(as_text=True)
+
+
+def test_an_import_without_a_file_or_of_an_unknown_kind_says_what_is_wrong(client: Any) -> None:
+    r = client.post("/groups/import", data={}, content_type="multipart/form-data")
+    assert r.status_code == 400 and "Choose the file to import" in r.get_data(as_text=True)
+    document = {"format": transfer.FORMAT, "version": 1, "games": [{
+        "kind": "poker", "keeper_token": "a" * 32, "watch_token": "b" * 32, "group": None,
+        "created_at": "2026-01-01T00:00:00+00:00", "updated_at": "2026-01-01T00:00:00+00:00",
+        "players": ["An"], "rules": {}, "setup": {}, "events": []}]}
+    r = client.post("/groups/import", data={"file": (BytesIO(json.dumps(document).encode()), "x.json")},
+                    content_type="multipart/form-data")
+    assert r.status_code == 422 and "does not know (poker)" in r.get_data(as_text=True)
+
+
+def test_every_game_a_group_starts_is_put_in_the_group_by_its_own_new_game_form(client: Any) -> None:
+    from flask import url_for
+
+    from referee.web import registry
+
+    group = make_group(client)
+    with client.application.test_request_context():
+        starts = [(url_for(s.endpoint), e.examples[s.kind].new, s) for e in registry.entries() for s in e.starts]
+    assert {s.kind for _, _, s in starts} >= {"tienlen_scores", "three_thirteen", "trece"}
+    page = client.get(f"/groups/g/{group}").get_data(as_text=True)
+    for path, example, start in starts:
+        assert f'action="{path}"' in page
+        r = client.post(path, data={**example, **start.hidden, "group": group})
+        assert r.status_code == 303, (start.kind, r.get_data(as_text=True)[:300])
+        with client.application.app_context():
+            made = db.session.scalar(db.select(Game).where(Game.keeper_token == _token(r.headers["Location"])))
+            owner = db.session.scalar(db.select(Game).where(Game.keeper_token == group))
+            assert made is not None and owner is not None and made.group_id == owner.id, start.kind
+    assert client.get(f"/groups/g/{group}/stats").status_code == 200
