@@ -41,7 +41,7 @@ totals, lowest first.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields
 
 from referee.three_thirteen_sheet import Sheet
 from referee.tienlen import Chop
@@ -256,7 +256,7 @@ def tally(evenings: Iterable[Iterable[Result]], person: Callable[[str], str] = _
     that order, then anyone else met in the results.  A person played an evening when they sat
     in one of its games that finished, or in a sheet with a round entered.
     """
-    stats: dict[str, PersonStats] = {p: PersonStats(p) for p in people}
+    sums: dict[str, _Sums] = {p: _Sums() for p in people}
     for results in evenings:
         seen: set[str] = set()
         for result in results:
@@ -264,30 +264,68 @@ def tally(evenings: Iterable[Iterable[Result]], person: Callable[[str], str] = _
                 who = person(raw)
                 if result.finished or any(result.rounds):  # a sheet with nothing in it is no evening played
                     seen.add(who)
-                stats[who] = _add(stats.get(who) or PersonStats(who), result, seat)
+                sums.setdefault(who, _Sums()).add(result, seat)
         for who in seen:
-            stats[who] = replace(stats[who], evenings=stats[who].evenings + 1)
-    return stats
+            sums[who].evenings += 1
+    return {who: s.stats(who) for who, s in sums.items()}
 
 
-def _add(s: PersonStats, r: Result, seat: int) -> PersonStats:
-    changes: dict[str, object] = {"counts": s.counts + (r.counts[seat] if r.counts else Counts())}
-    if r.finished:
-        won = seat in r.winners
-        changes |= {"games": s.games + 1, "wins": s.wins + won, "place_sum": s.place_sum + r.places[seat]}
-        if r.game == TRECE:
-            changes |= {"trece_games": s.trece_games + 1, "trece_wins": s.trece_wins + won}
-    if r.game == TIENLEN and r.scored:
-        p = r.points[seat]
-        changes |= {"points_won": s.points_won + max(p, 0), "points_lost": s.points_lost + max(-p, 0)}
-    if r.rounds:
-        mine = r.rounds[seat]
-        if mine:
-            best = min(mine) if s.best_round is None else min(s.best_round, *mine)
-            worst = max(mine) if s.worst_round is None else max(s.worst_round, *mine)
-            changes |= {"rounds": s.rounds + len(mine), "round_sum": s.round_sum + sum(mine),
-                        "best_round": best, "worst_round": worst}
-    return replace(s, **changes)  # type: ignore[arg-type]  # each change is its field's type
+_COUNT_NAMES = tuple(f.name for f in fields(Counts))
+
+
+@dataclass(slots=True)
+class _Sums:
+    """One person's running sums while :func:`tally` reads the results."""
+
+    evenings: int = 0
+    games: int = 0
+    wins: int = 0
+    place_sum: int = 0
+    points_won: int = 0
+    points_lost: int = 0
+    counts: list[int] = field(default_factory=lambda: [0] * len(_COUNT_NAMES))
+    rounds: int = 0
+    round_sum: int = 0
+    best: int | None = None
+    worst: int | None = None
+    trece_games: int = 0
+    trece_wins: int = 0
+
+    def add(self, r: Result, seat: int) -> None:
+        if r.counts:
+            mine = r.counts[seat]
+            if mine != _NONE:
+                for i, name in enumerate(_COUNT_NAMES):
+                    self.counts[i] += getattr(mine, name)
+        if r.finished:
+            won = seat in r.winners
+            self.games += 1
+            self.wins += won
+            self.place_sum += r.places[seat]
+            if r.game == TRECE:
+                self.trece_games += 1
+                self.trece_wins += won
+        if r.game == TIENLEN and r.scored:
+            p = r.points[seat]
+            if p > 0:
+                self.points_won += p
+            else:
+                self.points_lost -= p
+        if r.rounds and r.rounds[seat]:
+            played = r.rounds[seat]
+            low, high = min(played), max(played)
+            self.best = low if self.best is None else min(self.best, low)
+            self.worst = high if self.worst is None else max(self.worst, high)
+            self.rounds += len(played)
+            self.round_sum += sum(played)
+
+    def stats(self, name: str) -> PersonStats:
+        return PersonStats(name, self.evenings, self.games, self.wins, self.place_sum, self.points_won,
+                           self.points_lost, Counts(*self.counts), self.rounds, self.round_sum, self.best,
+                           self.worst, self.trece_games, self.trece_wins)
+
+
+_NONE = Counts()
 
 
 def winners(results: Iterable[Result], person: Callable[[str], str] = _same) -> tuple[str, ...]:
