@@ -11,6 +11,7 @@ replayed again when the group's page or stats are opened.
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -29,6 +30,7 @@ from referee.web.models import Event, Game
 
 _READ: OrderedDict[tuple[str, int], tuple[Result, ...]] = OrderedDict()
 _READ_MAX = 5000
+_LOCK = threading.Lock()
 
 
 def day_of(when: datetime | None) -> str:
@@ -43,18 +45,21 @@ def day_of(when: datetime | None) -> str:
 def results_of(game: Game) -> tuple[Result, ...]:
     """A stored game's results through its game's entry (none for a kind no game reads)."""
     key = (game.keeper_token, game.version)  # tokens are unique on every server (ids are not)
-    if key in _READ:
-        _READ.move_to_end(key)
-        return _READ[key]
+    with _LOCK:
+        kept = _READ.get(key)
+        if kept is not None:
+            _READ.move_to_end(key)
+            return kept
     try:
         entry, _ = registry.by_kind(game.kind)
     except KeyError:
         raise ValueError(f"no game stores {game.kind!r}") from None
     read = entry.results.get(game.kind)
     found = tuple(read(game)) if read is not None else ()
-    _READ[key] = found
-    while len(_READ) > _READ_MAX:
-        _READ.popitem(last=False)
+    with _LOCK:  # a server's threads share the kept replays
+        _READ[key] = found
+        while len(_READ) > _READ_MAX:
+            _READ.popitem(last=False)
     return found
 
 
