@@ -331,3 +331,15 @@ def test_every_game_a_group_starts_is_put_in_the_group_by_its_own_new_game_form(
             owner = db.session.scalar(db.select(Game).where(Game.keeper_token == group))
             assert made is not None and owner is not None and made.group_id == owner.id, start.kind
     assert client.get(f"/groups/g/{group}/stats").status_code == 200
+
+
+def test_make_a_group_sent_twice_makes_one_group_and_answers_its_keeper_page_both_times(client: Any) -> None:
+    r = client.post("/tienlen/scores/new", data={"name0": "Hoa", "name1": "Lan"})
+    sheet = _token(r.headers["Location"])
+    form = {"game": sheet, "write": "a" * 32}
+    first, again = client.post("/groups/from-game", data=form), client.post("/groups/from-game", data=form)
+    assert first.headers["Location"] == again.headers["Location"]
+    other = client.post("/groups/from-game", data={"game": sheet, "write": "b" * 32})
+    assert other.headers["Location"] != first.headers["Location"]  # another form: the watch page
+    with client.application.app_context():
+        assert db.session.scalar(db.select(db.func.count()).select_from(Game).where(Game.kind == "group")) == 1

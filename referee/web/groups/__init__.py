@@ -157,8 +157,10 @@ def from_game() -> Response:
     game = found.game
     if game.group_id is not None:
         owner = db.session.get(Game, game.group_id)
-        if owner is not None:  # a game's keeper link is not the group's key: its watch page
-            return redirect_to(url_for("groups.page", token=owner.watch_token))
+        if owner is not None:
+            mine = owner.created_by is not None and owner.created_by == starting_id()  # this form, sent again
+            # Otherwise a game's keeper link is not the group's key: the group's watch page.
+            return redirect_to(url_for("groups.page", token=owner.keeper_token if mine else owner.watch_token))
     names = game.player_names
     title = ", ".join(names)
     if len(title) > groups_lib.NAME_MAX:
