@@ -85,6 +85,7 @@ def render_group(access: Access, feedback: Feedback, status: int = 200) -> Respo
         group=group, evenings=evenings_of(access.game, group), starts=starts(), feedback=feedback,
         undo_label=last_move(access), game_token=_game_token(access),
         shown=10_000 if request.args.get("every") == "1" else SHOWN_EVENINGS,
+        share_title=gettext("Share this group"),
     )
 
 
