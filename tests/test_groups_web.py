@@ -343,3 +343,22 @@ def test_make_a_group_sent_twice_makes_one_group_and_answers_its_keeper_page_bot
     assert other.headers["Location"] != first.headers["Location"]  # another form: the watch page
     with client.application.app_context():
         assert db.session.scalar(db.select(db.func.count()).select_from(Game).where(Game.kind == "group")) == 1
+
+
+def test_the_groups_page_shows_the_newest_twenty_evenings_and_every_one_on_request(client: Any) -> None:
+    group = make_group(client)
+    with client.application.app_context():
+        owner = db.session.scalar(db.select(Game).where(Game.keeper_token == group))
+        assert owner is not None
+    for day in range(1, 23):
+        sheet = start_sheet(client, group, ["An", "Binh"])
+        with client.application.app_context():
+            watch = db.session.scalar(db.select(Game.watch_token).where(Game.keeper_token == sheet))
+        page = client.get(f"/groups/g/{group}").get_data(as_text=True)
+        r = client.post(f"/groups/g/{group}/move", data={"game": watch, "day": f"2026-01-{day:02d}",
+                                                         "version": _version(page)})
+        assert r.status_code == 303
+    page = client.get(f"/groups/g/{group}").get_data(as_text=True)
+    assert page.count('class="evening"') == 20 and 'data-evening="2026-01-22"' in page
+    assert 'data-evening="2026-01-02"' not in page and "Every evening (22)" in page
+    assert client.get(f"/groups/g/{group}?every=1").get_data(as_text=True).count('class="evening"') == 22

@@ -77,15 +77,15 @@ def starts() -> list[tuple[registry.GameEntry, registry.GroupStart]]:
 
 
 def render_group(access: Access, feedback: Feedback, status: int = 200) -> Response:
-    from referee.web.groups.evenings import evenings_of
+    from referee.web.groups.evenings import evening_count, evenings_of
 
     group = build_group(access.game)
+    every = request.args.get("every") == "1"
     return render_page(
         "groups/page.html", "groups/_page.html", status=status, **GROUP_GAME.context(access),
-        group=group, evenings=evenings_of(access.game, group), starts=starts(), feedback=feedback,
-        undo_label=last_move(access), game_token=_game_token(access),
-        shown=10_000 if request.args.get("every") == "1" else SHOWN_EVENINGS,
-        share_title=gettext("Share this group"),
+        group=group, evenings=evenings_of(access.game, group, newest=None if every else SHOWN_EVENINGS),
+        evening_count=evening_count(access.game, group), starts=starts(), feedback=feedback,
+        undo_label=last_move(access), game_token=_game_token(access), share_title=gettext("Share this group"),
     )
 
 

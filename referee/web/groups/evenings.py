@@ -110,36 +110,58 @@ def person_names(group: Group) -> Callable[[str], str]:
 
 
 def group_games(group_game: Game, *, events: bool = True) -> list[Game]:
-    """Every game of the group, oldest first, with their players loaded at once; with
-    ``events`` their events too, else only those of the games whose replay is not kept
-    (:func:`results_of`), in one more query."""
+    """Every game of the group, oldest first, with their players loaded at once (and with
+    ``events``, their events: :func:`load_events`)."""
     games = list(db.session.scalars(
         select(Game).where(Game.group_id == group_game.id)
         .options(selectinload(Game.players)).order_by(Game.created_at, Game.id)))
-    missing = [g.id for g in games if events or (g.keeper_token, g.version) not in _READ]
+    if events:
+        load_events(games, everyone=True)
+    return games
+
+
+def load_events(games: Sequence[Game], *, everyone: bool = False) -> None:
+    """Load the events of ``games`` in a query per 500 games: all of them with ``everyone``, else
+    only those whose replay is not kept (:func:`results_of`)."""
+    missing = [g.id for g in games if everyone or (g.keeper_token, g.version) not in _READ]
     for start in range(0, len(missing), 500):
         list(db.session.scalars(select(Game).where(Game.id.in_(missing[start:start + 500]))
                                 .options(selectinload(Game.events).load_only(
                                     Event.seq, Event.kind, Event.payload, Event.created_at))))
-    return games
 
 
-def evenings_of(group_game: Game, group: Group) -> list[Evening]:
-    """The group's evenings, newest first; within one, its sittings in the order started."""
+def evenings_of(group_game: Game, group: Group, *, newest: int | None = None) -> list[Evening]:
+    """The group's evenings, newest first; within one, its sittings in the order started.  With
+    ``newest``, only that many evenings are read (their games replayed): a page that shows
+    the latest evenings does not replay the older ones."""
     person = person_names(group)
-    by_day: dict[str, list[Sitting]] = {}
+    by_day: dict[str, list[tuple[Game, Any, Any]]] = {}
     for game in group_games(group_game, events=False):
         try:
             entry, followed = registry.by_kind(game.kind)
         except KeyError:
             continue
-        results = results_of(game)
         day = group.evening_of(game.watch_token, day_of(game.created_at))
-        by_day.setdefault(day, []).append(Sitting(
-            game=game, label=entry.name, results=results, winners=stats.winners(results, person),
-            totals=tuple(stats.totals(results, person).items()), endpoint=followed.endpoint))
-    return [Evening(day, tuple(sittings), stats.winners([r for s in sittings for r in s.results], person))
-            for day, sittings in sorted(by_day.items(), reverse=True)]
+        by_day.setdefault(day, []).append((game, entry, followed))
+    days = sorted(by_day.items(), reverse=True)[:newest]
+    load_events([game for _, sittings in days for game, _, _ in sittings])
+    out = []
+    for day, found in days:
+        sittings = []
+        for game, entry, followed in found:
+            results = results_of(game)
+            sittings.append(Sitting(
+                game=game, label=entry.name, results=results, winners=stats.winners(results, person),
+                totals=tuple(stats.totals(results, person).items()), endpoint=followed.endpoint))
+        out.append(Evening(day, tuple(sittings), stats.winners([r for s in sittings for r in s.results], person)))
+    return out
+
+
+def evening_count(group_game: Game, group: Group) -> int:
+    """How many evenings the group has (no game replayed)."""
+    days = {group.evening_of(token, day_of(when)) for token, when in db.session.execute(
+        select(Game.watch_token, Game.created_at).where(Game.group_id == group_game.id))}
+    return len(days)
 
 
 def people_stats(group: Group, evenings: Sequence[Evening]) -> dict[str, PersonStats]:
