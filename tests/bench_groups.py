@@ -158,7 +158,8 @@ def run(name: str, uri: str, small: bytes, large: bytes) -> list[str]:
 def main() -> None:
     small, large = document(50, seed=1), document(100, seed=2)
     games = len(json.loads(large)["games"])
-    print(f"A group of 100 evenings: {games - 1} games, {len(large) // 1024} KB; of 50: {len(small) // 1024} KB\n")
+    print(f"A group of 100 evenings: {games - 1} games, {len(large) // 1024} KB; of 50: {len(small) // 1024} KB")
+    print("load average before: %.1f %.1f %.1f\n" % os.getloadavg())
     print("| database | what | time |\n|---|---|---|")
     with tempfile.TemporaryDirectory() as tmp:
         for row in run("SQLite", f"sqlite:///{tmp}/bench.sqlite", small, large):
@@ -167,7 +168,8 @@ def main() -> None:
     if url:
         for row in run("PostgreSQL", url, small, large):
             print(row)
-    else:
+    print("\nload average after: %.1f %.1f %.1f" % os.getloadavg())
+    if not url:
         print("(no TEST_DATABASE_URL: PostgreSQL not measured; source scripts/pg-start first)", file=sys.stderr)
 
 
