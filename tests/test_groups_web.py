@@ -362,3 +362,15 @@ def test_the_groups_page_shows_the_newest_twenty_evenings_and_every_one_on_reque
     assert page.count('class="evening"') == 20 and 'data-evening="2026-01-22"' in page
     assert 'data-evening="2026-01-02"' not in page and "Every evening (22)" in page
     assert client.get(f"/groups/g/{group}?every=1").get_data(as_text=True).count('class="evening"') == 22
+
+
+def test_a_sheet_imported_alone_then_with_its_group_joins_the_group(make_app: Any) -> None:
+    here = make_app().test_client()
+    group, sheet = _history(here)
+    alone = here.get(f"/groups/game/{sheet}/export.json").data
+    whole = here.get(f"/groups/g/{group}/export.json").data
+    there = make_app().test_client()
+    for body in (alone, whole):
+        r = there.post("/groups/import", data={"file": (BytesIO(body), "x.json")}, content_type="multipart/form-data")
+        assert r.status_code == 303
+    assert there.get(f"/groups/g/{group}/export.json").data == whole

@@ -168,6 +168,9 @@ def import_file(raw: bytes) -> tuple[Game, int]:
             if here.watch_token != data["watch_token"] or here.kind != data["kind"]:
                 raise _refuse(gettext("Game %(n)s of the file has a link that another game on this server "
                                       "already has.", n=number))
+            owner = made.get(data["group"]) if data["group"] else None
+            if owner is not None and here.group_id is None:  # imported alone before: now in its group
+                here.group_id = owner.id
             made[data["keeper_token"]] = here
             continue
         if data["watch_token"] in found:
