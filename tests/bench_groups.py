@@ -159,7 +159,7 @@ def main() -> None:
     small, large = document(50, seed=1), document(100, seed=2)
     games = len(json.loads(large)["games"])
     print(f"A group of 100 evenings: {games - 1} games, {len(large) // 1024} KB; of 50: {len(small) // 1024} KB")
-    print("load average before: %.1f %.1f %.1f\n" % os.getloadavg())
+    print("load average before: " + " ".join(f"{x:.1f}" for x in os.getloadavg()) + "\n")
     print("| database | what | time |\n|---|---|---|")
     with tempfile.TemporaryDirectory() as tmp:
         for row in run("SQLite", f"sqlite:///{tmp}/bench.sqlite", small, large):
@@ -168,7 +168,7 @@ def main() -> None:
     if url:
         for row in run("PostgreSQL", url, small, large):
             print(row)
-    print("\nload average after: %.1f %.1f %.1f" % os.getloadavg())
+    print("\nload average after: " + " ".join(f"{x:.1f}" for x in os.getloadavg()))
     if not url:
         print("(no TEST_DATABASE_URL: PostgreSQL not measured; source scripts/pg-start first)", file=sys.stderr)
 
