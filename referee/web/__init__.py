@@ -69,6 +69,9 @@ def init_app(app: Flask) -> None:
     # followed games, card order, switches and API paths.  Its API routes are on api.bp.
     registry.init_app(app)
     app.register_blueprint(api.bp)
+    from referee.web import groups  # shared by every game: reads the registry's entries
+
+    app.register_blueprint(groups.bp)
 
     guard.init_app(app)
     app.after_request(_security_headers)

@@ -103,6 +103,8 @@ class ChunkedBodyLimit:
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
         limit = self.app.config.get("MAX_CONTENT_LENGTH")
+        if limit is not None:
+            limit = LARGER_BODIES.get(environ.get("PATH_INFO", ""), limit)
         if (limit is not None and not environ.get("CONTENT_LENGTH")
                 and "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower()):
             body = environ["wsgi.input"].read(limit + 1)
@@ -117,6 +119,10 @@ class ChunkedBodyLimit:
 
 
 TOO_LARGE = "thirteen.body_too_large"
+
+LARGER_BODIES: dict[str, int] = {}
+"""The few paths that take more than ``MAX_CONTENT_LENGTH`` (a file uploaded to import), with
+their own limit in bytes; a package adds its path when it is imported."""
 
 def refuse(code: int, say: Callable[[], str], *, field: str | None = None) -> NoReturn:
     """Abort with ``say()`` in the reader's language; the exception keeps it in English too
@@ -136,6 +142,9 @@ def refuse_large_body() -> None:
     """413 from the ``Content-Length`` header alone (nothing of the body is read), or for a
     chunked body that went past the limit (:class:`ChunkedBodyLimit`)."""
     limit = current_app.config.get("MAX_CONTENT_LENGTH")
+    if limit is not None and request.path in LARGER_BODIES:
+        limit = LARGER_BODIES[request.path]
+        request.max_content_length = limit  # the form parser's own limit, for this request only
     length = request.content_length
     if limit is not None and (request.environ.get(TOO_LARGE) or (length is not None and length > limit)):
         refuse(413, lambda: gettext("That was too much to send at once (at most %(kb)s KB).", kb=limit // 1024))

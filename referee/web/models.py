@@ -43,6 +43,10 @@ class Game(Base):
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
     created_by: Mapped[str | None] = mapped_column(String(WRITE_ID_MAX), unique=True, default=None)
     """The write id of the form that started the game: the same form sent again opens this game."""
+    group_id: Mapped[int | None] = mapped_column(
+        ForeignKey("games.id", ondelete="SET NULL"), index=True, default=None)
+    """The group (a stored game of kind ``"group"``: a table of friends) this game was started
+    from or added to, if any (:mod:`referee.web.groups`)."""
 
     players: Mapped[list[Player]] = relationship(
         back_populates="game", order_by="Player.seat", cascade="all, delete-orphan"

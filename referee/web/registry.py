@@ -145,6 +145,29 @@ class PhoneScreen:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class GroupStart:
+    """How a group's page starts one of the game's followed games with the group's people
+    (:mod:`referee.web.groups`): a form posting to the game's own new-game endpoint, with the
+    people picked in seat order, a guest or two typed, and the group's keeper token in the
+    hidden field ``group``."""
+
+    kind: str
+    """The followed kind it starts."""
+    endpoint: str
+    """The game's new-game endpoint (``POST``)."""
+    label: Callable[[], str]
+    """What it starts, in the reader's language ("Tonight's score sheet")."""
+    least: int
+    most: int
+    names: str = "name{seat}"
+    """The name fields: ``"name{seat}"`` (one field per seat) or a field sent once per seat."""
+    hidden: Mapping[str, str] = field(default_factory=dict)
+    """Fields the game's form needs, at the values a group starts with."""
+    extra: str | None = None
+    """A template of the game's own fields to choose on the group's page (``None``: none)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class GameEntry:
     """One game, as the rest of the app knows it (see the module docstring)."""
 
@@ -172,6 +195,11 @@ class GameEntry:
     """A worked example of each state machine of the game in the rules library."""
     phone: tuple[PhoneScreen, ...] = ()
     """The screens the phone's engine answers too (by their ``data-local`` kinds)."""
+    starts: tuple[GroupStart, ...] = ()
+    """What a group's page offers to start of this game ("Start tonight's")."""
+    results: Mapping[str, Callable[[Any], Sequence[Any]]] = field(default_factory=dict)
+    """Per followed kind: the stored game (``models.Game``) read into :class:`referee.stats.Result`
+    values through the game's state machine (the group's evenings and stats)."""
 
     @property
     def kinds(self) -> tuple[str, ...]:

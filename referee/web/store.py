@@ -90,17 +90,20 @@ def clean_names(names: Iterable[str], *, least: int, most: int = MAX_PLAYERS) ->
 
 
 def _new_game(kind: str, names: Sequence[str], rules: dict[str, Any], setup: dict[str, Any],
-              created_by: str | None = None) -> Game:
-    game = Game(kind=kind, rules=rules, setup=setup, version=0, created_by=created_by or None)
+              created_by: str | None = None, group: Game | None = None) -> Game:
+    game = Game(kind=kind, rules=rules, setup=setup, version=0, created_by=created_by or None,
+                group_id=group.id if group is not None else None)
     game.players = [Player(seat=i, name=n) for i, n in enumerate(names)]
     db.session.add(game)
     return game
 
 
 def create_game(kind: str, names: Sequence[str], *, rules: dict[str, Any], setup: dict[str, Any],
-                events: Sequence[tuple[str, dict[str, Any]]] = (), created_by: str | None = None) -> Game:
+                events: Sequence[tuple[str, dict[str, Any]]] = (), created_by: str | None = None,
+                group: Game | None = None) -> Game:
     """Store a new game with its players, and its first ``events`` (kind, payload), in one
-    transaction: the game never exists without them.
+    transaction: the game never exists without them.  ``group`` is the group (a table of
+    friends, :data:`GROUP`) it is started from.
 
     ``created_by`` is the write id of the form that starts it: the same form sent again (a
     double tap, a resend after a lost answer) gets the game it started, not a second one.
@@ -109,7 +112,7 @@ def create_game(kind: str, names: Sequence[str], *, rules: dict[str, Any], setup
         started = game_started_by(created_by, kind)
         if started is not None:
             return started
-    game = _new_game(kind, names, rules, setup, created_by)
+    game = _new_game(kind, names, rules, setup, created_by, group)
     game.version = len(events)
     game.events = [Event(seq=i + 1, kind=k, payload=p) for i, (k, p) in enumerate(events)]
     try:
@@ -121,6 +124,19 @@ def create_game(kind: str, names: Sequence[str], *, rules: dict[str, Any], setup
             raise
         return started
     return game
+
+
+GROUP = "group"
+"""The store kind of a group: a table of friends, stored as a game of its own (its records are
+its people and how its evenings are grouped; :mod:`referee.web.groups`)."""
+
+
+def keeper_group(token: str) -> Game | None:
+    """The group whose *keeper* token this is (a form starting a game from a group posts it in
+    its body, field ``group``); ``None`` for anything else, a watch link included."""
+    if not token or not is_token(token):
+        return None
+    return db.session.scalar(select(Game).where(Game.keeper_token == token, Game.kind == GROUP))
 
 
 def game_started_by(write_id: str, kind: str) -> Game | None:

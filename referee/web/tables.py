@@ -82,9 +82,10 @@ from flask_babel import gettext
 from referee.errors import RefereeError
 from referee.text import Message
 from referee.web import news, store
+from referee.web.extensions import db
 from referee.web.guard import MAX_JSON_DEPTH, json_depth, whole_number
 from referee.web.house_rules import kept_rules
-from referee.web.models import Write
+from referee.web.models import Game, Write
 from referee.web.sharing import qr_svg, share_links
 from referee.web.store import Access, StaleGame, UndoNothing, WriteId, find_by_token, game_version
 from referee.web.views import redirect_to, say, wants_fragment
@@ -287,9 +288,11 @@ class FollowedGame(Generic[S]):
     def start(self, names: Sequence[str], *, rules: Mapping[str, Any], setup: Mapping[str, Any]) -> Response:
         """A new game from its new-table form: stored, its house rules kept on this phone for
         next time, and the phone sent to its keeper page (a 303; for htmx, a 204 with
-        ``HX-Redirect``)."""
+        ``HX-Redirect``).  A form started from a group (its keeper token in the field ``group``)
+        puts the game in that group."""
         game = store.create_game(self.kind, list(names), rules=dict(rules), setup=dict(setup),
-                                 created_by=starting_id())  # the same form sent again: the same game
+                                 created_by=starting_id(),  # the same form sent again: the same game
+                                 group=store.keeper_group(request.form.get("group", "")))
         target = url_for(self.endpoint, token=game.keeper_token)
         if wants_fragment():
             response = Response(status=204)
@@ -304,8 +307,10 @@ class FollowedGame(Generic[S]):
         access = self.open(token)
         require_keeper(access)
         old = access.game
+        group = db.session.get(Game, old.group_id) if old.group_id is not None else None
         game = store.create_game(self.kind, old.player_names, rules=dict(old.rules), setup=dict(old.setup),
-                                 created_by=starting_id())  # the same form sent again: the same game
+                                 created_by=starting_id(),  # the same form sent again: the same game
+                                 group=group)  # a rematch stays in the group
         return redirect_to(url_for(self.endpoint, token=game.keeper_token))
 
     # --- answers ------------------------------------------------------------------------

@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask_babel import gettext
 
-from referee import three_thirteen_sheet
+from referee import stats, three_thirteen_sheet
 from referee.three_thirteen import ThreeThirteenRules
 from referee.web.games.three_thirteen import sheet, views
-from referee.web.registry import Contract, Example, GameEntry, HomeLink, PhoneScreen, Screen
+from referee.web.registry import Contract, Example, GameEntry, GroupStart, HomeLink, PhoneScreen, Screen
+from referee.web.store import MAX_PLAYERS
+
+
+def sheet_results(game: Any) -> tuple[stats.Result, ...]:
+    """A stored sheet as one game and its rounds, for a group's evenings and stats."""
+    return stats.three_thirteen_results(sheet.rebuild(game))
+
 
 ENTRY = GameEntry(
     slug="three_thirteen",
@@ -31,6 +40,10 @@ ENTRY = GameEntry(
             names_field="names",
         ),
     },
+    starts=(GroupStart(kind=sheet.KIND, endpoint="three_thirteen.new_game", least=2, most=MAX_PLAYERS,
+                       names="names", hidden={"dealer": "0"},
+                       label=lambda: gettext("Tonight's sheet (the first player picked deals first)")),),
+    results={sheet.KIND: sheet_results},
     screens=(
         Screen(endpoint="three_thirteen.index", words="Start the sheet"),
         Screen(endpoint="three_thirteen.rules_page", words="The chart of rounds"),

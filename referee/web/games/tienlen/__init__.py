@@ -2,13 +2,37 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask_babel import gettext
 
-from referee import tienlen, tienlen_evening
+from referee import stats, tienlen, tienlen_evening
 from referee.tienlen import TienLenRules
 from referee.tienlen_scores import ScoreRules
 from referee.web.games.tienlen import check, evening, scores, scores_api, table
-from referee.web.registry import CardOrder, Contract, Example, GameEntry, HomeLink, PhoneScreen, Screen
+from referee.web.registry import (
+    CardOrder,
+    Contract,
+    Example,
+    GameEntry,
+    GroupStart,
+    HomeLink,
+    PhoneScreen,
+    Screen,
+)
+from referee.web.store import live_events
+
+
+def sheet_results(game: Any) -> tuple[stats.Result, ...]:
+    """A stored score sheet's games, for a group's evenings and stats."""
+    return stats.tienlen_sheet_results(evening.rebuild(game))
+
+
+def table_results(game: Any) -> tuple[stats.Result, ...]:
+    """A stored table's finished hands, for a group's evenings and stats."""
+    records = [e.payload for e in live_events(game)]
+    return stats.tienlen_table_results(tienlen.replay_game(tienlen.Setup.from_dict(game.setup), records))
+
 
 ENTRY = GameEntry(
     slug="tienlen",
@@ -75,6 +99,14 @@ ENTRY = GameEntry(
             replay=lambda e, log: tienlen_evening.replay(e.setup, log),
         ),
     ),
+    starts=(
+        GroupStart(kind=evening.KIND, endpoint="tienlen_scores.new", least=scores.MIN_PLAYERS,
+                   most=scores.MAX_PLAYERS, label=lambda: gettext("Tonight's score sheet")),
+        GroupStart(kind=table.KIND, endpoint="tienlen_table.new", least=table.MIN_PLAYERS, most=table.MAX_PLAYERS,
+                   label=lambda: gettext("A table followed turn by turn"), hidden={"hand_size": "13"},
+                   extra="tienlen/_group_start.html"),
+    ),
+    results={evening.KIND: sheet_results, table.KIND: table_results},
     phone=(
         PhoneScreen(kind="tienlen-check", answer="referee.web.games.tienlen.answers:phone_check",
                     fragments=("tienlen/_verdict.html",), warm_up=(("table", "2h"), ("play", "2s"))),

@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask_babel import gettext
 
-from referee import trece
+from referee import stats, trece
 from referee.cards import Card
 from referee.trece import TreceRules
 from referee.web.games.trece import views
-from referee.web.registry import Contract, Example, GameEntry, HomeLink, PhoneScreen, Screen
+from referee.web.registry import Contract, Example, GameEntry, GroupStart, HomeLink, PhoneScreen, Screen
+
+
+def table_results(game: Any) -> tuple[stats.Result, ...]:
+    """A stored table as one game, for a group's evenings and stats."""
+    return stats.trece_results(views.game_state(game))
+
 
 ENTRY = GameEntry(
     slug="trece",
@@ -30,6 +38,10 @@ ENTRY = GameEntry(
             watch_words="Top of the pile",
         ),
     },
+    starts=(GroupStart(kind=views.KIND, endpoint="trece.new_game", least=2, most=2, hidden={"dealer": "0"},
+                       extra="trece/_group_start.html",
+                       label=lambda: gettext("A table (the first player picked deals)")),),
+    results={views.KIND: table_results},
     screens=(
         Screen(endpoint="trece.index", words="Start the table"),
         Screen(endpoint="trece.check", words="Check a Trece play"),

@@ -1,0 +1,177 @@
+"""Benchmark of groups; run with ``python -m tests.bench_groups`` (PostgreSQL too when
+``TEST_DATABASE_URL`` is set, e.g. after ``source scripts/pg-start``).
+
+A group's file is made with the games' own state machines: each evening a Tiến lên sheet of
+four of the group's five people with eight games typed by hand, and every other evening a
+Three Thirteen sheet (three players, eleven rounds) and a finished Trece table.  On each
+database it times:
+
+- importing the file of a group of 50 evenings (a fresh database), and of 100 evenings;
+- opening the group's page and its stats page with 100 evenings: *cold* (the first opening
+  after the import: every game replayed) and *warm* (the median of ten openings, the replays
+  kept per game and version).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from referee import trece
+from referee.cards import Card
+from referee.three_thirteen_sheet import Sheet, SheetSetup
+from referee.tienlen_evening import Evening, EveningSetup
+from referee.web.groups import evenings as group_evenings
+from referee.web.groups import transfer
+from referee.web.models import new_token
+
+PEOPLE = ("An", "Binh", "Chi", "Dung", "Em")
+RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+
+
+def _when(moment: datetime) -> str:
+    return moment.astimezone(UTC).isoformat()
+
+
+def _game(kind: str, names: tuple[str, ...], setup: dict[str, Any], rules: dict[str, Any],
+          events: list[tuple[str, dict[str, Any]]], when: datetime, group: str) -> dict[str, Any]:
+    return {
+        "kind": kind, "keeper_token": new_token(), "watch_token": new_token(), "group": group,
+        "created_at": _when(when), "updated_at": _when(when), "players": list(names), "rules": rules,
+        "setup": setup,
+        "events": [{"seq": i, "kind": k, "payload": p, "created_at": _when(when + timedelta(minutes=i))}
+                   for i, (k, p) in enumerate(events, start=1)],
+    }
+
+
+def _stored(record: Any) -> tuple[str, dict[str, Any]]:
+    payload = record.to_dict()
+    return str(payload.pop("action")), payload
+
+
+def document(evenings: int, seed: int = 13) -> bytes:
+    """A group's file of ``evenings`` evenings, one a week back from today."""
+    rng = random.Random(seed)
+    group_token = new_token()
+    start = datetime(2026, 12, 1, 19, tzinfo=UTC) - timedelta(weeks=evenings)
+    games = [{
+        "kind": "group", "keeper_token": group_token, "watch_token": new_token(), "group": None,
+        "created_at": _when(start), "updated_at": _when(start), "players": [], "rules": {},
+        "setup": {"name": "Fridays", "people": list(PEOPLE)}, "events": [],
+    }]
+    for week in range(evenings):
+        when = start + timedelta(weeks=week)
+        names = tuple(rng.sample(PEOPLE, 4))
+        sheet = Evening(EveningSetup(names))
+        for _ in range(8):
+            winner = rng.randrange(4)
+            sheet.add_by_hand({"out": str(winner)} | {f"left_{s}": str(rng.randint(1, 13)) for s in range(4)
+                                                       if s != winner})
+        games.append(_game("tienlen_scores", names, {}, sheet.rules.to_dict(),
+                           [_stored(r) for r in sheet.log], when, group_token))
+        if week % 2:
+            continue
+        three = tuple(rng.sample(PEOPLE, 3))
+        rummy = Sheet(SheetSetup(three))
+        for number in range(1, 12):
+            out = rng.randrange(3)
+            run = " ".join(f"{RANKS[i]}s" for i in range(number + 2))
+            rummy.enter_round(number, cards=[run if s == out else "" for s in range(3)],
+                              points=["" if s == out else str(rng.randint(0, 60)) for s in range(3)], out=[out])
+        games.append(_game("three_thirteen", three, {"first_dealer": 0}, {},
+                           [_stored(r) for r in rummy.log], when + timedelta(hours=1), group_token))
+        pair = tuple(rng.sample(PEOPLE, 2))
+        setup = trece.Setup((pair[0], pair[1]), Card.parse("5d"), dealer=rng.randrange(2))
+        table = trece.State(setup)
+        table.play("6s 7s 8s 9s 10s Js Qs Ks Ah 2h 3h 4h 5h")
+        games.append(_game("trece", pair, setup.to_dict(), setup.rules.to_dict(),
+                           [(r.action, r.to_dict()) for r in table.log], when + timedelta(hours=2), group_token))
+    return json.dumps({"format": transfer.FORMAT, "version": transfer.VERSION, "games": games}).encode()
+
+
+def _app(uri: str) -> Any:
+    from app import create_app
+
+    app = create_app({"SQLALCHEMY_DATABASE_URI": uri, "TESTING": True, "PHONE_ENGINE": False})
+    return app
+
+
+def _clean(app: Any) -> None:
+    from sqlalchemy import text
+
+    from referee.web.extensions import db
+
+    with app.app_context():
+        db.session.remove()
+        db.drop_all()
+        with db.engine.begin() as connection:
+            connection.execute(text("DROP TABLE IF EXISTS alembic_version"))
+        db.engine.dispose()
+
+
+def _import(client: Any, body: bytes) -> tuple[float, str]:
+    from io import BytesIO
+
+    began = time.perf_counter()
+    r = client.post("/groups/import", data={"file": (BytesIO(body), "g.json")}, content_type="multipart/form-data")
+    took = time.perf_counter() - began
+    assert r.status_code == 303, r.get_data(as_text=True)[:400]
+    return took, r.headers["Location"]
+
+
+def _open(client: Any, path: str) -> float:
+    began = time.perf_counter()
+    r = client.get(path)
+    took = time.perf_counter() - began
+    assert r.status_code == 200
+    return took
+
+
+def run(name: str, uri: str, small: bytes, large: bytes) -> list[str]:
+    rows = []
+    app = _app(uri)
+    try:
+        client = app.test_client()
+        took, _ = _import(client, small)
+        rows.append(f"| {name} | import a group of 50 evenings | {took * 1000:.0f} ms |")
+        group_evenings._READ.clear()
+        took, where = _import(client, large)
+        rows.append(f"| {name} | import a group of 100 evenings | {took * 1000:.0f} ms |")
+        for label, path in (("group's page", where), ("stats page", where + "/stats")):
+            group_evenings._READ.clear()
+            cold = _open(client, path)
+            warm = statistics.median(_open(client, path) for _ in range(10))
+            rows.append(f"| {name} | {label}, 100 evenings: cold | {cold * 1000:.0f} ms |")
+            rows.append(f"| {name} | {label}, 100 evenings: warm (median of 10) | {warm * 1000:.0f} ms |")
+    finally:
+        _clean(app)
+    return rows
+
+
+def main() -> None:
+    small, large = document(50, seed=1), document(100, seed=2)
+    games = len(json.loads(large)["games"])
+    print(f"A group of 100 evenings: {games - 1} games, {len(large) // 1024} KB; of 50: {len(small) // 1024} KB")
+    print("load average before: " + " ".join(f"{x:.1f}" for x in os.getloadavg()) + "\n")
+    print("| database | what | time |\n|---|---|---|")
+    with tempfile.TemporaryDirectory() as tmp:
+        for row in run("SQLite", f"sqlite:///{tmp}/bench.sqlite", small, large):
+            print(row)
+    url = os.environ.get("TEST_DATABASE_URL")
+    if url:
+        for row in run("PostgreSQL", url, small, large):
+            print(row)
+    print("\nload average after: " + " ".join(f"{x:.1f}" for x in os.getloadavg()))
+    if not url:
+        print("(no TEST_DATABASE_URL: PostgreSQL not measured; source scripts/pg-start first)", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
