@@ -90,7 +90,7 @@ def document(evenings: int, seed: int = 13) -> bytes:
         pair = tuple(rng.sample(PEOPLE, 2))
         setup = trece.Setup((pair[0], pair[1]), Card.parse("5d"), dealer=rng.randrange(2))
         table = trece.State(setup)
-        table.play("6s 7s 8s 9s 10s Js Qs Ks Ah 2h 3h 4h 5h")
+        table.play(None, "6s 7s 8s 9s 10s Js Qs Ks Ah 2h 3h 4h 5h")
         games.append(_game("trece", pair, setup.to_dict(), setup.rules.to_dict(),
                            [(r.action, r.to_dict()) for r in table.log], when + timedelta(hours=2), group_token))
     return json.dumps({"format": transfer.FORMAT, "version": transfer.VERSION, "games": games}).encode()

@@ -72,7 +72,7 @@ def test_a_false_out_is_counted_and_is_not_a_round_gone_out() -> None:
 def test_a_trece_table_is_one_game_won_by_the_first_with_no_cards() -> None:
     table = trece.State(trece.Setup(("An", "Bo"), Card.parse("5d")))
     assert stats.trece_results(table)[0].finished is False
-    table.play("6s 7s 8s 9s 10s Js Qs Ks Ah 2h 3h 4h 5h")
+    table.play(None, "6s 7s 8s 9s 10s Js Qs Ks Ah 2h 3h 4h 5h")
     bo = stats.tally([stats.trece_results(table)])["Bo"]
     assert (bo.trece_games, bo.trece_wins, bo.wins, bo.average_place) == (1, 1, 1, 1.0)
 
@@ -266,7 +266,7 @@ def play_night(night: dict[str, object], expected: Expected) -> list[stats.Resul
     table = trece.State(trece.Setup(trece_names, Card.parse("5d"), dealer=dealer))
     first = table.turn
     assert first is not None
-    table.play("6s 7s 8s 9s 10s Js Qs Ks Ah 2h 3h 4h 5h")
+    table.play(None, "6s 7s 8s 9s 10s Js Qs Ks Ah 2h 3h 4h 5h")
     if not finished:
         table = table.undo()
     else:
