@@ -69,7 +69,7 @@ __all__ = [
 ]
 
 #: The most people one settle-up takes (the exact search doubles with every person).
-MAX_PEOPLE = 20
+MAX_PEOPLE = 16
 
 #: The choices of the Three Thirteen switch ``settle``.
 SETTLE_CHOICES = ("winner", "each")
@@ -242,10 +242,13 @@ def settle(balances: Mapping[str, int]) -> tuple[Transfer, ...]:
 
 
 def _zero_sum_groups(people: Sequence[tuple[str, int]]) -> list[list[tuple[str, int]]]:
-    """The most groups with zero-sum balances ``people`` (adding up to zero) split into.
+    """The most groups with zero-sum balances ``people`` (adding up to zero, no two of them
+    opposite, none zero: every group has three people or more) split into.
 
-    ``best[mask]`` is the most zero-sum groups the people of ``mask`` split into when the
-    people are taken away one at a time: the masks met on the way that add up to zero.
+    Every subset's sum is found once; ``most(mask)`` (for a zero-sum ``mask``) tries each
+    zero-sum subset holding the lowest person of ``mask`` as one group and the rest split
+    at best, remembering the answer per mask; the smallest groups first, stopping once a
+    split reaches a third of the people.
     """
     count = len(people)
     if not count:
@@ -256,33 +259,36 @@ def _zero_sum_groups(people: Sequence[tuple[str, int]]) -> list[list[tuple[str, 
     for mask in range(1, full + 1):
         low = mask & -mask
         sums[mask] = sums[mask ^ low] + values[low.bit_length() - 1]
-    best = [0] * (full + 1)
+    holding: list[list[int]] = [[] for _ in range(count)]
     for mask in range(1, full + 1):
-        top = 0
-        bits = mask
-        while bits:
-            low = bits & -bits
-            got = best[mask ^ low]
-            if got > top:
-                top = got
-            bits ^= low
-        best[mask] = top + (sums[mask] == 0)
+        if not sums[mask]:
+            holding[(mask & -mask).bit_length() - 1].append(mask)
+    for groups_of in holding:
+        groups_of.sort(key=int.bit_count)
+    found: dict[int, tuple[int, int]] = {0: (0, 0)}
+
+    def most(mask: int) -> int:
+        known = found.get(mask)
+        if known is not None:
+            return known[0]
+        top, pick = -1, mask
+        for group in holding[(mask & -mask).bit_length() - 1]:
+            if group & mask == group:
+                got = most(mask ^ group)
+                if got > top:
+                    top, pick = got, group
+                    if top + 1 >= mask.bit_count() // 3:
+                        break  # no pair is left, so no group is smaller than three: none better
+        found[mask] = (top + 1, pick)
+        return top + 1
+
+    most(full)
     groups: list[list[tuple[str, int]]] = []
-    current: list[tuple[str, int]] = []
     mask = full
     while mask:
-        wanted = best[mask] - (sums[mask] == 0)
-        bits = mask
-        while bits:
-            low = bits & -bits
-            if best[mask ^ low] == wanted:
-                break
-            bits ^= low
-        current.append(people[low.bit_length() - 1])
-        mask ^= low
-        if sums[mask] == 0:
-            groups.append(sorted(current))
-            current = []
+        group = found[mask][1]
+        groups.append([people[i] for i in range(count) if group >> i & 1])
+        mask ^= group
     return groups
 
 
