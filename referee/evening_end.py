@@ -206,12 +206,16 @@ def progress(
     if end.target and names:
         closest = max(range(len(names)), key=lambda seat: (abs(now_totals[seat]), -seat))
         away = end.target - abs(now_totals[closest])
-        to_go.append(message(
-            "{name} is 1 point from the target" if away == 1 else "{name} is {count} points from the target",
-            name=names[closest], count=away))
+        if away == 1:
+            to_go.append(message("{name} is 1 point from the target", name=names[closest], count=away))
+        else:
+            to_go.append(message("{name} is {count} points from the target", name=names[closest], count=away))
     if end.games:
         left = end.games - count
-        to_go.append(message("1 game left" if left == 1 else "{count} games left", count=left))
+        if left == 1:
+            to_go.append(message("1 game left", count=left))
+        else:
+            to_go.append(message("{count} games left", count=left))
     if finish is not None:
         if now is not None and _aware(now) >= finish:
             to_go.append(message("the game being played at {time} is the last", time=end.until))
