@@ -276,3 +276,58 @@ def test_until_on_the_sheet_says_the_game_being_played_at_that_time_is_the_last(
 def test_how_far_to_go_is_said_in_the_readers_language(client, lang, words):
     token = start_sheet(client, games="3")
     assert words in page(client, token, lang)
+
+
+# --- the stake on a Three Thirteen sheet -------------------------------------------------------
+
+
+def three_thirteen_sheet(client, names=("An", "Binh", "Chi")) -> str:  # type: ignore[no-untyped-def]
+    response = client.post("/three-thirteen/new", data={"names": list(names) + [""] * (8 - len(names)), "dealer": "0"})
+    assert response.status_code == 303, text(response)
+    return response.headers["Location"].rsplit("/", 1)[-1]
+
+
+def three_thirteen_round(client, app, token, number, points) -> None:  # type: ignore[no-untyped-def]
+    data = {"version": str(version(app, token)), "out": ["0"], "cards_0": "A♥ 2♥ 3♥", "points_0": ""}  # one run
+    for seat, value in enumerate(points[1:], start=1):
+        data[f"cards_{seat}"] = ""
+        data[f"points_{seat}"] = str(value)
+    response = client.post(f"/three-thirteen/g/{token}/round/{number}", data=data)
+    assert response.status_code == 303, text(response)
+
+
+def three_thirteen_page(client, token) -> str:  # type: ignore[no-untyped-def]
+    response = client.get(f"/three-thirteen/g/{token}")
+    assert response.status_code == 200
+    return text(response)
+
+
+def three_thirteen_money(client, app, token, **form):  # type: ignore[no-untyped-def]
+    form["version"] = str(version(app, token))
+    return client.post(f"/three-thirteen/g/{token}/money", data=form)
+
+
+def test_three_thirteen_winner_is_paid_the_difference_times_the_stake(client, app):
+    token = three_thirteen_sheet(client)
+    three_thirteen_round(client, app, token, 1, [0, 7, 12])
+    assert three_thirteen_money(client, app, token, stake="0.50", currency="USD", settle="winner").status_code == 303
+    body = three_thirteen_page(client, token)
+    # Binh pays An 7 × 0.50, Chi pays An 12 × 0.50.
+    assert "Chi pays An $6.00" in body and "Binh pays An $3.50" in body
+    assert "$0.50 a point" in body and "Undo: Stake changed" in body
+
+
+def test_three_thirteen_each_pair_squares_the_difference(client, app):
+    token = three_thirteen_sheet(client)
+    three_thirteen_round(client, app, token, 1, [0, 7, 12])
+    assert three_thirteen_money(client, app, token, stake="1", currency="USD", settle="each").status_code == 303
+    body = three_thirteen_page(client, token)
+    # An +7 +12 = 19; Binh −7 +5 = −2; Chi −12 −5 = −17.
+    assert "An is owed $19.00" in body and "Binh owes $2.00" in body and "Chi owes $17.00" in body
+    assert 'value="each" selected' in body
+
+
+def test_three_thirteen_settle_switch_takes_only_its_choices(client, app):
+    token = three_thirteen_sheet(client)
+    response = three_thirteen_money(client, app, token, stake="1", currency="USD", settle="split")
+    assert response.status_code == 422 and "Choose how the stake is paid" in text(response)

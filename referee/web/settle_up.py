@@ -41,7 +41,7 @@ from flask_babel import get_locale, gettext, ngettext
 
 from referee.errors import RefereeError
 from referee.evening_end import EveningEnd, Progress, progress
-from referee.settle import MAX_PEOPLE, Transfer, settle
+from referee.settle import MAX_PEOPLE, SETTLE_CHOICES, Transfer, settle
 from referee.switches import rules_from_mapping
 from referee.text import message
 from referee.web import openapi
@@ -150,17 +150,24 @@ def format_money(amount: int, currency: str) -> str:
 
 @dataclass(frozen=True)
 class Stake:
-    """A sheet's stake: ``amount`` per point (or per game won) in ``currency``'s smallest unit."""
+    """A sheet's stake: ``amount`` per point (or per game won) in ``currency``'s smallest unit;
+    ``settle`` is the Three Thirteen switch (``winner`` or ``each``; other sheets keep the default)."""
 
     amount: int
     currency: str
+    settle: str = "winner"
 
     def to_dict(self) -> dict[str, Any]:
-        return {"stake": self.amount, "currency": self.currency}
+        data: dict[str, Any] = {"stake": self.amount, "currency": self.currency}
+        if self.settle != "winner":
+            data["settle"] = self.settle
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Stake:
-        return cls(int(data.get("stake", 0)), str(data.get("currency", "USD")))
+        settle = str(data.get("settle", "winner"))
+        return cls(int(data.get("stake", 0)), str(data.get("currency", "USD")),
+                   settle if settle in SETTLE_CHOICES else "winner")
 
 
 def parse_stake(typed: str, currency: str) -> int:
@@ -314,10 +321,15 @@ class StakeForm:
     currency: str
     currencies: tuple[tuple[str, str], ...]
     label: str
+    settle: str = "winner"
+    settle_choices: tuple[tuple[str, str], ...] = ()
+    """The Three Thirteen ``settle`` switch's choices (empty: the form has no such field)."""
 
 
-def stake_form(action: str, version: int, stake: Stake | None, *, per: str = "point") -> StakeForm:
-    """The stake form filled in with the sheet's stake (``per``: ``"point"`` or ``"game"`` won)."""
+def stake_form(action: str, version: int, stake: Stake | None, *, per: str = "point",
+               with_settle: bool = False) -> StakeForm:
+    """The stake form filled in with the sheet's stake (``per``: ``"point"`` or ``"game"`` won;
+    ``with_settle``: the Three Thirteen ``settle`` switch too)."""
     currency = stake.currency if stake else locale_currency()
     shown = ""
     if stake and stake.amount:
@@ -330,7 +342,12 @@ def stake_form(action: str, version: int, stake: Stake | None, *, per: str = "po
     locale = _babel_locale()
     choices = tuple((code, f"{code} · {get_currency_name(code, locale=locale)}") for code in codes)
     label = gettext("Stake per game won") if per == "game" else gettext("Stake per point")
-    return StakeForm(action, version, shown, currency, choices, label)
+    settle_choices: tuple[tuple[str, str], ...] = ()
+    if with_settle:
+        settle_choices = (("winner", gettext("Everyone pays the winner the difference")),
+                          ("each", gettext("Every pair squares the difference")))
+    return StakeForm(action, version, shown, currency, choices, label, stake.settle if stake else "winner",
+                     settle_choices)
 
 
 @dataclass(frozen=True)
@@ -417,13 +434,16 @@ def add_sheet_routes(bp: Blueprint, followed: FollowedGame[Any],
     ``<bp>.settle_money``) and ``POST /g/<token>/end`` (``<bp>.evening_end``)."""
 
     def money(token: str) -> Response:
-        typed = {"stake": str(request.form.get("stake", ""))[:30], "currency": str(request.form.get("currency", ""))[:3]}
+        typed = {"stake": str(request.form.get("stake", ""))[:30], "currency": str(request.form.get("currency", ""))[:3],
+                 "settle": str(request.form.get("settle", "winner"))[:10]}
 
         def decide(access: Access) -> tuple[str, dict[str, Any]]:
             currency = typed["currency"].strip().upper()
             if currency not in list_currencies():
                 raise Refused(gettext("Choose a currency from the list."), at="currency")
-            return MONEY, Stake(parse_stake(typed["stake"], currency), currency).to_dict()
+            if typed["settle"] not in SETTLE_CHOICES:
+                raise Refused(gettext("Choose how the stake is paid from the list."), at="settle")
+            return MONEY, Stake(parse_stake(typed["stake"], currency), currency, typed["settle"]).to_dict()
 
         return followed.write(token, decide, typed=typed, at="stake")
 
