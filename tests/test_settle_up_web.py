@@ -331,3 +331,12 @@ def test_three_thirteen_settle_switch_takes_only_its_choices(client, app):
     token = three_thirteen_sheet(client)
     response = three_thirteen_money(client, app, token, stake="1", currency="USD", settle="split")
     assert response.status_code == 422 and "Choose how the stake is paid" in text(response)
+
+
+def test_the_next_game_past_the_end_says_so_on_its_form(client, app):
+    token = start_sheet(client, names=("An", "Binh"), games="1")
+    add = client.get(f"/tienlen/scores/g/{token}/add")
+    assert 'data-state="past-end"' not in text(add)
+    add_game(client, app, token, out="0", left_1="5")
+    add = client.get(f"/tienlen/scores/g/{token}/add")
+    assert add.status_code == 200 and "this game is past its end" in text(add)

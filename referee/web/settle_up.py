@@ -151,7 +151,7 @@ def format_money(amount: int, currency: str) -> str:
 @dataclass(frozen=True)
 class Stake:
     """A sheet's stake: ``amount`` per point (or per game won) in ``currency``'s smallest unit;
-    ``settle`` is the Three Thirteen switch (``winner`` or ``each``; other sheets keep the default)."""
+    ``settle`` is the switch of a sheet where the lowest total wins (``winner`` or ``each``; other sheets keep the default)."""
 
     amount: int
     currency: str
@@ -323,13 +323,13 @@ class StakeForm:
     label: str
     settle: str = "winner"
     settle_choices: tuple[tuple[str, str], ...] = ()
-    """The Three Thirteen ``settle`` switch's choices (empty: the form has no such field)."""
+    """The ``settle`` switch's choices (empty: the form has no such field)."""
 
 
 def stake_form(action: str, version: int, stake: Stake | None, *, per: str = "point",
                with_settle: bool = False) -> StakeForm:
     """The stake form filled in with the sheet's stake (``per``: ``"point"`` or ``"game"`` won;
-    ``with_settle``: the Three Thirteen ``settle`` switch too)."""
+    ``with_settle``: the ``settle`` switch too, for a sheet where the lowest total wins)."""
     currency = stake.currency if stake else locale_currency()
     shown = ""
     if stake and stake.amount:
