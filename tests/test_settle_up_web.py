@@ -340,3 +340,64 @@ def test_the_next_game_past_the_end_says_so_on_its_form(client, app):
     add_game(client, app, token, out="0", left_1="5")
     add = client.get(f"/tienlen/scores/g/{token}/add")
     assert add.status_code == 200 and "this game is past its end" in text(add)
+
+
+# --- the stake on a Trece table (per game won) ---------------------------------------------------
+
+# A whole Trece game on the default deal (dealer Ana, Q♥ turned), Ben winning: (action, form).
+TRECE_GAME = [
+    ("play", "K♥ RJ"), ("draw", ""), ("draw", ""), ("draw", ""), ("play", "5♥"), ("play", "6♥"),
+    ("play", "7♠ 8♠ 9♠ 10♠ J♠ Q♠ K♠ A♣ 2♣ 3♣"), ("thirteen", "0"), ("play", "4♣"),
+    ("play", "5♣ 6♣ 7♣ 8♣ 9♣ 10♣ J♣ Q♣ K♣ A♦ 2♦ 3♦ 4♦"), ("last_card", "1"), ("play", "5♦"), ("play", "6♦"),
+]
+
+
+def trece_table(client) -> str:  # type: ignore[no-untyped-def]
+    response = client.post("/trece/new", data={"name0": "Ana", "name1": "Ben", "dealer": "0", "turned_rank": "Q",
+                                               "turned_suit": "♥", "run_after_joker__present": "1"})
+    assert response.status_code == 303, text(response)
+    return response.headers["Location"].rsplit("/", 1)[1]
+
+
+def trece_act(client, app, token, action, value) -> None:  # type: ignore[no-untyped-def]
+    form = {"action": action, "version": str(version(app, token))}
+    if action == "play":
+        form["cards"] = value
+    elif value:
+        form["player"] = value
+    response = client.post(f"/trece/g/{token}/act", data=form)
+    assert response.status_code == 303, text(response)
+
+
+def trece_page(client, token) -> str:  # type: ignore[no-untyped-def]
+    response = client.get(f"/trece/g/{token}")
+    assert response.status_code == 200
+    return text(response)
+
+
+def test_a_trece_table_played_for_a_stake_has_the_loser_pay_the_winner(client, app):
+    token = trece_table(client)
+    response = client.post(f"/trece/g/{token}/money", data={"stake": "2,50", "currency": "EUR",
+                                                          "version": str(version(app, token))},
+                           headers={"Accept-Language": "es"})
+    assert response.status_code == 303
+    body = trece_page(client, token)
+    assert "Undo: Stake changed" in body and 'class="settle-up"' not in body  # nobody has won yet
+    for action, value in TRECE_GAME:  # the stake is no move: the game goes on as before
+        trece_act(client, app, token, action, value)
+    body = trece_page(client, token)
+    assert "Ben has no cards left and wins!" in body
+    assert "Ana pays Ben €2.50" in body and "€2.50 a game won" in body
+    es = text(client.get(f"/trece/g/{token}", headers={"Accept-Language": "es"}))
+    assert "Ana paga a Ben 2,50 €" in es
+
+
+def test_undoing_a_trece_stake_takes_back_the_stake_not_the_last_move(client, app):
+    token = trece_table(client)
+    trece_act(client, app, token, "play", "K♥ RJ")
+    client.post(f"/trece/g/{token}/money", data={"stake": "1", "currency": "USD", "version": str(version(app, token))})
+    response = client.post(f"/trece/g/{token}/undo", data={"version": str(version(app, token))})
+    assert response.status_code == 303
+    body = trece_page(client, token)
+    assert "Undo: Ben played K♥ RJ" in body and 'class="settle-up"' not in body
+    assert 'data-count="11"' in body  # Ben's run is still on the table
