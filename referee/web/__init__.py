@@ -37,13 +37,15 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals["get_locale"] = get_locale
     app.jinja_env.globals["JS_ON"] = JS_ON
 
-    from referee.web import api, assets, engine, names, offline, registry, sharing, tables, views
+    from referee.web import api, assets, engine, names, offline, registry, settle_up, sharing, tables, views
 
     app.jinja_env.globals["POLL_SECONDS"] = tables.POLL_SECONDS
     app.jinja_env.globals["new_write_id"] = tables.new_starting_id
     # The house rules this phone keeps (its HttpOnly cookie), for the phone's engine to read.
     app.jinja_env.globals["kept_switches"] = tables.remembered_rules
     app.jinja_env.globals["short_names"] = names.short_names
+    # Money in the reader's locale (its module also adds POST /api/settle to api.bp).
+    app.jinja_env.globals["format_money"] = settle_up.format_money
 
     # Pages, fragments and JSON compressed (brotli, else gzip); static files are served
     # precompressed under versioned names by WhiteNoise (see referee.web.assets).

@@ -464,6 +464,13 @@
       navigator.serviceWorker.register("/sw.js").catch(function () { /* no worker: pages need the network */ });
     }
   });
+  /* An evening's "until" is read on the table's clock: a form says the phone's time zone. */
+  function clockOffsets(root) {
+    var fields = (root && root.querySelectorAll) ? root.querySelectorAll("[data-utc-offset]") : [];
+    for (var i = 0; i < fields.length; i++) fields[i].value = String(-new Date().getTimezoneOffset());
+  }
+  document.addEventListener("DOMContentLoaded", function () { clockOffsets(document); });
+  document.addEventListener("htmx:load", function (e) { clockOffsets(e.target); });
   /* The share box's links: a tap selects the whole link, ready to copy. */
   document.addEventListener("focusin", function (e) {
     if (e.target && e.target.hasAttribute && e.target.hasAttribute("data-select-on-focus")) e.target.select();

@@ -26,9 +26,10 @@ from referee.three_thirteen import (
     split_hand,
 )
 from referee.three_thirteen_sheet import RoundRefused
-from referee.web import api, openapi, sheets
+from referee.web import api, openapi, settle_up, sheets
 from referee.web.games.three_thirteen import answers
 from referee.web.games.three_thirteen.answers import SCORE_SWITCHES, form_values, rules_from_form
+from referee.web.games.three_thirteen.money import money_context
 from referee.web.games.three_thirteen.sheet import (
     CORRECT,
     KIND,
@@ -158,7 +159,8 @@ def score() -> Response:
 
 
 def _sheet_context(access: Access, sheet: Sheet) -> dict[str, Any]:
-    return {**GAME.context(access), "sheet": sheet, "chart": running_chart(sheet)}
+    return {**GAME.context(access), "sheet": sheet, "chart": running_chart(sheet),
+            **money_context(access, sheet.names, sheet.totals, sheet.finished, len(sheet.rounds))}
 
 
 def last_move(access: Access) -> str | None:
@@ -167,6 +169,8 @@ def last_move(access: Access) -> str | None:
     if not live:
         return None
     event = live[-1]
+    if (label := settle_up.undo_label(event)) is not None:
+        return label
     if event.kind == CORRECT:
         return gettext("Round %(n)s corrected", n=event.payload.get("round"))
     return gettext("Round %(n)s entered", n=event.payload.get("round"))
@@ -184,6 +188,9 @@ def render_sheet(access: Access, feedback: Feedback, status: int = 200) -> Respo
 
 GAME: FollowedGame[Sheet] = FollowedGame(bp, kind=KIND, endpoint="three_thirteen.game", render=render_sheet,
                                           last_move=last_move, live="sheet", build=build_sheet)
+
+
+settle_up.add_sheet_routes(bp, GAME)  # the stake (keeper form); the end switches are not used here
 
 
 @bp.get("/g/<token>")

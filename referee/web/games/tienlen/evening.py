@@ -35,6 +35,7 @@ from referee.tienlen_evening import (
 )
 from referee.tienlen_evening import typed_from_facts as _typed_from_facts
 from referee.tienlen_scores import FinishedGame, Payment, ScoreError, ScoreInputError, ScoreRules
+from referee.web import settle_up
 from referee.web.extensions import db
 from referee.web.models import Game as StoredGame
 from referee.web.rebuilt import sheet_of, written
@@ -63,7 +64,8 @@ def rules_of(raw: Mapping[str, Any] | None) -> ScoreRules:
 def rebuild(game: StoredGame) -> Evening:
     """Replay the evening's effective events (:func:`referee.tienlen_evening.replay`)."""
     setup = EveningSetup(tuple(game.player_names), rules_of(game.rules))
-    return replay(setup, [{**event.payload, "action": event.kind} for event in live_events(game)])
+    return replay(setup, [{**event.payload, "action": event.kind} for event in live_events(game)
+                          if event.kind not in settle_up.EVENT_KINDS])  # the stake and end: not games
 
 
 def build_sheet(game: StoredGame) -> Evening:
@@ -82,6 +84,8 @@ def last_move(sheet: Evening, game: StoredGame) -> str | None:
     if not live:
         return None
     event = live[-1]
+    if (label := settle_up.undo_label(event)) is not None:
+        return label
     if event.kind == CORRECT:
         return gettext("Game %(n)s corrected", n=event.payload.get("number"))
     if event.kind == FOLLOW:

@@ -33,7 +33,7 @@ from referee.tienlen_evening import (
     seat_map,
 )
 from referee.tienlen_scores import ScoreRules
-from referee.web import sheets, store
+from referee.web import settle_up, sheets, store
 from referee.web.games.tienlen import scores_api  # noqa: F401  (the API routes and their OpenAPI paths)
 from referee.web.games.tienlen.evening import (
     KIND,
@@ -51,6 +51,7 @@ from referee.web.games.tienlen.evening import (
     typed_from_facts,
     written,
 )
+from referee.web.games.tienlen.evening_money import evening_context
 from referee.web.guard import whole_number
 from referee.web.house_rules import SwitchLabel, Words, rules_from_form, sent_switches, switch_labels
 from referee.web.models import Game as StoredGame
@@ -129,10 +130,12 @@ def new() -> Response:
         errors["names"] = say(exc)
     values = sent_switches(form, ScoreRules)
     rules = rules_from_form(form, ScoreRules, errors)
+    end = settle_up.read_end(form, errors)
     if errors:
         shown = {**ScoreRules().to_dict(), **{k: v for k, v in values.items()}}
+        shown.update({key: str(form.get(key, ""))[:12] for key in settle_up.END_FIELDS})  # kept as typed
         return _start_form(rows, shown, errors, status=422)
-    return SHEET.start(names, rules=rules.to_dict(), setup={})
+    return SHEET.start(names, rules=rules.to_dict(), setup={"end": end.to_dict()} if end.is_set else {})
 
 
 def _start_form(names: list[str], values: dict[str, Any], errors: dict[str, str], status: int = 200) -> Response:
@@ -146,7 +149,7 @@ def _start_form(names: list[str], values: dict[str, Any], errors: dict[str, str]
 
 def _context(access: Access, sheet: Sheet) -> dict[str, Any]:
     return {**SHEET.context(access), "sheet": sheet, "chart": running_chart(sheet),
-            "describe": describe, "undo_label": last_move(sheet, access.game)}
+            "describe": describe, "undo_label": last_move(sheet, access.game), **evening_context(access, sheet)}
 
 
 def render_sheet(access: Access, feedback: Feedback, status: int = 200) -> Response:
@@ -167,6 +170,9 @@ def _undo_label(access: Access) -> str | None:
 
 SHEET: FollowedGame[Sheet] = FollowedGame(bp, kind=KIND, endpoint="tienlen_scores.sheet", render=render_sheet,
                                            last_move=_undo_label, live="sheet", build=build_sheet)
+
+
+settle_up.add_sheet_routes(bp, SHEET)  # the stake and the end of the evening (keeper forms)
 
 
 @bp.get("/g/<token>")

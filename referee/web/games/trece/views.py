@@ -35,10 +35,11 @@ from referee.trece import (
     check_play,
     replay,
 )
-from referee.web import api, openapi, store
+from referee.web import api, openapi, settle_up, store
 from referee.web.games.trece import answers
 from referee.web.games.trece.answers import JOKER_CODES as JOKER_CODES
 from referee.web.games.trece.answers import MoveRefused, MoveUnreadable, describe, judge, read_one_card
+from referee.web.games.trece.money import money_context
 from referee.web.house_rules import SwitchLabel, Words, rules_from_form, switch_labels
 from referee.web.i18n import reason_fields
 from referee.web.models import Game
@@ -216,12 +217,25 @@ def new_game() -> Response:
 # --------------------------------------------------------------------------- the table
 
 
+def moves(game: Game) -> list[dict[str, Any]]:
+    """The table's records still in force (the stake, :mod:`referee.web.settle_up`, is no move)."""
+    return [e.payload for e in store.live_events(game) if e.kind not in settle_up.EVENT_KINDS]
+
+
 def game_state(game: Game) -> State:
-    return replay(game.setup, [e.payload for e in store.live_events(game)])
+    return replay(game.setup, moves(game))
+
+
+def _stake_undone(game: Game) -> str | None:
+    """The undo button's words when the latest change is the stake."""
+    live = store.live_events(game)
+    return settle_up.undo_label(live[-1]) if live else None
 
 
 def last_move(access: store.Access) -> str | None:
     """The latest move still in force, for the undo button."""
+    if (label := _stake_undone(access.game)) is not None:
+        return label
     state = game_state(access.game)
     return describe(state.log[-1], state) if state.log else None
 
@@ -231,19 +245,22 @@ def render_table(access: store.Access, feedback: Feedback, status: int = 200) ->
     log = [describe(r, state) for r in state.log]
     return render_page(
         "trece/table.html", "trece/_table.html", status=status, **GAME.context(access),
-        state=state, info=state.to_dict(), log=log, undo_label=log[-1] if log else None,
+        state=state, info=state.to_dict(), log=log, undo_label=_stake_undone(access.game) or (log[-1] if log else None),
         calls_last=[p for p in (0, 1) if state.can_call_last_card(p)],
         calls_thirteen=[p for p in (0, 1) if state.can_call_thirteen(p)],
         feedback=feedback, top_red=getattr(state.top, "is_red", False),
         demand_red=state.demand is not None and state.demand.is_red,
         # The game as the phone's engine replays it to judge the next move by itself.
-        phone_game={"setup": access.game.setup, "records": [e.payload for e in store.live_events(access.game)]}
-        if access.can_write else None,
+        phone_game={"setup": access.game.setup, "records": moves(access.game)}
+        if access.can_write else None, **money_context(access, state),
     )
 
 
 GAME: FollowedGame[object] = FollowedGame(  # no build: its pages read the state themselves
     bp, kind=KIND, endpoint="trece.table", render=render_table, last_move=last_move)
+
+
+settle_up.add_sheet_routes(bp, GAME)  # the stake per game won (keeper form)
 
 
 @bp.get("/g/<token>")

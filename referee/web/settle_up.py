@@ -1,0 +1,464 @@
+"""Settling up and the end of an evening, on the web: shared by every sheet and a group's evening.
+
+The rules are the library's (:mod:`referee.settle`, :mod:`referee.evening_end`); this
+module reads what a sheet stores, words it in the reader's language and formats the money
+for their locale with Babel (the library stays Babel-free).
+
+- ``POST /api/settle``: ``{"balances": {"An": 1250, "Binh": -500, ...}}`` (whole smallest
+  units) answers ``{"transfers": [{"from": "Binh", "to": "An", "amount": 500}, ...]}``, the
+  exact fewest; a 400 names the mistake.
+- A sheet's **stake** (an amount per point or per game won, in a currency) and its **end
+  switches** are two event kinds on the sheet's stored game, written by its keeper through
+  its :class:`~referee.web.tables.FollowedGame` (versioned; a resend is applied once):
+  :data:`MONEY` (``{"stake": 1000, "currency": "VND"}``) and :data:`END`
+  (:meth:`EveningEnd.to_dict`).  A sheet's replay leaves them out (:data:`EVENT_KINDS`).
+  :func:`add_sheet_routes` adds the two forms' routes to a sheet's blueprint.
+- The view models the shared partials draw: :class:`SettleUpView`
+  (``partials/settle_up.html``, from :func:`settle_up_view`), :class:`StakeForm`
+  (``partials/stake_form.html``) and :class:`EndView` (``partials/evening_end.html``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from babel.numbers import (
+    NumberFormatError,
+    format_currency,
+    format_decimal,
+    get_currency_name,
+    get_currency_precision,
+    list_currencies,
+    parse_decimal,
+)
+from flask import Blueprint, Response, jsonify, request, url_for
+from flask.typing import ResponseReturnValue
+from flask_babel import get_locale, gettext, ngettext
+
+from referee.errors import RefereeError
+from referee.evening_end import EveningEnd, Progress, progress
+from referee.settle import MAX_PEOPLE, SETTLE_CHOICES, Transfer, settle
+from referee.switches import rules_from_mapping
+from referee.text import message
+from referee.web import openapi
+from referee.web.api import BadRequest, json_body
+from referee.web.api import bp as api_bp
+from referee.web.models import Event, Game
+from referee.web.store import Access, live_events
+from referee.web.tables import FollowedGame, Refused
+from referee.web.words import say
+
+__all__ = [
+    "END", "EVENT_KINDS", "MONEY", "MAX_STAKE", "EndView", "MoneyRow", "SettleUpView", "Stake", "StakeForm",
+    "TransferRow", "add_sheet_routes", "end_of", "end_view", "entered_times", "format_money", "locale_currency",
+    "money_of", "settle_up_view", "sheet_rows", "stake_form", "undo_label",
+]
+
+MONEY = "money"
+"""The event kind of a sheet's stake and currency."""
+END = "end"
+"""The event kind of a sheet's end switches (``target``, ``games``, ``until``)."""
+EVENT_KINDS = frozenset({MONEY, END})
+"""The event kinds of this module: a sheet's replay leaves them out."""
+
+MAX_STAKE = 10**12
+"""The largest stake (in the currency's smallest unit) a sheet takes."""
+MAX_AMOUNT = 10**15
+"""The largest balance (in the smallest unit) the JSON API takes."""
+MAX_NAME = 80
+
+#: The currencies offered first on the stake form (any ISO code Babel knows is taken).
+CURRENCIES = ("VND", "USD", "EUR", "BRL", "MXN", "ARS", "COP", "CLP", "PEN", "GBP", "AUD", "CAD")
+_LOCALE_CURRENCY = {"en": "USD", "es": "EUR", "pt": "BRL", "vi": "VND"}
+_BABEL_LOCALE = {"en": "en_US", "es": "es_ES", "pt": "pt_BR", "vi": "vi_VN"}
+
+
+# ---------------------------------------------------------------------------
+# The JSON API
+
+
+@api_bp.post("/settle")
+def settle_api() -> ResponseReturnValue:
+    """The fewest transfers that square the balances (whole smallest units)."""
+    data = json_body(required=("balances",), allowed=("balances",))
+    balances = data["balances"]
+    if not isinstance(balances, dict):
+        raise BadRequest(message("the field {field} must be an object of names and whole amounts",
+                                 field="'balances'"), field="balances")
+    for name, amount in balances.items():
+        if len(name) > MAX_NAME:
+            raise BadRequest(message("the name {name} is longer than {most} characters",
+                                     name=repr(name[:20] + "…"), most=MAX_NAME), field="balances")
+        if isinstance(amount, int) and not isinstance(amount, bool) and abs(amount) > MAX_AMOUNT:
+            raise BadRequest(message("{name}'s balance {value} is more than {most} in the smallest unit",
+                                     name=name, value=amount, most=MAX_AMOUNT), field="balances")
+    try:
+        transfers = settle(balances)
+    except RefereeError as exc:
+        raise BadRequest(exc.reason, field="balances") from None
+    return jsonify(transfers=[t.to_dict() for t in transfers])
+
+
+openapi.add_path("/api/settle", "post", openapi.json_operation(
+    "Settle up: the exact fewest transfers that bring every balance to zero (amounts in the currency's "
+    "smallest unit; positive is owed, negative owes; they must add up to zero).",
+    {
+        "type": "object", "required": ["balances"], "additionalProperties": False,
+        "properties": {"balances": {
+            "type": "object", "maxProperties": MAX_PEOPLE,
+            "additionalProperties": {"type": "integer", "minimum": -MAX_AMOUNT, "maximum": MAX_AMOUNT},
+            "description": "Each player's balance, by name, in whole smallest units.",
+        }},
+    },
+    {
+        "type": "object", "required": ["transfers"],
+        "properties": {"transfers": {"type": "array", "items": {
+            "type": "object", "required": ["from", "to", "amount"],
+            "properties": {"from": {"type": "string"}, "to": {"type": "string"},
+                           "amount": {"type": "integer", "minimum": 1}},
+        }}},
+    },
+    {"balances": {"An": 1250, "Binh": -500, "Chi": -750}},
+))
+
+
+# ---------------------------------------------------------------------------
+# Money in the reader's language
+
+
+def _babel_locale() -> str:
+    code = str(get_locale() or "en")
+    return _BABEL_LOCALE.get(code, code)
+
+
+def locale_currency() -> str:
+    """The currency of the reader's locale (the stake form's default)."""
+    return _LOCALE_CURRENCY.get(str(get_locale() or "en"), "USD")
+
+
+def format_money(amount: int, currency: str) -> str:
+    """An amount in the currency's smallest unit, formatted for the reader's locale
+    (``1.200.000 ₫``, ``R$ 12,50``, ``$12.50``)."""
+    digits = get_currency_precision(currency)
+    value = Decimal(amount).scaleb(-digits)
+    return str(format_currency(value, currency, locale=_babel_locale()))
+
+
+@dataclass(frozen=True)
+class Stake:
+    """A sheet's stake: ``amount`` per point (or per game won) in ``currency``'s smallest unit;
+    ``settle`` is the switch of a sheet where the lowest total wins (``winner`` or ``each``; other sheets keep the default)."""
+
+    amount: int
+    currency: str
+    settle: str = "winner"
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"stake": self.amount, "currency": self.currency}
+        if self.settle != "winner":
+            data["settle"] = self.settle
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Stake:
+        settle = str(data.get("settle", "winner"))
+        return cls(int(data.get("stake", 0)), str(data.get("currency", "USD")),
+                   settle if settle in SETTLE_CHOICES else "winner")
+
+
+def parse_stake(typed: str, currency: str) -> int:
+    """The stake typed in the currency's units (``0,50``, ``1.000``) as a whole number of its
+    smallest unit; a sentence the keeper can act on otherwise."""
+    text = typed.strip()
+    if not text:
+        return 0
+    try:
+        value = parse_decimal(text, locale=_babel_locale())
+    except (NumberFormatError, InvalidOperation, ValueError):
+        raise Refused(gettext("“%(typed)s” is not an amount of money.", typed=text), at="stake") from None
+    smallest = value.scaleb(get_currency_precision(currency))
+    if smallest != smallest.to_integral_value():
+        raise Refused(gettext("%(currency)s has no amount smaller than %(unit)s.", currency=currency,
+                              unit=format_money(1, currency)), at="stake")
+    amount = int(smallest)
+    if not 0 <= amount <= MAX_STAKE:
+        raise Refused(gettext("A stake is between nothing and %(most)s.", most=format_money(MAX_STAKE, currency)),
+                      at="stake")
+    return amount
+
+
+def _latest(game: Game, kind: str) -> Event | None:
+    found = [event for event in live_events(game) if event.kind == kind]
+    return found[-1] if found else None
+
+
+def money_of(game: Game) -> Stake | None:
+    """The sheet's stake (its latest :data:`MONEY` event still in force), ``None`` when not set."""
+    event = _latest(game, MONEY)
+    return Stake.from_dict(event.payload) if event is not None else None
+
+
+def end_of(game: Game) -> EveningEnd:
+    """The sheet's end switches: its latest :data:`END` event, else those it was started with
+    (``setup["end"]``), else all off."""
+    event = _latest(game, END)
+    raw = event.payload if event is not None else (game.setup or {}).get("end") or {}
+    try:
+        return rules_from_mapping(EveningEnd, raw)
+    except RefereeError:
+        return EveningEnd()
+
+
+def entered_times(game: Game, kind: str) -> list[datetime]:
+    """When each game of a sheet was entered: its events of ``kind`` still in force, in order."""
+    return [event.created_at for event in live_events(game) if event.kind == kind]
+
+
+def undo_label(event: Event) -> str | None:
+    """The undo button's words for one of this module's events, else ``None``."""
+    if event.kind == MONEY:
+        return gettext("Stake changed")
+    if event.kind == END:
+        return gettext("End of the evening changed")
+    return None
+
+
+# ---------------------------------------------------------------------------
+# The view models
+
+
+@dataclass(frozen=True)
+class MoneyRow:
+    """One player's balance: ``amount`` in the smallest unit, ``shown`` formatted, ``words`` a sentence."""
+
+    name: str
+    amount: int
+    shown: str
+    words: str
+
+    @property
+    def sign(self) -> str:
+        """``"owed"``, ``"owes"`` or ``"square"`` (the row's ``data-state``)."""
+        return "owed" if self.amount > 0 else "owes" if self.amount < 0 else "square"
+
+
+@dataclass(frozen=True)
+class TransferRow:
+    """One payment: who pays whom how much, formatted, and the sentence ("Binh pays An 12.000 ₫")."""
+
+    payer: str
+    payee: str
+    amount: int
+    shown: str
+    words: str
+
+
+@dataclass(frozen=True)
+class SettleUpView:
+    """What ``partials/settle_up.html`` draws: each balance and the fewest transfers, in words.
+
+    ``title`` heads the block; ``stake_words`` says the stake ("1.000 ₫ a point"), ``note``
+    one more line (such as games past the end not counted); ``final``: the evening is over.
+    """
+
+    currency: str
+    rows: tuple[MoneyRow, ...]
+    transfers: tuple[TransferRow, ...]
+    title: str
+    stake_words: str | None = None
+    note: str | None = None
+    final: bool = False
+
+
+def settle_up_view(
+    balances: Mapping[str, int], currency: str, *, stake_words: str | None = None, note: str | None = None,
+    final: bool = False, title: str | None = None,
+) -> SettleUpView:
+    """The settle-up block of these balances (zero-sum, whole smallest units), in the reader's words."""
+    rows = []
+    for name, amount in balances.items():
+        shown = format_money(abs(amount), currency)
+        if amount > 0:
+            words = gettext("%(name)s is owed %(amount)s", name=name, amount=shown)
+        elif amount < 0:
+            words = gettext("%(name)s owes %(amount)s", name=name, amount=shown)
+        else:
+            words = gettext("%(name)s is square", name=name)
+        rows.append(MoneyRow(name, amount, shown, words))
+    transfers = tuple(_transfer_row(t, currency) for t in settle(balances))
+    if title is None:
+        title = gettext("Settle up") if final else gettext("Settle up if the evening ended now")
+    return SettleUpView(currency, tuple(rows), transfers, title, stake_words, note, final)
+
+
+def _transfer_row(transfer: Transfer, currency: str) -> TransferRow:
+    shown = format_money(transfer.amount, currency)
+    words = gettext("%(payer)s pays %(payee)s %(amount)s", payer=transfer.payer, payee=transfer.payee, amount=shown)
+    return TransferRow(transfer.payer, transfer.payee, transfer.amount, shown, words)
+
+
+def stake_words(stake: Stake, per: str = "point") -> str:
+    """The stake in words: "1.000 ₫ a point" (``per="point"``) or "5,00 € a game won" (``"game"``)."""
+    shown = format_money(stake.amount, stake.currency)
+    if per == "game":
+        return gettext("%(amount)s a game won", amount=shown)
+    return gettext("%(amount)s a point", amount=shown)
+
+
+@dataclass(frozen=True)
+class StakeForm:
+    """The keeper's stake form (``partials/stake_form.html``): where it posts and what it shows
+    (``stake`` in the currency's units, as the reader writes them).  What was typed comes back
+    through the page's ``feedback.typed`` (``stake``, ``currency``) after a refusal or a 409."""
+
+    action: str
+    version: int
+    stake: str
+    currency: str
+    currencies: tuple[tuple[str, str], ...]
+    label: str
+    settle: str = "winner"
+    settle_choices: tuple[tuple[str, str], ...] = ()
+    """The ``settle`` switch's choices (empty: the form has no such field)."""
+
+
+def stake_form(action: str, version: int, stake: Stake | None, *, per: str = "point",
+               with_settle: bool = False) -> StakeForm:
+    """The stake form filled in with the sheet's stake (``per``: ``"point"`` or ``"game"`` won;
+    ``with_settle``: the ``settle`` switch too, for a sheet where the lowest total wins)."""
+    currency = stake.currency if stake else locale_currency()
+    shown = ""
+    if stake and stake.amount:
+        digits = get_currency_precision(stake.currency)
+        pattern = "0." + "0" * digits if digits else "0"
+        shown = format_decimal(Decimal(stake.amount).scaleb(-digits), format=pattern, locale=_babel_locale())
+    codes = list(CURRENCIES)
+    if currency not in codes:
+        codes.insert(0, currency)
+    locale = _babel_locale()
+    choices = tuple((code, f"{code} · {get_currency_name(code, locale=locale)}") for code in codes)
+    label = gettext("Stake per game won") if per == "game" else gettext("Stake per point")
+    settle_choices: tuple[tuple[str, str], ...] = ()
+    if with_settle:
+        settle_choices = (("winner", gettext("Everyone pays the winner the difference")),
+                          ("each", gettext("Every pair squares the difference")))
+    return StakeForm(action, version, shown, currency, choices, label, stake.settle if stake else "winner",
+                     settle_choices)
+
+
+@dataclass(frozen=True)
+class EndView:
+    """The end of the evening on a sheet (``partials/evening_end.html``): how far there is to go
+    (``lines``), or that it is over (``over``, ``winners``, ``past_end``), and the keeper's end
+    form (``action``, ``version``; what was typed comes back through ``feedback.typed``)."""
+
+    progress: Progress
+    end: EveningEnd
+    lines: tuple[str, ...]
+    over: str | None
+    winners: str | None
+    past_end: str | None
+    action: str
+    version: int
+
+    def value(self, name: str) -> str:
+        """A stored end switch as the form shows it (off: empty)."""
+        raw = self.end.to_dict()[name]
+        return "" if raw in (0, "") else str(raw)
+
+
+def end_view(end: EveningEnd, names: Sequence[str], running: Sequence[Sequence[int]], entered: Sequence[datetime],
+             *, start: datetime, action: str, version: int, lowest_wins: bool = False) -> EndView:
+    """Where the evening stands against its end switches, in the reader's words."""
+    got = progress(end, names, running, entered, start=start, now=datetime.now(UTC), lowest_wins=lowest_wins)
+    over = say(got.why) if got.why is not None else None
+    winners = None
+    if got.over and got.winners:
+        winners = ngettext("%(names)s won the evening.", "%(names)s won the evening.", len(got.winners),
+                           names=_and(got.winners))
+    past = None
+    if got.past_end:
+        past = ngettext("%(num)d game was played past the end; it is not in the result.",
+                        "%(num)d games were played past the end; they are not in the result.", got.past_end)
+    return EndView(got, end, tuple(say(m) for m in got.to_go), over, winners, past, action, version)
+
+
+def _and(names: Sequence[str]) -> str:
+    if len(names) < 2:
+        return "".join(names)
+    return gettext("%(first)s and %(last)s", first=", ".join(names[:-1]), last=names[-1])
+
+
+def sheet_rows(names: Sequence[str], totals: Sequence[int], stake: Stake) -> dict[str, int]:
+    """A points sheet's balances: each total × the stake."""
+    return {name: total * stake.amount for name, total in zip(names, totals, strict=True)}
+
+
+# ---------------------------------------------------------------------------
+# The sheet's forms
+
+
+END_FIELDS = ("target", "games", "until", "utc_offset")
+
+
+def read_end(form: Mapping[str, Any], errors: dict[str, str] | None = None) -> EveningEnd:
+    """The end switches of a form (empty fields: off); a mistake raises :class:`Refused`
+    at the field (or, with ``errors``, is put there and all off is answered)."""
+    raw = {key: str(form.get(key, ""))[:12].strip() for key in END_FIELDS}
+    values: dict[str, Any] = {}
+    for key in ("target", "games"):
+        if raw[key]:
+            values[key] = raw[key]
+    if raw["until"]:
+        values["until"] = raw["until"]
+    offset = raw["utc_offset"]
+    if offset.lstrip("-").isascii() and offset.lstrip("-").isdigit() and len(offset) < 6:
+        values["utc_offset"] = int(offset)
+    try:
+        return rules_from_mapping(EveningEnd, values)
+    except RefereeError as exc:
+        switch = getattr(exc, "switch", "") or "target"
+        if errors is None:
+            raise Refused(exc, at=switch) from None
+        errors[switch] = say(exc)
+        return EveningEnd()
+
+
+def add_sheet_routes(bp: Blueprint, followed: FollowedGame[Any],
+                     check: Callable[[Access], None] | None = None) -> None:
+    """Add a sheet's keeper forms to its blueprint: ``POST /g/<token>/money`` (endpoint
+    ``<bp>.settle_money``) and ``POST /g/<token>/end`` (``<bp>.evening_end``)."""
+
+    def money(token: str) -> Response:
+        typed = {"stake": str(request.form.get("stake", ""))[:30], "currency": str(request.form.get("currency", ""))[:3],
+                 "settle": str(request.form.get("settle", "winner"))[:10]}
+
+        def decide(access: Access) -> tuple[str, dict[str, Any]]:
+            currency = typed["currency"].strip().upper()
+            if currency not in list_currencies():
+                raise Refused(gettext("Choose a currency from the list."), at="currency")
+            if typed["settle"] not in SETTLE_CHOICES:
+                raise Refused(gettext("Choose how the stake is paid from the list."), at="settle")
+            return MONEY, Stake(parse_stake(typed["stake"], currency), currency, typed["settle"]).to_dict()
+
+        return followed.write(token, decide, typed=typed, at="stake")
+
+    def end(token: str) -> Response:
+        typed = {key: str(request.form.get(key, ""))[:12] for key in END_FIELDS}
+
+        def decide(access: Access) -> tuple[str, dict[str, Any]]:
+            return END, read_end(typed).to_dict()
+
+        return followed.write(token, decide, typed=typed, at="target")
+
+    bp.add_url_rule("/g/<token>/money", endpoint="settle_money", view_func=money, methods=["POST"])
+    bp.add_url_rule("/g/<token>/end", endpoint="evening_end", view_func=end, methods=["POST"])
+
+
+def sheet_urls(endpoint_prefix: str, token: str) -> tuple[str, str]:
+    """The stake form's and the end form's addresses on a sheet's blueprint."""
+    return (url_for(f"{endpoint_prefix}.settle_money", token=token), url_for(f"{endpoint_prefix}.evening_end", token=token))
