@@ -53,8 +53,6 @@ moment), :mod:`~referee.tienlen_scores.bombs`, :mod:`~referee.tienlen_scores.pay
 
 from __future__ import annotations
 
-from __future__ import annotations
-
 from referee.cards import Card
 from referee.tienlen import Chop
 from referee.tienlen_scores.bombs import bombs_in, count_bombs, smallest_bomb, splits_into_bombs

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from itertools import combinations
 
-from referee.cards import Card, Rank, format_cards, parse_cards
+from referee.cards import Card, Rank, parse_cards
 from referee.tienlen import RANK_ORDER, card_power, sort_cards
 
 __all__ = ["bombs_in", "count_bombs", "smallest_bomb", "splits_into_bombs", "stray_card"]

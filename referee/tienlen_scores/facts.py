@@ -21,7 +21,6 @@ from referee.tienlen_scores.chops import Seen, check_chops
 from referee.tienlen_scores.errors import (
     CardsLeftError,
     CardTwiceError,
-    ChopChainError,
     InstantWinError,
     NoSuchSeatError,
     OrderError,

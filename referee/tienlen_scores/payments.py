@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee.cards import Card, Rank, format_cards
-from referee.text import message
+from referee.text import Message, message
 from referee.tienlen_scores.bombs import bombs_in
 from referee.tienlen_scores.errors import ChopChainError, InstantWinError, OrderError, ScoreInputError
 from referee.tienlen_scores.facts import FinishedGame

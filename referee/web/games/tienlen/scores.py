@@ -51,6 +51,7 @@ from referee.web.games.tienlen.evening import (
     typed_from_facts,
     written,
 )
+from referee.web.games.tienlen.forms import MIN_CHOP_ROWS, chop_rows, form_verdict, read_game, reading_verdict
 from referee.web.guard import whole_number
 from referee.web.house_rules import SwitchLabel, Words, rules_from_form, sent_switches, switch_labels
 from referee.web.models import Game as StoredGame
@@ -195,10 +196,13 @@ def _entry_page(number: int | None) -> Render:
 
 def _render_entry(access: Access, sheet: Sheet, number: int | None, entry: Entry, *, status: int = 200,
                   feedback: Feedback | None = None) -> Response:
+    rows = max(MIN_CHOP_ROWS, chop_rows({k: v for k, v in entry.typed.items() if v}) + 1, chop_rows(entry.typed))
+    saved = sheet.saved(number) if number else None
     return render_page(
         "tienlen_scores/entry.html", "tienlen_scores/entry.html", status=status, entry=entry, number=number,
-        saved=sheet.saved(number) if number else None, feedback=feedback or Feedback(),
-        chop_rows=range(4), **_context(access, sheet),
+        saved=saved, feedback=feedback or Feedback(), chop_rows=range(rows), blank_entry=Entry({}),
+        play_on=sheet.rules.play_on or (saved is not None and saved.record.rules.play_on),
+        **_context(access, sheet),
     )
 
 
@@ -235,8 +239,15 @@ def _save_by_hand(token: str, number: int | None) -> Response:
 
     def decide(access: Access) -> tuple[str, dict[str, Any]]:
         evening = build_sheet(access.game)
+        old = evening.saved(number) if number is not None else None
+        rules = old.record.rules if old is not None and old.source == "table" else evening.rules
+        reading = read_game(evening.names, rules, typed)
+        if reading.facts is None:
+            shown = Entry(typed).take(reading_verdict(reading), evening.names)
+            raise Refused(shown.problem or say(reading_verdict(reading).reason), detail=shown)
+        facts = reading.facts
         try:
-            record = evening.add_by_hand(typed) if number is None else evening.correct(number, typed)
+            record = evening.add_by_hand(facts) if number is None else evening.correct(number, facts)
         except EntryRefused as exc:
             shown = refused_entry(typed, exc, evening.names)
             raise Refused(shown.problem or say(exc), detail=shown) from None
@@ -301,9 +312,9 @@ def _render_table_entry(access: Access, sheet: Sheet, table_id: int, hand_index:
     mapping = seat_map(sheet.names, hand.players) or list(range(len(hand.players)))
     preview = entry
     if not (entry.ok or entry.errors or entry.problem):
-        preview = Entry(entry.typed).take(
+        preview = Entry(entry.typed).take(form_verdict(
             judge_from_table(sheet.names, sheet.rules, table_id, state.hands, hand_index, _leftover(entry.typed),
-                             _leftover(entry.typed, "caught_")),
+                             _leftover(entry.typed, "caught_")), entry.typed, left_field="cards"),
             sheet.names)
     left = hand.cards_left_at_first_out or hand.cards_left
     seats: list[dict[str, Any]] = [{"seat": mapping[s], "name": hand.players[s], "left": left[s], "winner": s == hand.winner,
@@ -346,11 +357,12 @@ def add_from_table(token: str, table_id: int, hand: int) -> Response:
         try:
             return written(access.game, evening, evening.add_from_table(table_id, hands, hand, leftover, caught))
         except EntryRefused as exc:
-            shown = refused_entry(typed, exc, evening.names)
+            shown = refused_entry(typed, exc, evening.names, left_field="cards")
             raise Refused(shown.problem or say(exc), detail=shown) from None
         except RefereeError as exc:
-            raise Refused(exc, detail=Entry(typed).take(judge_from_table(
-                evening.names, evening.rules, table_id, hands, hand, leftover, caught), evening.names)) from None
+            raise Refused(exc, detail=Entry(typed).take(form_verdict(judge_from_table(
+                evening.names, evening.rules, table_id, hands, hand, leftover, caught), typed, left_field="cards"),
+                evening.names)) from None
 
     return SHEET.write(token, decide, typed=typed, detail=Entry(typed), render=_table_page(table_id, hand),
                        after={"added": len(sheet.games) + 1})
