@@ -134,6 +134,14 @@ def _module_path(module: str) -> str:
     return module.replace(".", "/") + ".py"
 
 
+def library_files() -> list[Path]:
+    """The rules library: ``referee/*.py`` and its packages (``referee/tienlen_scores/``, ...),
+    everything under ``referee/`` but the web layer."""
+    root = ROOT / "referee"
+    return sorted(p for p in root.rglob("*.py")
+                  if p.relative_to(root).parts[0] != "web" and "__pycache__" not in p.parts)
+
+
 def phone_modules(screens: Iterable[PhoneScreen]) -> list[str]:
     """The Flask-free modules the phone runs: the shared ones and each screen's."""
     found = list(PHONE_MODULES)
@@ -163,7 +171,7 @@ def app_files(games: Iterable[GameEntry]) -> dict[str, bytes]:
 
     screens = screens_of(games)
     files: dict[str, bytes] = {}
-    for path in sorted((ROOT / "referee").glob("*.py")):
+    for path in library_files():
         files[path.relative_to(ROOT).as_posix()] = path.read_bytes()
     for name in phone_modules(screens):
         files[name] = (ROOT / name).read_bytes()
@@ -343,7 +351,7 @@ def _inputs_key(screens: list[PhoneScreen]) -> str:
     digest = hashlib.sha256((PYODIDE / "package.json").read_bytes())
     digest.update(Path(__file__).read_bytes())
     digest.update(json.dumps(screens_json(screens), sort_keys=True).encode())
-    for path in sorted([*(ROOT / "referee").glob("*.py"), *(ROOT / n for n in phone_modules(screens)),
+    for path in sorted([*library_files(), *(ROOT / n for n in phone_modules(screens)),
                         *TEMPLATES.rglob("*.html"), *TRANSLATIONS.glob("*/LC_MESSAGES/messages.mo")]):
         digest.update(path.as_posix().encode() + b"\0" + path.read_bytes())
     from importlib.metadata import version

@@ -92,11 +92,11 @@ def switch_specs() -> list[SwitchLabel]:
         "frozen": Words(label=gettext("Frozen (×)"), help=gettext(
             "Someone who played no card pays this many times over (1: no extra)."), low=1, high=10),
         "two_left_black": Words(label=gettext("Black 2 left"), help=gettext(
-            "Caught holding a 2♠ or 2♣ at the end: paid to the winner.")),
+            "Caught holding a 2♠ or 2♣ when the first player went out: paid to that player.")),
         "two_left_red": Words(label=gettext("Red 2 left"), help=gettext(
-            "Caught holding a 2♦ or 2♥ at the end: paid to the winner.")),
+            "Caught holding a 2♦ or 2♥ when the first player went out: paid to that player.")),
         "bomb_left": Words(label=gettext("Bomb left"), help=gettext(
-            "Per bomb the leftover cards make (four of a kind, three pairs in a row).")),
+            "Per bomb in a hand when the first player went out (four of a kind, three or more pairs in a row).")),
         "chop_black": Words(label=gettext("Chop a black 2"), help=gettext(
             "A bomb beats a black 2: its player pays the bomber at once.")),
         "chop_red": Words(label=gettext("Chop a red 2"), help=gettext(
