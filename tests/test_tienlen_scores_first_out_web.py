@@ -228,3 +228,37 @@ def test_a_sixth_chop_row_typed_beyond_the_rows_shown_is_read(app, client) -> No
     response = sheet.post("/add", out="0", left_1="8", left_2="9", chop_by_5="1", chop_on_5="2", chop_twos_5="2h")
     assert response.status_code == 303, text(response)
     assert totals(sheet.page()) == [17, -8 + 2, -9 - 2]
+
+
+def test_what_it_scores_answers_the_cards_typed_so_far(play_on) -> None:  # type: ignore[no-untyped-def]
+    table_id = play_the_issue_hand(play_on)
+    form = play_on.page(f"/table/{table_id}/0")
+    assert 'hx-get="/tienlen/scores/g/' in form and 'hx-include="#ts-table-form"' in form
+    before = play_on.client.get(f"/tienlen/scores/g/{play_on.token}/table/{table_id}/0/preview")
+    after = play_on.client.get(f"/tienlen/scores/g/{play_on.token}/table/{table_id}/0/preview",
+                               query_string={"caught_1": "2h"})
+    assert before.status_code == after.status_code == 200
+    assert "caught holding" not in text(before)
+    lines = re.findall(r"<li>(.*?)</li>", text(after))
+    assert "Bao was caught holding 2♥: Bao pays An 2" in lines and len(lines) == 4
+    response = play_on.post(f"/table/{table_id}/0", caught_1="2h")
+    assert response.status_code == 303
+    saved = play_on.page()
+    assert all(line in saved for line in lines)  # what the preview said is what was saved
+    refused = play_on.client.get(f"/tienlen/scores/g/{play_on.token}/table/{table_id}/0/preview",
+                                 query_string={"caught_1": "2s 2s"})
+    assert "2♠ is given twice" in text(refused)
+
+
+def test_a_second_keepers_refusal_shows_the_hand_as_the_sheet_holds_it(play_on) -> None:  # type: ignore[no-untyped-def]
+    table_id = play_the_issue_hand(play_on)
+    seen = str(play_on.version())
+    assert play_on.post(f"/table/{table_id}/0", caught_1="2h").status_code == 303  # the first keeper
+    for version in (seen, str(play_on.version())):  # the second keeper, on the page from before or reloaded
+        response = play_on.post(f"/table/{table_id}/0", caught_1="2h 2s", version=version)
+        assert response.status_code in (409, 422)
+        body = text(response)
+        assert "This hand is already on the sheet." in body and "On the sheet as game 1" in body
+        lines = re.findall(r"<li>(.*?)</li>", body.split("On the sheet as game 1", 1)[1])
+        assert "Bao was caught holding 2♥: Bao pays An 2" in lines
+        assert not any("2♠" in line for line in lines)  # not the list this keeper typed

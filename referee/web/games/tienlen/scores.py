@@ -310,12 +310,13 @@ def _render_table_entry(access: Access, sheet: Sheet, table_id: int, hand_index:
     except RefereeError as exc:
         abort(404, say(exc))
     mapping = seat_map(sheet.names, hand.players) or list(range(len(hand.players)))
+    already = (table_id, hand_index) in sheet.added
     preview = entry
-    if not (entry.ok or entry.errors or entry.problem):
-        preview = Entry(entry.typed).take(form_verdict(
-            judge_from_table(sheet.names, sheet.rules, table_id, state.hands, hand_index, _leftover(entry.typed),
-                             _leftover(entry.typed, "caught_")), entry.typed, left_field="cards"),
-            sheet.names)
+    if already:  # what the sheet holds for this hand, not what this phone typed
+        on_sheet = next(g for g in sheet.games if g.table == (table_id, hand_index))
+        preview = Entry(entry.typed, problem=entry.problem, payments=[describe(p, sheet.names) for p in on_sheet.payments])
+    elif not (entry.ok or entry.errors or entry.problem):
+        preview = _preview(sheet, table_id, state.hands, hand_index, entry.typed)
     left = hand.cards_left_at_first_out or hand.cards_left
     seats: list[dict[str, Any]] = [{"seat": mapping[s], "name": hand.players[s], "left": left[s], "winner": s == hand.winner,
               "frozen": s in (hand.no_card_at_first_out or ())} for s in range(len(hand.players))]
@@ -323,8 +324,32 @@ def _render_table_entry(access: Access, sheet: Sheet, table_id: int, hand_index:
     return render_page(
         "tienlen_scores/from_table.html", "tienlen_scores/from_table.html", status=status, entry=preview,
         table=table, hand_number=hand_index + 1, hand_index=hand_index, seats=seats,
-        already=(table_id, hand_index) in sheet.added, feedback=feedback or Feedback(), **_context(access, sheet),
+        already=already, on_sheet=on_sheet.number if already else None, feedback=feedback or Feedback(),
+        **_context(access, sheet),
     )
+
+
+def _preview(sheet: Sheet, table_id: int, hands: Any, hand_index: int, typed: dict[str, str]) -> Entry:
+    """What the hand scores with the cards typed so far (the same judge as the write)."""
+    return Entry(typed).take(form_verdict(
+        judge_from_table(sheet.names, sheet.rules, table_id, hands, hand_index, _leftover(typed),
+                         _leftover(typed, "caught_")), typed, left_field="cards"), sheet.names)
+
+
+@bp.get("/g/<token>/table/<int:table_id>/<int:hand>/preview")
+def from_table_preview(token: str, table_id: int, hand: int) -> Response:
+    """The "What it scores" list for the cards typed so far (the form asks again on each change)."""
+    access, sheet = SHEET.opened(token)
+    table = _table_or_404(sheet, table_id)
+    state = table_state(table)
+    try:
+        finished_hand(state.hands, hand)
+    except RefereeError as exc:
+        abort(404, say(exc))
+    typed = {f"{field}_{s}": str(request.args.get(f"{field}_{s}", ""))[:200].strip()
+             for field in ("cards", "caught") for s in range(sheet.players)}
+    return render_page("tienlen_scores/_preview.html", "tienlen_scores/_preview.html",
+                       entry=_preview(sheet, table_id, state.hands, hand, typed), **_context(access, sheet))
 
 
 @bp.get("/g/<token>/table/<int:table_id>/<int:hand>")
