@@ -10,7 +10,7 @@ what each hand held then, every chop chain and its payments.  It shares no code 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 
 from referee.cards import Card, Rank
 
@@ -48,7 +48,7 @@ def most_bombs(cards: tuple[Card, ...]) -> list[tuple[Card, ...]]:
         by_rank.setdefault(rank_of(c), []).append(c)
     counts = tuple(len(by_rank.get(r, [])) for r in range(12))
 
-    @lru_cache(maxsize=None)
+    @cache
     def best(counts: tuple[int, ...]) -> tuple[tuple[str, int], ...]:
         top: tuple[tuple[str, int], ...] = ()
         for r in range(12):
