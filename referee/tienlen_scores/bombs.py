@@ -33,6 +33,7 @@ def bombs_in(cards: str | Iterable[Card]) -> tuple[tuple[Card, ...], ...]:
     A longer double sequence counts once, or as two when it splits into two of
     three pairs; four 2s are one bomb (and still four 2s).
 
+    >>> from referee.cards import format_cards
     >>> [format_cards(b) for b in bombs_in("3s 3c 4s 4c 5s 5c 6s 6c 7s 7c 8s 8c")]
     ['3♠ 3♣ 4♠ 4♣ 5♠ 5♣', '6♠ 6♣ 7♠ 7♣ 8♠ 8♣']
     >>> count_bombs("3s 3c 3d 3h 4s 4c 4d 4h 5s 5c 5d 5h"), count_bombs("3s 3c 4s 4c 5s 5c 6s 6c")
