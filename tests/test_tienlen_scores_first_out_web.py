@@ -262,3 +262,12 @@ def test_a_second_keepers_refusal_shows_the_hand_as_the_sheet_holds_it(play_on) 
         lines = re.findall(r"<li>(.*?)</li>", body.split("On the sheet as game 1", 1)[1])
         assert "Bao was caught holding 2♥: Bao pays An 2" in lines
         assert not any("2♠" in line for line in lines)  # not the list this keeper typed
+
+
+def test_a_caught_double_sequence_of_four_pairs_is_one_bomb_on_the_from_table_form(play_on) -> None:  # type: ignore[no-untyped-def]
+    table_id = play_the_issue_hand(play_on)
+    response = play_on.post(f"/table/{table_id}/0", caught_1="2h 8d 8h 9d 9h 10d 10h Jd Jh")
+    assert response.status_code == 303, text(response)
+    body = play_on.page()
+    assert totals(body) == [54 + 4, -30 - 4, -24]
+    assert "Bao was caught holding a bomb: 8♦ 8♥ 9♦ 9♥ 10♦ 10♥ J♦ J♥: Bao pays An 4" in body, re.findall(r"caught holding[^<]*", body)

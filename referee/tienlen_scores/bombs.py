@@ -31,7 +31,8 @@ def bombs_in(cards: str | Iterable[Card]) -> tuple[tuple[Card, ...], ...]:
     """The most disjoint bombs the cards can make (four of a kind, double sequence of 3 pairs).
 
     A longer double sequence counts once, or as two when it splits into two of
-    three pairs; four 2s are one bomb (and still four 2s).
+    three pairs; four 2s are one bomb (and still four 2s).  A bomb is shown as it lies: a
+    double sequence takes in the pairs beside it that no other bomb needs.
 
     >>> from referee.cards import format_cards
     >>> [format_cards(b) for b in bombs_in("3s 3c 4s 4c 5s 5c 6s 6c 7s 7c 8s 8c")]
@@ -40,6 +41,8 @@ def bombs_in(cards: str | Iterable[Card]) -> tuple[tuple[Card, ...], ...]:
     (3, 1)
     >>> count_bombs("2s 2c 2d 2h 9s")
     1
+    >>> [format_cards(b) for b in bombs_in("3s 3c 4s 4c 5s 5c 6s 6c 9h")]
+    ['3♠ 3♣ 4♠ 4♣ 5♠ 5♣ 6♠ 6♣']
     """
     hand = sort_cards(cards)
     by_rank: dict[Rank, list[Card]] = {}
@@ -47,16 +50,30 @@ def bombs_in(cards: str | Iterable[Card]) -> tuple[tuple[Card, ...], ...]:
         by_rank.setdefault(card.rank, []).append(card)
     counts = tuple(len(by_rank.get(r, ())) for r in _RUN_RANKS)
     bombs: list[tuple[Card, ...]] = []
+    runs: list[list[int]] = []
     for kind, at in _plan(counts)[1]:
         if kind == "quad":
             bombs.append(tuple(by_rank.pop(_RUN_RANKS[at])))
         else:
-            taken: list[Card] = []
+            runs.append([at, at + 2])
             for rank in _RUN_RANKS[at:at + 3]:
-                pool = by_rank[rank]
-                taken.extend(pool[:2])
-                del pool[:2]
-            bombs.append(tuple(taken))
+                del by_rank[rank][:2]
+    for run in runs:  # a double sequence shown as it lies: the pairs left beside it are part of it
+        while run[0] > 0 and len(by_rank.get(_RUN_RANKS[run[0] - 1], ())) >= 2:
+            run[0] -= 1
+            del by_rank[_RUN_RANKS[run[0]]][:2]
+        while run[1] < len(_RUN_RANKS) - 1 and len(by_rank.get(_RUN_RANKS[run[1] + 1], ())) >= 2:
+            run[1] += 1
+            del by_rank[_RUN_RANKS[run[1]]][:2]
+    pairs = {r: [c for c in hand if c.rank is r] for r in _RUN_RANKS}
+    used: dict[Rank, int] = {}
+    for low, high in sorted(runs):
+        taken: list[Card] = []
+        for rank in _RUN_RANKS[low:high + 1]:
+            start = used.get(rank, 0)
+            taken.extend(pairs[rank][start:start + 2])
+            used[rank] = start + 2
+        bombs.append(tuple(taken))
     if len(by_rank.get(Rank.TWO, ())) == 4:
         bombs.append(tuple(by_rank[Rank.TWO]))
     return tuple(sorted(bombs, key=lambda b: card_power(b[0])))
