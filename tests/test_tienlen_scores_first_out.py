@@ -177,3 +177,18 @@ def test_a_caught_card_typed_twice_is_refused_with_a_sentence() -> None:
         FinishedGame(players=2, winner=0, cards_left=(0, 5), caught=(None, "2s 2s"))
     with pytest.raises(CardTwiceError, match="^2♠ is given twice$"):
         finished_game_from_hand(issue_hand(), caught=[None, "2s 2s", None])
+
+
+def test_a_bomb_on_a_bomb_that_fell_after_the_first_out_fell_after_it_too() -> None:
+    with pytest.raises(ChopChainError, match="^Chi bombed after An went out, so Bao's bomb on it came after too$"):
+        FinishedGame(players=3, winner=0, cards_left=(0, 5, 13), chops=((Chop(2, 1, twos("2h")), Chop(1, 2)),),
+                     after_out=((True, False),), names=NAMES)
+
+
+def test_a_bomb_after_the_out_on_a_bomb_from_before_is_on_the_first_outs_last_play() -> None:
+    with pytest.raises(ChopChainError, match="^Bao bombed before An went out, so Chi's bomb on it came before too$"):
+        FinishedGame(players=3, winner=0, cards_left=(0, 5, 13), chops=((Chop(1, 0, twos("2h")), Chop(2, 1)),),
+                     after_out=((False, True),), names=NAMES)
+    game = FinishedGame(players=3, winner=0, cards_left=(0, 5, 13), chops=((Chop(0, 1, twos("2h")), Chop(1, 0)),),
+                        after_out=((False, True),), names=NAMES)  # An went out bombing Bao's 2♥; Bao bombed back
+    assert score(game, PLAY_ON).points == (5 + 26 + 2 - 4, -5 - 2 + 4, -26)

@@ -98,6 +98,10 @@ def check_chops(game: FinishedGame, seen: Seen) -> tuple[tuple[tuple[Chop, ...],
                 size = smallest_bomb(twos)
             if late:
                 _check_late_step(game, step, i, late_chain, frozen)
+            elif i > 0 and late_chain[i - 1]:
+                raise ChopChainError(message(
+                    "{victim} bombed after {winner} went out, so {player}'s bomb on it came after too",
+                    victim=on, winner=out, player=by))
             elif step.by in frozen or step.on in frozen:
                 silent = step.by if step.by in frozen else step.on
                 raise ChopChainError(message(
