@@ -271,3 +271,10 @@ def test_a_caught_double_sequence_of_four_pairs_is_one_bomb_on_the_from_table_fo
     body = play_on.page()
     assert totals(body) == [54 + 4, -30 - 4, -24]
     assert "Bao was caught holding a bomb: 8♦ 8♥ 9♦ 9♥ 10♦ 10♥ J♦ J♥: Bao pays An 4" in body, re.findall(r"caught holding[^<]*", body)
+
+
+def test_the_caught_holding_switches_say_it_is_counted_when_the_first_player_went_out(client) -> None:  # type: ignore[no-untyped-def]
+    page = text(client.get("/tienlen/scores/"))
+    assert "Caught holding a 2♠ or 2♣ when the first player went out: paid to that player." in page
+    assert "Caught holding a 2♦ or 2♥ when the first player went out: paid to that player." in page
+    assert "at the end" not in page
