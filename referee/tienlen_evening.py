@@ -3,9 +3,9 @@
 An evening is the players, the score switches (:class:`~referee.tienlen_scores.ScoreRules`)
 and a log of records, kept by :class:`Evening` with the contract of :mod:`referee.errors`:
 
-- :class:`GameAdded` (``"game"``): a game typed by hand (``source="hand"``) or a finished
+- :class:`GameAdded` (``"game"``): a game entered by hand (``source="hand"``) or a finished
   hand of a followed table (``source="table"``, with ``table`` and ``hand``);
-- :class:`GameCorrected` (``"correct"``): game ``number`` typed again by hand;
+- :class:`GameCorrected` (``"correct"``): game ``number`` entered again by hand;
 - :class:`TableFollowed` (``"follow"``): the sheet follows a Tiến lên table (one followed
   by its link, or one started from the sheet).
 
@@ -13,15 +13,18 @@ A game's record keeps its facts, the amounts it was scored with, the payments an
 points: a replay trusts them, so the totals never depend on a later change of the
 scoring code.
 
+A game by hand is its facts (:class:`~referee.tienlen_scores.FinishedGame`, or the JSON
+API's body): the sheet knows no form (the web package reads its form into the facts).
+
 >>> evening = Evening(EveningSetup(("An", "Binh", "Chi")))
->>> record = evening.add_by_hand({"out": "0", "left_1": "5", "left_2": "13"})
+>>> record = evening.add_by_hand({"players": 3, "winner": 0, "cards_left": [0, 5, 13]})
 >>> record.points, evening.totals
 ((31, -5, -26), (31, -5, -26))
->>> evening.check_add_by_hand({"out": "1", "left_0": "13", "left_2": "12", "frozen_0": "no"})
+>>> evening.check_add_by_hand({"players": 3, "winner": 1, "cards_left": [13, 0, 12], "frozen": [False, False, False]})
 Traceback (most recent call last):
 ...
 referee.tienlen_evening.EntryRefused: An has 13 cards left, so played no card and was frozen
->>> _ = evening.correct(1, {"out": "0", "left_1": "5", "left_2": "12"})
+>>> _ = evening.correct(1, {"players": 3, "winner": 0, "cards_left": [0, 5, 12]})
 >>> evening.totals, evening.undo().totals
 ((17, -5, -12), (31, -5, -26))
 >>> replay(evening.setup, [r.to_dict() for r in evening.log]).totals
@@ -32,29 +35,20 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from referee.cards import Card, NotationError, parse_cards
 from referee.errors import NothingToUndo, RefereeError, RefusedAction
 from referee.records import Records
 from referee.switches import rules_from_mapping
 from referee.text import Message, message
-from referee.tienlen import Chop, Hand
+from referee.tienlen import Hand
 from referee.tienlen_scores import (
     DEFAULT_SCORE_RULES,
-    HAND_SIZE,
-    CardsLeftError,
-    CardTwiceError,
-    ChopChainError,
     FinishedGame,
-    InstantWinError,
     NoSuchSeatError,
-    OrderError,
     Payment,
-    PlayedCardError,
     ScoreError,
-    ScoreInputError,
     ScoreRules,
     check_players,
     finished_game_from_hand,
@@ -62,9 +56,6 @@ from referee.tienlen_scores import (
 )
 
 __all__ = [
-    "CHOP_ROWS",
-    "NOT_FROZEN",
-    "NEW_TRICK",
     "EveningSetup",
     "GameAdded",
     "GameCorrected",
@@ -76,43 +67,18 @@ __all__ = [
     "NotFollowedError",
     "HandNotOverError",
     "NOTHING_SAVED",
+    "Facts",
     "finished_hand",
     "SheetGame",
     "Evening",
     "replay",
-    "hand_fields",
     "judge_by_hand",
     "judge_from_table",
     "seat_map",
     "remap",
-    "typed_from_facts",
 ]
 
-CHOP_ROWS = 4
-"""The chop rows of the by-hand form."""
-
-NOT_FROZEN = "no"
-"""A by-hand form's ``frozen_<seat>`` saying a 13-card loser was not frozen (always refused:
-13 cards left means no card was played)."""
-
-NEW_TRICK = "yes"
-"""A by-hand form's ``chop_new_<row>``: this bomb fell in a new trick, not on the row before."""
-
 NOTHING_SAVED = message("Nothing was saved: fix what is marked below.")
-
-
-def hand_fields(players: int) -> list[str]:
-    """The by-hand form's fields, by name.
-
-    >>> hand_fields(2)[:4], hand_fields(2)[-4:]
-    (['out', 'instant', 'place_0', 'left_0'], ['chop_by_3', 'chop_on_3', 'chop_twos_3', 'chop_new_3'])
-    """
-    names = ["out", "instant"]
-    for seat in range(players):
-        names += [f"place_{seat}", f"left_{seat}", f"cards_{seat}", f"frozen_{seat}"]
-    for row in range(CHOP_ROWS):
-        names += [f"chop_by_{row}", f"chop_on_{row}", f"chop_twos_{row}", f"chop_new_{row}"]
-    return names
 
 
 # ---------------------------------------------------------------------------
@@ -220,18 +186,18 @@ RECORDS: Records[Record] = Records("Tiến lên evening", GameAdded, GameCorrect
 
 
 # ---------------------------------------------------------------------------
-# Judging a game typed by hand, piece by piece
+# Judging a game entered by hand
 # ---------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
 class HandVerdict:
-    """What the referee made of an entry: every mistake beside its form field (``errors``,
-    plus ``"order"``, ``"chops"``), or one ``problem`` of the whole entry; else the facts
-    and their score."""
+    """What the referee made of a game's facts: the ``record`` to add, or why not: ``error``
+    (the :class:`~referee.tienlen_scores.ScoreError`, with the seat and the field of the
+    facts it is about) or one ``problem`` of the whole entry."""
 
-    errors: Mapping[str, Message] = field(default_factory=dict)
     problem: Message | None = None
+    error: ScoreError | None = None
     facts: FinishedGame | None = None
     record: GameAdded | None = None
 
@@ -241,10 +207,10 @@ class HandVerdict:
 
     @property
     def reason(self) -> Message:
-        """One sentence for a refused entry: the problem, or the first field's."""
+        """One sentence for a refused entry."""
         if self.problem is not None:
             return self.problem
-        return next(iter(self.errors.values()), NOTHING_SAVED)
+        return self.error.reason if self.error is not None else NOTHING_SAVED
 
 
 class EntryRefused(RefusedAction):
@@ -273,209 +239,40 @@ class NotFollowedError(EveningRefused):
         super().__init__(message("This sheet does not follow that table."))
 
 
-@dataclass
-class _Reading:
-    """A by-hand entry being read: the typed text and the mistakes found so far."""
-
-    typed: Mapping[str, str]
-    players: int
-    errors: dict[str, Message] = field(default_factory=dict)
-
-    def value(self, name: str) -> str:
-        return str(self.typed.get(name, "")).strip()
-
-    def seat(self, name: str) -> int | None:
-        return _whole(self.value(name), 0, self.players - 1)
+Facts = FinishedGame | Mapping[str, Any]
+"""A game's facts: the value, or the JSON API's body (``FinishedGame.to_dict()``)."""
 
 
-def _whole(raw: str, low: int, high: int) -> int | None:
-    """A whole number typed in ASCII digits, from ``low`` to ``high``; ``None`` otherwise."""
-    if not raw or len(raw) > 4 or not all("0" <= c <= "9" for c in raw):
-        return None
-    value = int(raw)
-    return value if low <= value <= high else None
+def _refused(exc: ScoreError) -> HandVerdict:
+    return HandVerdict(error=exc)
 
 
-def _read_winner(r: _Reading) -> tuple[int | None, int | None]:
-    """(winner, instant winner) from the ``out`` and ``instant`` fields."""
-    instant = r.seat("instant")
-    if r.value("instant") and instant is None:
-        r.errors["instant"] = message("Choose who declared the instant win.")
-    winner = instant if instant is not None else r.seat("out")
-    if winner is None:
-        r.errors["out"] = message("Tap who went out first.")
-    return winner, instant
-
-
-def _read_leftover(r: _Reading, seat: int) -> tuple[Card, ...] | None:
-    raw = r.value(f"cards_{seat}")
-    if not raw:
-        return None
-    try:
-        parsed = parse_cards(raw)
-    except NotationError as exc:
-        r.errors[f"cards_{seat}"] = exc.reason
-        return ()
-    if any(not isinstance(c, Card) for c in parsed):
-        r.errors[f"cards_{seat}"] = message("Tiến lên is played without jokers.")
-    return tuple(c for c in parsed if isinstance(c, Card))
-
-
-def _read_seat(r: _Reading, seat: int, winner: int | None, instant: int | None,
-               names: Sequence[str]) -> tuple[int, tuple[Card, ...] | None]:
-    """A seat's cards left (a count, or the cards themselves) when the first player went out."""
-    cards = _read_leftover(r, seat)
-    count: int | None = None
-    if r.value(f"left_{seat}"):
-        count = _whole(r.value(f"left_{seat}"), 0, HAND_SIZE)
-        if count is None:
-            r.errors[f"left_{seat}"] = message("Cards left is a whole number from 0 to 13.")
-    if seat == winner:
-        return (0 if count is None else count), (cards or None)
-    if instant is not None:
-        return HAND_SIZE, None
-    if count is None and cards is not None:
-        count = len(cards)
-    elif count is None and f"left_{seat}" not in r.errors and f"cards_{seat}" not in r.errors:
-        r.errors[f"left_{seat}"] = message("Enter how many cards {player} had left, or the cards.",
-                                           player=names[seat])
-    return (count if count is not None else 0), cards
-
-
-def _read_not_frozen(r: _Reading, seat: int) -> bool:
-    raw = r.value(f"frozen_{seat}")
-    if raw not in ("", NOT_FROZEN):
-        r.errors[f"frozen_{seat}"] = message("The “not frozen” box is either ticked or left empty.")
-    return raw == NOT_FROZEN
-
-
-def _read_order(r: _Reading, rules: ScoreRules, instant: int | None) -> tuple[int, ...] | None:
-    """The finishing order from the places, when given (or needed: ``score_by`` places)."""
-    n = r.players
-    places = [r.value(f"place_{seat}") for seat in range(n)]
-    if instant is not None or not (any(places) or rules.score_by == "places"):
-        return None
-    ranks = [_whole(p, 1, n) for p in places]
-    if None in ranks or len(set(ranks)) != n:
-        r.errors["order"] = message("Give every player a different place, 1 to {n}.", n=n)
-        return None
-    return tuple(sorted(range(n), key=lambda s: ranks[s] or 0))
-
-
-def _read_chops(r: _Reading) -> tuple[tuple[Chop, ...], ...]:
-    """The chop rows as chains: a row without 2s goes on the chain of the row before when it
-    bombed that row's bomber, unless the row says a new trick began."""
-    chains: list[tuple[Chop, ...]] = []
-    for row in range(CHOP_ROWS):
-        by, on = r.seat(f"chop_by_{row}"), r.seat(f"chop_on_{row}")
-        twos_raw = r.value(f"chop_twos_{row}")
-        if by is None and on is None and not twos_raw:
-            continue
-        if by is None or on is None:
-            r.errors["chops"] = message("Each chop needs who bombed and whose cards were bombed.")
-            continue
-        try:
-            twos = tuple(c for c in parse_cards(twos_raw) if isinstance(c, Card))
-        except NotationError as exc:
-            r.errors["chops"] = exc.reason
-            continue
-        step = Chop(by, on, twos)
-        new_trick = r.value(f"chop_new_{row}") == NEW_TRICK
-        if not twos and not new_trick and chains and chains[-1][-1].by == on:
-            chains[-1] = (*chains[-1], step)
-        else:
-            chains.append((step,))
-    return tuple(chains)
-
-
-def field_of(exc: ScoreError, typed: Mapping[str, str], *, left_field: str = "left") -> str | None:
-    """The form field a scoring mistake is shown beside (``None``: above the form)."""
-    seat = exc.seat
-    if exc.field == "caught" and seat is not None:
-        return f"caught_{seat}"
-    if isinstance(exc, CardTwiceError | PlayedCardError | ScoreInputError) and seat is not None:
-        return f"cards_{seat}"
-    if isinstance(exc, CardsLeftError) and seat is not None:
-        if str(typed.get(f"frozen_{seat}", "")) == NOT_FROZEN:
-            return f"frozen_{seat}"
-        return f"cards_{seat}" if str(typed.get(f"cards_{seat}", "")).strip() else f"{left_field}_{seat}"
-    for kind, name in ((ChopChainError | CardTwiceError, "chops"), (OrderError, "order"),
-                       (InstantWinError, "instant"), (NoSuchSeatError, "out")):
-        if isinstance(exc, kind):
-            return name
-    return None
-
-
-def _refused(exc: ScoreError, typed: Mapping[str, str], left_field: str = "left") -> HandVerdict:
-    name = field_of(exc, typed, left_field=left_field)
-    return HandVerdict(errors={name: exc.reason}) if name else HandVerdict(problem=exc.reason)
-
-
-def _scored(facts: FinishedGame, rules: ScoreRules, typed: Mapping[str, str], **where: Any) -> HandVerdict:
+def _scored(facts: FinishedGame, rules: ScoreRules, **where: Any) -> HandVerdict:
     try:
         result = score(facts, rules)
     except ScoreError as exc:
-        return _refused(exc, typed)
+        return _refused(exc)
     record = GameAdded(facts.to_dict(), rules, result.points, result.payments, **where)
     return HandVerdict(facts=facts, record=record)
 
 
-def judge_by_hand(names: Sequence[str], rules: ScoreRules, typed: Mapping[str, str]) -> HandVerdict:
-    """A game typed by hand (the fields of :func:`hand_fields`): the winner or the order, each
-    loser's cards left or leftover cards, the chops.
+def judge_by_hand(names: Sequence[str], rules: ScoreRules, facts: Facts) -> HandVerdict:
+    """A game entered by hand: its facts (with or without the finishing order), checked and scored.
 
-    >>> v = judge_by_hand(("An", "Binh"), ScoreRules(), {"out": "0", "left_1": "x"})
-    >>> v.ok, {k: str(m) for k, m in v.errors.items()}
-    (False, {'left_1': 'Cards left is a whole number from 0 to 13.'})
+    >>> v = judge_by_hand(("An", "Binh"), ScoreRules(), {"players": 2, "winner": 0, "cards_left": [0, 14]})
+    >>> v.ok, str(v.reason), v.error.seat, v.error.field
+    (False, "Binh's cards left must be a whole number from 0 to 13, not 14", 1, 'cards_left')
     """
-    r = _Reading(typed, len(names))
-    winner, instant = _read_winner(r)
-    left: list[int] = []
-    leftover: list[tuple[Card, ...] | None] = []
-    not_frozen: list[bool] = []
-    for seat in range(len(names)):
-        count, cards = _read_seat(r, seat, winner, instant, names)
-        left.append(count)
-        leftover.append(cards)
-        not_frozen.append(_read_not_frozen(r, seat))
-    order = _read_order(r, rules, instant)
-    chops = _read_chops(r)
-    if r.errors or winner is None:
-        return HandVerdict(errors=dict(r.errors))
-    frozen = None
-    if any(not_frozen) and instant is None:  # "not frozen" goes through the library's check
-        frozen = tuple(left[s] == HAND_SIZE and s != winner and not not_frozen[s] for s in range(len(names)))
     try:
-        facts = FinishedGame(players=len(names), winner=winner, cards_left=tuple(left), order=order,
-                             leftover=tuple(leftover) if any(c is not None for c in leftover) else None,
-                             frozen=frozen, chops=chops, instant_win=instant, names=tuple(names))
+        game = facts if isinstance(facts, FinishedGame) else FinishedGame.from_dict(facts, names)
+        if game.players != len(names):
+            raise NoSuchSeatError(message("the sheet has {players} players, not {count}",
+                                          players=len(names), count=game.players))
+        if tuple(game.names) != tuple(names):
+            game = dataclasses.replace(game, names=tuple(names))
     except ScoreError as exc:
-        return _refused(exc, typed)
-    return _scored(facts, rules, typed, source="hand")
-
-
-def typed_from_facts(facts: FinishedGame) -> dict[str, str]:
-    """The by-hand form filled in from saved facts (to correct a game)."""
-    typed = {name: "" for name in hand_fields(facts.players)}
-    if facts.instant_win is not None:
-        typed["instant"] = str(facts.instant_win)
-    typed["out"] = str(facts.winner)
-    for seat in range(facts.players):
-        typed[f"left_{seat}"] = str(facts.cards_left[seat]) if seat != facts.winner else ""
-        cards = facts.leftover[seat] if facts.leftover is not None else None
-        typed[f"cards_{seat}"] = " ".join(str(c) for c in cards) if cards else ""
-    if facts.order is not None:
-        for place, seat in enumerate(facts.order):
-            typed[f"place_{seat}"] = str(place + 1)
-    row = 0
-    for chain in facts.chops:
-        for i, step in enumerate(chain):
-            if row < CHOP_ROWS:
-                typed[f"chop_by_{row}"], typed[f"chop_on_{row}"] = str(step.by), str(step.on)
-                typed[f"chop_twos_{row}"] = " ".join(str(c) for c in step.twos)
-                typed[f"chop_new_{row}"] = NEW_TRICK if i == 0 and row > 0 and not step.twos else ""
-            row += 1
-    return typed
+        return _refused(exc)
+    return _scored(game, rules, source="hand")
 
 
 # ---------------------------------------------------------------------------
@@ -543,23 +340,21 @@ def judge_from_table(names: Sequence[str], rules: ScoreRules, table: int, hands:
     mapping = seat_map(names, hand.players)
     if mapping is None:
         return HandVerdict(problem=message("This table's players are not the players of this sheet."))
-    typed = {f"cards_{s}": str(text) for s, text in leftover.items()}
     given: list[str | None] = [str(leftover.get(mapping[seat], "")).strip() or None for seat in range(len(mapping))]
     given[hand.winner or 0] = None
     caught = caught or {}
-    typed.update({f"caught_{s}": str(text) for s, text in caught.items()})
     taken: list[str | None] = [str(caught.get(mapping[seat], "")).strip() or None for seat in range(len(mapping))]
     try:
         facts = finished_game_from_hand(hand, given, taken if any(taken) else None)
     except ScoreError as exc:
         if exc.seat is not None:
             exc.seat = mapping[exc.seat]
-        return _refused(exc, typed, left_field="cards")
+        return _refused(exc)
     try:
         effective = dataclasses.replace(rules, play_on=hand.rules.play_on, instant_wins=hand.rules.instant_wins)
     except RefereeError as exc:  # score_by places on a table that does not play on
         return HandVerdict(problem=exc.reason)
-    return _scored(remap(facts, mapping, names), effective, typed, source="table", table=table, hand=hand_index)
+    return _scored(remap(facts, mapping, names), effective, source="table", table=table, hand=hand_index)
 
 
 # ---------------------------------------------------------------------------
@@ -648,18 +443,18 @@ class Evening:
         return games[number - 1] if 1 <= number <= len(games) else None
 
     # -- a game by hand ------------------------------------------------------------------
-    def check_add_by_hand(self, typed: Mapping[str, str]) -> GameAdded:
-        """Raise :class:`EntryRefused` unless the typed game can be added; its record otherwise."""
-        verdict = judge_by_hand(self.names, self.rules, typed)
+    def check_add_by_hand(self, facts: Facts) -> GameAdded:
+        """Raise :class:`EntryRefused` unless the game entered by hand can be added; its record otherwise."""
+        verdict = judge_by_hand(self.names, self.rules, facts)
         if verdict.record is None:
             raise EntryRefused(verdict)
         return verdict.record
 
-    def can_add_by_hand(self, typed: Mapping[str, str]) -> bool:
-        return _can(lambda: self.check_add_by_hand(typed))
+    def can_add_by_hand(self, facts: Facts) -> bool:
+        return _can(lambda: self.check_add_by_hand(facts))
 
-    def add_by_hand(self, typed: Mapping[str, str]) -> GameAdded:
-        record = self.check_add_by_hand(typed)
+    def add_by_hand(self, facts: Facts) -> GameAdded:
+        record = self.check_add_by_hand(facts)
         self._append(record)
         return record
 
@@ -670,19 +465,26 @@ class Evening:
             raise EveningRefused(message("This sheet has no game {n} yet.", n=number))
         return saved
 
-    def check_correct(self, number: int, typed: Mapping[str, str]) -> GameCorrected:
-        """Raise unless game ``number`` can be typed again so; the correction's record otherwise
-        (it still stands for the table hand the game came from)."""
+    def check_correct(self, number: int, facts: Facts) -> GameCorrected:
+        """Raise unless game ``number`` can be entered again so; the correction's record otherwise
+        (it still stands for the table hand the game came from, scored with that table's
+        ``play_on`` and ``instant_wins``)."""
         old = self.check_game_saved(number).record
-        new = self.check_add_by_hand(typed)
+        rules = self.rules
+        if old.source == "table":  # the table's play_on and instant_wins scored it
+            rules = dataclasses.replace(rules, play_on=old.rules.play_on, instant_wins=old.rules.instant_wins)
+        verdict = judge_by_hand(self.names, rules, facts)
+        if verdict.record is None:
+            raise EntryRefused(verdict)
+        new = verdict.record
         return GameCorrected(new.facts, new.rules, new.points, new.payments, new.source, old.table, old.hand,
                              number=number)
 
-    def can_correct(self, number: int, typed: Mapping[str, str]) -> bool:
-        return _can(lambda: self.check_correct(number, typed))
+    def can_correct(self, number: int, facts: Facts) -> bool:
+        return _can(lambda: self.check_correct(number, facts))
 
-    def correct(self, number: int, typed: Mapping[str, str]) -> GameCorrected:
-        record = self.check_correct(number, typed)
+    def correct(self, number: int, facts: Facts) -> GameCorrected:
+        record = self.check_correct(number, facts)
         self._append(record)
         return record
 

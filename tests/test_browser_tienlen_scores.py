@@ -134,7 +134,7 @@ def test_a_game_by_hand_while_a_watcher_sees_the_totals_live(phone, second_phone
     page.wait_for_url("**added=1")
     expect(total(page, 0)).to_have_text("+40")
     expect(total(page, 2)).to_have_text("-27")
-    expect(page.locator(".ts-game").first).to_contain_text("Chi played no card: Chi pays An 2 × 13 = 26")
+    expect(page.locator(".ts-game").first).to_contain_text("Chi had played no card when An went out: Chi pays An 2 × 13 = 26")
 
     # The watcher's sheet follows without a reload.
     expect(total(watcher, 0)).to_have_text("+40", timeout=10_000)

@@ -504,3 +504,12 @@ def test_equal_lowest_totals_share_the_win_and_the_chart_draws_every_player(clie
     assert chart.count("<polyline") == 3
     for name, total in (("Ann", 5), ("Bao", 5), ("Chi", 77)):
         assert f"<title>{name}: {total}</title>" in chart
+
+
+def test_a_false_out_is_marked_false_on_the_saved_hands_not_went_out(client):
+    keeper, _ = new_game(client, false_out=True)
+    assert save(client, keeper, 1, ["5♥ 6♠ 9♣", "A♠ A♦ A♣", 6, "K♣ 2♦ 7♥"], [0, 1]).status_code == 303
+    page = client.get(f"/three-thirteen/g/{keeper}/round/1").get_data(as_text=True)
+    hands = re.findall(r'<li class="tt-hand" data-seat="(\d)">\s*<h3>(.*?)</h3>', page, re.S)
+    marks = {int(seat): re.findall(r'data-state="([a-z-]+)"', h3) for seat, h3 in hands}
+    assert marks[0] == ["false-out"] and marks[1] == ["went-out"] and marks[2] == [] and marks[3] == []

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.test_tienlen_table_web import Table, text, turn
 
 
@@ -48,3 +50,14 @@ def test_a_lowest_card_no_deal_can_have_is_refused(client) -> None:  # type: ign
     assert "with 39 cards dealt the lowest card dealt is at most 6♣, not 9♥" in text(response)
     response = create(client, ("Ana", "Bao"), leader=0, lowest="zz")
     assert response.status_code == 422 and "Choose the lowest card dealt" in text(response)
+
+
+@pytest.mark.parametrize(("names", "lowest", "words"), [
+    (["An", "Bao", "Chi"], "3♦", "Tap the player who holds 3♦, the lowest card dealt: they lead the first hand."),
+    (["An", "Bao"], "4♠", "Tap the player who holds 4♠, the lowest card dealt: they lead the first hand."),
+    (["An", "Bao", "Chi", "Dung"], None, "Tap the player who holds 3♠: they lead the first hand."),
+])
+def test_the_refusal_without_a_leader_names_the_lowest_card_dealt(client, names, lowest, words) -> None:  # type: ignore[no-untyped-def]
+    response = create(client, names, leader=None, lowest=lowest)
+    assert response.status_code == 422
+    assert words in text(response)

@@ -63,7 +63,7 @@ def _with(**changes):  # type: ignore[no-untyped-def]
         (_with(leftover=[None, "2d 7d 8d 9c 9s", "2d 3c 4d 5h 6s 7c 8h 9h 10s Jc Qd Kh Ah", None]),
          "2♦ is given twice"),
         (_with(chops=[[{"by": 3, "from": 1, "twos": "Ah"}]]), "A♥ is not a 2"),
-        (_with(chops=[[{"by": 3, "from": 1, "twos": "2d"}]]), "2♦ was chopped, so it cannot be among seat 1's leftover"),
+        (_with(chops=[[{"by": 3, "from": 1, "twos": "2d"}]]), "2♦ was chopped before seat 0 went out, so it is not among seat 1's leftover"),
         (_with(chops=[[{"by": 3, "from": 1, "twos": "2h"}], [{"by": 0, "from": 3, "twos": "2h"}]]),
          "2♥ is chopped twice"),
         (_with(chops=[[{"by": 3, "from": 1, "twos": "2h"}, {"by": 0, "from": 1}]]), "chain is broken"),
@@ -105,9 +105,9 @@ def test_the_endpoint_is_in_the_openapi_document(client) -> None:  # type: ignor
          "seat 1 has 13 cards left, so played no card and was frozen"),
         ({"players": 4, "winner": 0, "cards_left": [0, 12, 12, 12],
           "chops": [[{"by": 1, "from": 2, "twos": "2h 2d 2s"}, {"by": 3, "from": 1}, {"by": 1, "from": 3}]]},
-         "seat 2 played 1 of 13 cards, so could not have played the chopped 2♠ 2♦ 2♥"),
+         "seat 2 had played 1 of 13 cards when seat 0 went out, so could not have played the chopped 2♠ 2♦ 2♥"),
         ({"players": 4, "winner": 0, "cards_left": [0, 12, 5, 12], "chops": [[{"by": 1, "from": 2, "twos": "2h"}]]},
-         "seat 1 played 1 of 13 cards, fewer than the 4 cards of a bomb"),
+         "seat 1 had played 1 of 13 cards when seat 0 went out, fewer than the 4 cards of a bomb"),
     ],
 )
 def test_hand_entered_counts_that_cannot_happen_are_a_400_naming_the_seat_and_the_count(  # type: ignore[no-untyped-def]

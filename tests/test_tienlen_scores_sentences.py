@@ -167,3 +167,28 @@ def test_places_from_a_followed_table_with_two_frozen_players_name_the_second_as
     assert str(place.sentence(game.names)) == (
         "An went out first and Binh came second, the last of the players not frozen: Binh pays An 2")
     assert "về nhì" in read(place, "vi") and "về bét" not in read(place, "vi")
+
+
+# Issue 27: a frozen player may have played all thirteen cards after the first out (play_on), so
+# the sentence says when it was true: by the time the first player went out.
+FIRST_OUT = {"en": "had played no card when An went out", "es": "no había jugado ninguna carta cuando An salió",
+             "pt": "não tinha jogado nenhuma carta quando An saiu", "vi": "chưa đánh lá nào khi An về nhất"}
+
+
+@pytest.mark.parametrize("code", ALL)
+def test_a_frozen_payment_says_no_card_was_played_by_the_first_out(code: str) -> None:
+    game = FinishedGame(players=3, winner=0, cards_left=(0, 13, 13), order=(0, 1, 2), names=NAMES[:3])
+    for frozen in score(game, ScoreRules(play_on=True)).payments:
+        text = read(frozen, code)
+        assert FIRST_OUT[code] in text.replace("Binh", "X").replace("Chi", "X")
+        assert "2 × 13 = 26" in text
+
+
+@pytest.mark.parametrize("code", ALL)
+def test_a_two_held_at_the_first_out_and_chopped_after_is_said_caught_and_chopped(code: str) -> None:
+    game = FinishedGame(players=3, winner=0, cards_left=(0, 13, 13), caught=(None, "2h", None), names=NAMES[:3],
+                        chops=((Chop(2, 1, (Card.parse("2h"),)),),), after_out=((True,),))
+    caught, chop = only(score(game, ScoreRules(play_on=True)).payments, "caught") + \
+        only(score(game, ScoreRules(play_on=True)).payments, "chop")
+    assert "2♥" in read(caught, code) and "Binh" in read(caught, code) and read(caught, code).endswith("2")
+    assert "2♥" in read(chop, code) and "Chi" in read(chop, code) and read(chop, code).endswith("2")

@@ -150,7 +150,7 @@ def test_a_followed_four_player_game_with_a_chop_chain_is_scored_end_to_end(even
     assert response.status_code == 303
     body = e.page()
     assert totals(body) == [48 + 1, -13 - 1, -26, -9]
-    for line in ("Binh had 11 cards left: Binh pays An 11", "Chi played no card: Chi pays An 2 × 13 = 26",
+    for line in ("Binh had 11 cards left: Binh pays An 11", "Chi had played no card when An went out: Chi pays An 2 × 13 = 26",
                  "Binh was caught holding 2♠: Binh pays An 1", "Dung chopped Binh's 2♥: Binh pays Dung 2",
                  "An bombed Dung's bomb: Dung pays An 2 + 2 = 4"):
         assert line in body
@@ -404,10 +404,10 @@ def test_a_game_by_hand_with_a_chop_the_counts_rule_out_is_refused_naming_the_se
     response = e.post("/add", out="0", left_1="12", left_2="12", left_3="12",
                       chop_by_0="1", chop_on_0="2", chop_twos_0="2h 2d 2s", chop_by_1="3", chop_on_1="1")
     assert response.status_code == 422
-    assert "Chi played 1 of 13 cards, so could not have played the chopped 2♠ 2♦ 2♥" in text(response)
+    assert "Chi had played 1 of 13 cards when An went out, so could not have played the chopped 2♠ 2♦ 2♥" in text(response)
     response = e.post("/add", out="0", left_1="12", left_2="5", left_3="5", chop_by_0="1", chop_on_0="2",
                       chop_twos_0="2h")
-    assert response.status_code == 422 and "Binh played 1 of 13 cards, fewer than the 4 cards of a bomb" in text(response)
+    assert response.status_code == 422 and "Binh had played 1 of 13 cards when An went out, fewer than the 4 cards of a bomb" in text(response)
     assert version(e.app, e.token) == 0
 
 

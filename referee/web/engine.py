@@ -135,7 +135,7 @@ def _module_path(module: str) -> str:
 
 
 def library_files() -> list[Path]:
-    """The rules library: ``referee/*.py`` and its packages (a game's ``referee/<game>/``),
+    """The rules library: ``referee/*.py`` and the packages beside them,
     everything under ``referee/`` but the web layer."""
     root = ROOT / "referee"
     return sorted(p for p in root.rglob("*.py")

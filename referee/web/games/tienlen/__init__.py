@@ -34,6 +34,10 @@ def table_results(game: Any) -> tuple[stats.Result, ...]:
     return stats.tienlen_table_results(tienlen.replay_game(tienlen.Setup.from_dict(game.setup), records))
 
 
+# The sheet's contract: a game entered by hand is its facts (the JSON API's body).
+_NOT_FROZEN = {"players": 2, "winner": 0, "cards_left": [0, 13], "frozen": [False, False]}
+_BAD_CARDS = {"players": 2, "winner": 0, "cards_left": [0, 3], "leftover": [None, "9s 9h 9x"]}
+
 ENTRY = GameEntry(
     slug="tienlen",
     name="Tiến lên",
@@ -89,11 +93,11 @@ ENTRY = GameEntry(
         Contract(
             name="tienlen_evening",
             new=lambda: tienlen_evening.Evening(tienlen_evening.EveningSetup(("Ana", "Bao"))),
-            act=lambda e: e.add_by_hand({"out": "0", "left_1": "5"}),
-            refused=lambda e: e.add_by_hand({"out": "0", "left_1": "13", "frozen_1": "no"}),  # 13 left: frozen
-            can_refused=lambda e: e.can_add_by_hand({"out": "0", "left_1": "13", "frozen_1": "no"}),
-            bad_notation=lambda e: e.check_add_by_hand({"out": "0", "cards_1": "9s 9h 9x"}),
-            can_bad_notation=lambda e: e.can_add_by_hand({"out": "0", "cards_1": "9s 9h 9x"}),
+            act=lambda e: e.add_by_hand({"players": 2, "winner": 0, "cards_left": [0, 5]}),
+            refused=lambda e: e.add_by_hand(_NOT_FROZEN),  # 13 left: frozen
+            can_refused=lambda e: e.can_add_by_hand(_NOT_FROZEN),
+            bad_notation=lambda e: e.check_add_by_hand(_BAD_CARDS),
+            can_bad_notation=lambda e: e.can_add_by_hand(_BAD_CARDS),
             snapshot=lambda e: e.to_dict(),
             records=tienlen_evening.RECORDS,
             replay=lambda e, log: tienlen_evening.replay(e.setup, log),

@@ -28,15 +28,14 @@ from referee.tienlen_evening import (
     Evening,
     EveningSetup,
     GameAdded,
-    HandVerdict,
-    hand_fields,
     replay,
     seat_map,
 )
-from referee.tienlen_evening import typed_from_facts as _typed_from_facts
 from referee.tienlen_scores import FinishedGame, Payment, ScoreError, ScoreInputError, ScoreRules
 from referee.web import settle_up
 from referee.web.extensions import db
+from referee.web.games.tienlen.forms import FormVerdict, form_verdict, typed_from
+from referee.web.games.tienlen.forms import typed_from_facts as _typed_from_facts
 from referee.web.models import Game as StoredGame
 from referee.web.rebuilt import sheet_of, written
 from referee.web.store import live_events
@@ -47,7 +46,6 @@ TABLE_KIND = "tienlen"
 GAME = "game"
 CORRECT = "correct"
 FOLLOW = "follow"
-MAX_TYPED = 200
 
 Sheet = Evening
 """The sheet the pages show is the library's :class:`~referee.tienlen_evening.Evening`."""
@@ -154,24 +152,22 @@ class Entry:
     def value(self, name: str) -> str:
         return self.typed.get(name, "")
 
-    def take(self, verdict: HandVerdict, names: Sequence[str]) -> Entry:
+    def take(self, verdict: FormVerdict, names: Sequence[str]) -> Entry:
         """Show the library's verdict: each mistake beside its field, or the payments."""
         self.errors = {name: say(why) for name, why in verdict.errors.items()}
         self.problem = say(verdict.problem) if verdict.problem is not None else None
         if self.errors and self.problem is None:
             self.problem = say(NOTHING_SAVED)
-        self.record = verdict.record
-        if verdict.record is not None:
-            self.payments = [describe(p, names) for p in verdict.record.payments]
+        self.record = verdict.record if isinstance(verdict.record, GameAdded) else None
+        if self.record is not None:
+            self.payments = [describe(p, names) for p in self.record.payments]
         return self
 
 
-def refused_entry(typed: Mapping[str, str], exc: EntryRefused, names: Sequence[str]) -> Entry:
-    return Entry(dict(typed)).take(exc.verdict, names)
-
-
-def typed_from(form: Mapping[str, Any], players: int) -> dict[str, str]:
-    return {name: str(form.get(name, ""))[:MAX_TYPED].strip() for name in hand_fields(players)}
+def refused_entry(typed: Mapping[str, str], exc: EntryRefused, names: Sequence[str], *,
+                  left_field: str = "left") -> Entry:
+    """The library's refusal shown on the form: each mistake beside its field."""
+    return Entry(dict(typed)).take(form_verdict(exc.verdict, typed, left_field=left_field), names)
 
 
 def typed_from_facts(facts: Mapping[str, Any], names: Sequence[str]) -> dict[str, str]:

@@ -52,6 +52,7 @@ from referee.web.games.tienlen.evening import (
     written,
 )
 from referee.web.games.tienlen.evening_money import evening_context
+from referee.web.games.tienlen.forms import MIN_CHOP_ROWS, chop_rows, form_verdict, read_game, reading_verdict
 from referee.web.guard import whole_number
 from referee.web.house_rules import SwitchLabel, Words, rules_from_form, sent_switches, switch_labels
 from referee.web.models import Game as StoredGame
@@ -92,11 +93,11 @@ def switch_specs() -> list[SwitchLabel]:
         "frozen": Words(label=gettext("Frozen (×)"), help=gettext(
             "Someone who played no card pays this many times over (1: no extra)."), low=1, high=10),
         "two_left_black": Words(label=gettext("Black 2 left"), help=gettext(
-            "Caught holding a 2♠ or 2♣ at the end: paid to the winner.")),
+            "Caught holding a 2♠ or 2♣ when the first player went out: paid to that player.")),
         "two_left_red": Words(label=gettext("Red 2 left"), help=gettext(
-            "Caught holding a 2♦ or 2♥ at the end: paid to the winner.")),
+            "Caught holding a 2♦ or 2♥ when the first player went out: paid to that player.")),
         "bomb_left": Words(label=gettext("Bomb left"), help=gettext(
-            "Per bomb the leftover cards make (four of a kind, three pairs in a row).")),
+            "Per bomb in a hand when the first player went out (four of a kind, three or more pairs in a row).")),
         "chop_black": Words(label=gettext("Chop a black 2"), help=gettext(
             "A bomb beats a black 2: its player pays the bomber at once.")),
         "chop_red": Words(label=gettext("Chop a red 2"), help=gettext(
@@ -201,10 +202,13 @@ def _entry_page(number: int | None) -> Render:
 
 def _render_entry(access: Access, sheet: Sheet, number: int | None, entry: Entry, *, status: int = 200,
                   feedback: Feedback | None = None) -> Response:
+    rows = max(MIN_CHOP_ROWS, chop_rows({k: v for k, v in entry.typed.items() if v}) + 1, chop_rows(entry.typed))
+    saved = sheet.saved(number) if number else None
     return render_page(
         "tienlen_scores/entry.html", "tienlen_scores/entry.html", status=status, entry=entry, number=number,
-        saved=sheet.saved(number) if number else None, feedback=feedback or Feedback(),
-        chop_rows=range(4), **_context(access, sheet),
+        saved=saved, feedback=feedback or Feedback(), chop_rows=range(rows), blank_entry=Entry({}),
+        play_on=sheet.rules.play_on or (saved is not None and saved.record.rules.play_on),
+        **_context(access, sheet),
     )
 
 
@@ -241,8 +245,15 @@ def _save_by_hand(token: str, number: int | None) -> Response:
 
     def decide(access: Access) -> tuple[str, dict[str, Any]]:
         evening = build_sheet(access.game)
+        old = evening.saved(number) if number is not None else None
+        rules = old.record.rules if old is not None and old.source == "table" else evening.rules
+        reading = read_game(evening.names, rules, typed)
+        if reading.facts is None:
+            shown = Entry(typed).take(reading_verdict(reading), evening.names)
+            raise Refused(shown.problem or say(reading_verdict(reading).reason), detail=shown)
+        facts = reading.facts
         try:
-            record = evening.add_by_hand(typed) if number is None else evening.correct(number, typed)
+            record = evening.add_by_hand(facts) if number is None else evening.correct(number, facts)
         except EntryRefused as exc:
             shown = refused_entry(typed, exc, evening.names)
             raise Refused(shown.problem or say(exc), detail=shown) from None
@@ -305,12 +316,13 @@ def _render_table_entry(access: Access, sheet: Sheet, table_id: int, hand_index:
     except RefereeError as exc:
         abort(404, say(exc))
     mapping = seat_map(sheet.names, hand.players) or list(range(len(hand.players)))
+    already = (table_id, hand_index) in sheet.added
     preview = entry
-    if not (entry.ok or entry.errors or entry.problem):
-        preview = Entry(entry.typed).take(
-            judge_from_table(sheet.names, sheet.rules, table_id, state.hands, hand_index, _leftover(entry.typed),
-                             _leftover(entry.typed, "caught_")),
-            sheet.names)
+    if already:  # what the sheet holds for this hand, not what this phone typed
+        on_sheet = next(g for g in sheet.games if g.table == (table_id, hand_index))
+        preview = Entry(entry.typed, problem=entry.problem, payments=[describe(p, sheet.names) for p in on_sheet.payments])
+    elif not (entry.ok or entry.errors or entry.problem):
+        preview = _preview(sheet, table_id, state.hands, hand_index, entry.typed)
     left = hand.cards_left_at_first_out or hand.cards_left
     seats: list[dict[str, Any]] = [{"seat": mapping[s], "name": hand.players[s], "left": left[s], "winner": s == hand.winner,
               "frozen": s in (hand.no_card_at_first_out or ())} for s in range(len(hand.players))]
@@ -318,8 +330,32 @@ def _render_table_entry(access: Access, sheet: Sheet, table_id: int, hand_index:
     return render_page(
         "tienlen_scores/from_table.html", "tienlen_scores/from_table.html", status=status, entry=preview,
         table=table, hand_number=hand_index + 1, hand_index=hand_index, seats=seats,
-        already=(table_id, hand_index) in sheet.added, feedback=feedback or Feedback(), **_context(access, sheet),
+        already=already, on_sheet=on_sheet.number if already else None, feedback=feedback or Feedback(),
+        **_context(access, sheet),
     )
+
+
+def _preview(sheet: Sheet, table_id: int, hands: Any, hand_index: int, typed: dict[str, str]) -> Entry:
+    """What the hand scores with the cards typed so far (the same judge as the write)."""
+    return Entry(typed).take(form_verdict(
+        judge_from_table(sheet.names, sheet.rules, table_id, hands, hand_index, _leftover(typed),
+                         _leftover(typed, "caught_")), typed, left_field="cards"), sheet.names)
+
+
+@bp.get("/g/<token>/table/<int:table_id>/<int:hand>/preview")
+def from_table_preview(token: str, table_id: int, hand: int) -> Response:
+    """The "What it scores" list for the cards typed so far (the form asks again on each change)."""
+    access, sheet = SHEET.opened(token)
+    table = _table_or_404(sheet, table_id)
+    state = table_state(table)
+    try:
+        finished_hand(state.hands, hand)
+    except RefereeError as exc:
+        abort(404, say(exc))
+    typed = {f"{field}_{s}": str(request.args.get(f"{field}_{s}", ""))[:200].strip()
+             for field in ("cards", "caught") for s in range(sheet.players)}
+    return render_page("tienlen_scores/_preview.html", "tienlen_scores/_preview.html",
+                       entry=_preview(sheet, table_id, state.hands, hand, typed), **_context(access, sheet))
 
 
 @bp.get("/g/<token>/table/<int:table_id>/<int:hand>")
@@ -352,11 +388,12 @@ def add_from_table(token: str, table_id: int, hand: int) -> Response:
         try:
             return written(access.game, evening, evening.add_from_table(table_id, hands, hand, leftover, caught))
         except EntryRefused as exc:
-            shown = refused_entry(typed, exc, evening.names)
+            shown = refused_entry(typed, exc, evening.names, left_field="cards")
             raise Refused(shown.problem or say(exc), detail=shown) from None
         except RefereeError as exc:
-            raise Refused(exc, detail=Entry(typed).take(judge_from_table(
-                evening.names, evening.rules, table_id, hands, hand, leftover, caught), evening.names)) from None
+            raise Refused(exc, detail=Entry(typed).take(form_verdict(judge_from_table(
+                evening.names, evening.rules, table_id, hands, hand, leftover, caught), typed, left_field="cards"),
+                evening.names)) from None
 
     return SHEET.write(token, decide, typed=typed, detail=Entry(typed), render=_table_page(table_id, hand),
                        after={"added": len(sheet.games) + 1})

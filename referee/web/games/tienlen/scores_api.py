@@ -13,7 +13,7 @@ from referee.switches import rules_from_mapping
 from referee.tienlen_scores import ITEMS, FinishedGame, ScoreRules, score
 from referee.web import api, openapi
 
-FIELDS = ("players", "winner", "order", "cards_left", "leftover", "frozen", "chops", "instant_win", "rules")
+FIELDS = ("players", "winner", "order", "cards_left", "leftover", "caught", "frozen", "chops", "instant_win", "rules")
 
 
 @api.bp.post("/tienlen/score")
@@ -63,16 +63,23 @@ API.add_path(
                 "leftover": {"type": ["array", "null"], **_PER_SEAT,
                              "items": {"oneOf": [{"$ref": "#/components/schemas/Cards"}, {"type": "null"}]},
                              "description": "Per seat null or the cards left; a count must equal cards_left."},
+                "caught": {"type": ["array", "null"], **_PER_SEAT,
+                           "items": {"oneOf": [{"$ref": "#/components/schemas/Cards"}, {"type": "null"}]},
+                           "description": "Per seat null or only the 2s and bomb cards caught in the hand "
+                                          "(instead of every leftover card)."},
                 "frozen": {"type": ["array", "null"], "items": {"type": "boolean"}, **_PER_SEAT,
                            "description": "Default: true exactly for a seat with 13 cards left."},
                 "chops": {
                     "type": "array",
-                    "description": "One chain per trick where bombs fell; each later step bombs the step before.",
+                    "description": "One chain per trick where bombs fell; each later step bombs the step before. "
+                                   "The counts are checked at the first out, with or without the order.",
                     "items": {"type": "array", "minItems": 1, "items": {
                         "type": "object", "required": ["by", "from"], "additionalProperties": False,
                         "properties": {"by": _SEAT, "from": _SEAT,
                                        "twos": {"$ref": "#/components/schemas/Cards",
-                                                "description": "The 2s of the beaten play (first step only)."}},
+                                                "description": "The 2s of the beaten play (first step only)."},
+                                       "after_out": {"type": "boolean", "description":
+                                                     "The bomb fell after the first player went out (play_on)."}},
                     }},
                 },
                 "instant_win": {"oneOf": [_SEAT, {"type": "null"}],

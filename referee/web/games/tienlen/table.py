@@ -171,7 +171,7 @@ def new() -> Response:
     if leader_row in named:
         leader = named.index(leader_row)
     else:
-        errors["leader"] = gettext("Tap the player who holds 3♠: they lead the first hand.")
+        errors["leader"] = _tap_the_leader(lowest_raw, len(named))
     try:
         rules = rules_from_mapping(TienLenRules, values)
     except SwitchError as exc:
@@ -197,6 +197,18 @@ def lowest_choices(players: int, hand_size: int) -> list[str]:
         return [str(c) for c in lowest_cards(players, hand_size)]
     except RefereeError:
         return [str(c) for c in lowest_cards(MIN_PLAYERS)]
+
+
+def _tap_the_leader(lowest_raw: str, players: int) -> str:
+    """Who to tap: the holder of the 3♠ with four players; with 2 or 3, of the lowest card dealt
+    (the card chosen on the form, when it reads as one)."""
+    if players == 4:
+        return gettext("Tap the player who holds 3♠: they lead the first hand.")
+    try:
+        card = str(Card.parse(lowest_raw))
+    except (NotationError, ValueError):
+        return gettext("Tap the player who holds the lowest card dealt: they lead the first hand.")
+    return gettext("Tap the player who holds %(card)s, the lowest card dealt: they lead the first hand.", card=card)
 
 
 def _lowest_card(raw: str, players: int, hand_size: int, errors: dict[str, str]) -> Card:
