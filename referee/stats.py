@@ -25,8 +25,8 @@ totals, lowest first.
 
 >>> from referee.tienlen_evening import Evening, EveningSetup
 >>> evening = Evening(EveningSetup(("An", "Binh", "Chi")))
->>> _ = evening.add_by_hand({"out": "0", "left_1": "5", "left_2": "13"})
->>> _ = evening.add_by_hand({"out": "1", "left_0": "2", "left_2": "4"})
+>>> _ = evening.add_by_hand({"players": 3, "winner": 0, "cards_left": [0, 5, 13]})
+>>> _ = evening.add_by_hand({"players": 3, "winner": 1, "cards_left": [2, 0, 4]})
 >>> results = tienlen_sheet_results(evening)
 >>> [r.winners for r in results], results[0].places
 ([(0,), (1,)], (1, 2, 3))
