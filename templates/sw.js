@@ -2,8 +2,10 @@
    - The app shell (what every page loads) is precached at install; any other static file
      of this release is kept the first time a page asks for it.
    - Each page the phone opens is kept (network first): without a network the kept copy is
-     shown, marked data-from-cache so the page says how old it is.  A page never opened on
-     this phone shows the offline page instead.
+     shown, marked data-from-cache so the page says how old it is.  The page of a first visit
+     (opened before this worker ran) and the screens each page links to are kept too, once the
+     page has settled (the "keep" message below).  A page never opened on this phone, nor
+     linked from one it opened, shows the offline page instead.
    - htmx requests (verdicts, polls, writes) always go to the network: a write that cannot
      be sent is kept by app.js on the phone, never by this worker.
    - The referee on the phone (static/js/engine.js): its files, fetched by its Web Worker once
@@ -99,6 +101,39 @@ workbox.routing.registerRoute(
     plugins: [markKept]
   })
 );
+
+/* A page opened before this worker ran (the first visit: the worker starts only after it) and
+   the screens it leads to (a sheet's rounds, the check and rules pages) are kept too, so they
+   open offline from the first visit on.  The page asks once it has settled (phone-games.js:
+   {type: "keep", page, links}); each one not kept yet is fetched here, one at a time, at low
+   priority, and kept as if it had been opened (its data-rendered time says "as of" offline). */
+function keepable(url) {
+  return url.origin === self.location.origin && !/\.(csv|svg|json|js|png|webmanifest)$/.test(url.pathname) &&
+    !/^\/(static|lang|api|engine|healthz)(\/|$)/.test(url.pathname.slice(0)) && !url.searchParams.has("since");
+}
+async function keepPages(urls) {
+  const cache = await caches.open(PAGES);
+  for (const raw of urls) {
+    let url;
+    try { url = new URL(raw, self.location.origin); } catch (err) { continue; }
+    url.hash = "";
+    if (!keepable(url)) continue;
+    if (await cache.match(url.href, { ignoreVary: true })) continue;
+    try {
+      const response = await fetch(url.href, { credentials: "same-origin", priority: "low" });
+      const type = response.headers.get("Content-Type") || "";
+      if (response.ok && !response.redirected && type.indexOf("text/html") === 0) await cache.put(url.href, response);
+    } catch (err) { return; }  /* the network is gone: the rest waits for another visit */
+  }
+}
+let keeping = Promise.resolve();
+self.addEventListener("message", function (event) {
+  const m = event.data || {};
+  if (m.type !== "keep" || !Array.isArray(m.links)) return;
+  const urls = [String(m.page || "")].concat(m.links.slice(0, 40).map(String));
+  keeping = keeping.then(function () { return keepPages(urls); }).catch(function () {});
+  if (event.waitUntil) event.waitUntil(keeping);
+});
 
 workbox.routing.setCatchHandler(async function ({ request }) {
   if (request.mode === "navigate") {

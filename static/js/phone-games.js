@@ -149,6 +149,38 @@
     });
   }
 
+  /* --- the pages kept for offline -------------------------------------------------------- */
+  /* Once the page has settled (never before the first screen: the phone's idle time), the
+     service worker is asked to keep this page and the screens it links to (templates/sw.js),
+     so that a page opened once, and its round, check and rules pages, open without a network. */
+  function links() {
+    var seen = {};
+    var out = [];
+    document.querySelectorAll("a[href]").forEach(function (a) {
+      if (a.hasAttribute("download") || a.target === "_blank") return;
+      var url;
+      try { url = new URL(a.getAttribute("href"), location.href); } catch (err) { return; }
+      url.hash = "";
+      if (url.origin !== location.origin || seen[url.href] || url.href === location.href) return;
+      seen[url.href] = true;
+      out.push(url.pathname + url.search);
+    });
+    return out;
+  }
+  function keepPages() {
+    if (!("serviceWorker" in navigator) || !window.isSecureContext || navigator.onLine === false) return;
+    if (document.body.hasAttribute("data-from-cache")) return;  /* offline already: nothing to fetch */
+    navigator.serviceWorker.ready.then(function (registration) {
+      var idle = window.requestIdleCallback || function (f) { return window.setTimeout(f, 1000); };
+      idle(function () {
+        if (registration.active) registration.active.postMessage({ type: "keep", page: location.pathname + location.search, links: links() });
+      }, { timeout: 5000 });
+    }).catch(function () { /* no worker: pages need the network */ });
+  }
+  if (document.readyState === "complete") keepPages();
+  else window.addEventListener("load", keepPages);
+  document.addEventListener("htmx:pushedIntoHistory", keepPages);  /* a boosted link: a page of its own */
+
   window.Thirteen = window.Thirteen || {};
   window.Thirteen.games = { list: load, remember: remember, forget: forget, gameOf: gameOf };
 
