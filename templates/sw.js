@@ -72,8 +72,14 @@ const markKept = {
 };
 
 /* The engine's files: named after their content, kept until an engine replaces them. */
+/* The engine's Web Worker downloads a file it lacks itself, straight from the network (marked
+   X-Thirteen-Direct, left alone here: it can then cut the download off while the page's own
+   requests go, and go on with a Range request), and keeps it in this cache. */
 workbox.routing.registerRoute(
-  function ({ url }) { return url.origin === self.location.origin && url.pathname.indexOf("/static/engine/") === 0; },
+  function ({ url, request }) {
+    return url.origin === self.location.origin && url.pathname.indexOf("/static/engine/") === 0 &&
+      request.headers.get("X-Thirteen-Direct") !== "1" && !request.headers.has("Range");
+  },
   new workbox.strategies.CacheFirst({ cacheName: ENGINE })
 );
 workbox.routing.registerRoute(

@@ -128,6 +128,31 @@
     }).catch(function () { /* no network and no kept copy: the server answers when it can */ });
   }
 
+  /* --- the page's requests go first ---------------------------------------------------- */
+  /* While the engine downloads, each request of the page (a verdict the server answers, a
+     write, a poll) stops the download until the page is quiet again (engine-worker.js). */
+  var inFlight = 0;
+  var resumeTimer = 0;
+  function resumeIn(ms) {
+    window.clearTimeout(resumeTimer);
+    resumeTimer = window.setTimeout(function () {
+      inFlight = 0;
+      if (worker && !ready) worker.postMessage({ type: "resume" });
+    }, ms);
+  }
+  function polling(e) { var elt = e.detail && e.detail.elt; return !!(elt && elt.classList && elt.classList.contains("poll")); }
+  document.addEventListener("htmx:beforeSend", function (e) {
+    if (!worker || ready || polling(e)) return;  /* a poll's answer is tiny: it does not stop the download */
+    inFlight++;
+    worker.postMessage({ type: "pause" });
+    resumeIn(20000);  /* an answer never told (a request htmx dropped): the download goes on anyway */
+  });
+  document.addEventListener("htmx:afterRequest", function (e) {
+    if (!worker || ready || inFlight <= 0 || polling(e)) return;
+    inFlight--;
+    if (!inFlight) resumeIn(250);  /* the page is quiet: the next tap's request would come soon */
+  });
+
   /* --- answering htmx's requests on the phone ---------------------------------------- */
   function language() {
     var lang = (root.getAttribute("lang") || "en").toLowerCase().split("-")[0];
