@@ -61,3 +61,40 @@ def test_the_engine_download_stops_while_a_verdict_is_on_its_way_and_goes_on_aft
     finally:
         phone.errors[:] = [e for e in phone.errors if not any(f in e for f in FORGIVEN)]
         phone.close()
+
+
+def test_a_rounds_split_asked_before_the_engine_was_ready_is_shown_as_soon_as_it_is(browser, engine_server):
+    """The round's split could not be asked (no network, the engine not ready yet): it shows by
+    itself the moment the engine is ready, answered on the phone."""
+    import re
+
+    phone = EnginePhone(browser, engine_server, service_workers="block")
+    page = phone.page
+    held = []
+    try:
+        page.route("**/engine.json", lambda route: held.append(route))  # the engine waits
+        page.goto(engine_server.url + "/three-thirteen/")
+        for i, name in enumerate(("Ann", "Bao")):
+            page.locator(f"#name-{i}").fill(name)
+        page.get_by_role("button", name="Start the sheet").tap()
+        page.wait_for_url(re.compile(r"/three-thirteen/g/"))
+        page.goto(page.url + "/round/1")
+        page.route("**/preview**", lambda route: route.abort("internetdisconnected"))  # no answer from the server
+        page.locator(".tt-step[data-step='1']").tap()
+        for card in ("Ks", "Kd", "Kc"):
+            page.locator(f"#seat-1 [data-card='{card}']").tap()
+        expect(page.locator("#preview-1 .tt-split")).to_have_count(0)  # only the count, no split yet
+        page.wait_for_function("() => true")
+        for _ in range(100):
+            if held:
+                break
+            page.wait_for_timeout(100)
+        for route in held:
+            route.continue_()
+        page.unroute("**/engine.json")
+        phone.ready()
+        expect(page.locator("#preview-1 .tt-split")).to_have_attribute("data-points", "0")  # no tap
+        assert page.evaluate("window.Thirteen.engine.last.kind") == "three-thirteen-preview"
+    finally:
+        phone.errors[:] = [e for e in phone.errors if not any(f in e for f in FORGIVEN)]
+        phone.close()

@@ -87,6 +87,7 @@
         window.Thirteen.engine.readyMs = Math.round(performance.now() - started);
         window.Thirteen.engine.timings = m.ms;
         say("ready", words("ready"));
+        answerWaiting();
       } else if (m.type === "failed") {
         fail();
       } else if (m.type === "answer" && pending[m.id]) {
@@ -289,6 +290,29 @@
     var form = elt && elt.closest && elt.closest("form");
     if (form && e.detail.xhr && e.detail.xhr.status) judgedMoves.delete(form);  /* the referee answered */
   });
+
+  /* A question the page could not send (offline, before the engine was ready: a round's split,
+     a check) is answered here as soon as the engine is ready, with no new tap. */
+  var unanswered = new Map();  /* elt -> {verb, path, target} */
+  document.addEventListener("htmx:sendError", function (e) {
+    var d = e.detail || {};
+    var elt = d.elt;
+    var cfg = d.requestConfig;
+    if (!elt || !elt.getAttribute || !elt.getAttribute("data-local") || !cfg || gameHolder(elt)) return;
+    if (cfg.verb !== "get" && elt.querySelector && elt.querySelector("input[name=version]")) return;  /* a write */
+    unanswered.set(elt, { verb: cfg.verb, path: cfg.path, target: d.target || elt });
+  });
+  document.addEventListener("htmx:afterRequest", function (e) {
+    if (e.detail && e.detail.xhr && e.detail.xhr.status) unanswered.delete(e.detail.elt);
+  });
+  function answerWaiting() {
+    unanswered.forEach(function (r, elt) {
+      if (!elt.isConnected || !window.htmx) return;
+      answerHere(elt, elt.getAttribute("data-local"), r.verb, r.path, r.target.isConnected ? r.target : elt,
+                 window.htmx.values(elt, r.verb)).catch(function () { /* asked again when the network is back */ });
+    });
+    unanswered.clear();
+  }
 
   /* Ask the worker for the answer to elt's request and swap it in as htmx would. */
   function answerHere(elt, kind, verb, path, target, values) {
