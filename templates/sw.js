@@ -137,7 +137,10 @@ self.addEventListener("message", function (event) {
   const m = event.data || {};
   if (m.type !== "keep" || !Array.isArray(m.links)) return;
   const urls = [String(m.page || "")].concat(m.links.slice(0, 40).map(String));
-  keeping = keeping.then(function () { return keepPages(urls); }).catch(function () {});
+  const source = event.source;
+  keeping = keeping.then(function () { return keepPages(urls); }).catch(function () {}).then(function () {
+    if (source) source.postMessage({ type: "kept" });  /* the page may say so (data-kept) */
+  });
   if (event.waitUntil) event.waitUntil(keeping);
 });
 

@@ -81,6 +81,7 @@ def worker_ready(page) -> None:  # type: ignore[no-untyped-def]
     """The service worker runs and keeps the form page (as after any first visit)."""
     page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller !== null",
                            timeout=15_000)
+    page.wait_for_function("() => window.Thirteen && window.Thirteen.starts")  # its script, from the worker's cache
 
 
 @pytest.mark.parametrize(("path", "fill", "kind", "content", "names"), FORMS, ids=[f[2] for f in FORMS])
@@ -154,6 +155,7 @@ def test_a_start_whose_answer_was_lost_is_sent_again_after_a_reload_and_makes_on
     context = browser.new_context(**PHONE, service_workers="block")  # so the route below sees the form
     phone = Phone(context, live_server.url)
     page = phone.open("/three-thirteen/")
+    page.wait_for_function("() => window.Thirteen && window.Thirteen.starts")  # no worker here: from the network
     sent = []
 
     def answer_lost(route) -> None:  # type: ignore[no-untyped-def]

@@ -66,6 +66,7 @@ def test_a_game_opened_by_its_watch_link_is_listed_as_watched(phone, second_phon
     page = start_table(phone)
     watcher = second_phone.open(page.locator("#watch-link").input_value().replace(phone.base_url, ""))
     expect(watcher.locator("#table")).to_be_visible()
+    watcher.wait_for_function("() => window.Thirteen && window.Thirteen.games")  # kept once its page has settled
     watcher.goto(phone.base_url + "/")
     games = watcher.locator("#phone-games li")
     expect(games).to_have_count(1)

@@ -25,6 +25,7 @@
   "use strict";
   var WORDS = {};
   try { WORDS = JSON.parse(document.getElementById("thirteen-words").textContent); } catch (err) { WORDS = {}; }
+  try { Object.assign(WORDS, JSON.parse(document.getElementById("thirteen-words-game").textContent)); } catch (err) { /* not a game's page */ }
   function word(key, fallback) { return WORDS[key] || fallback; }
   function clock(ms) {
     var d = new Date(ms);
@@ -411,8 +412,7 @@
       /* A 503 (the database not answering), a 500, a gateway's 502/504, a 429: the write may or
          may not be stored.  It waits in the outbox and is sent again with the same write id,
          which the referee recognises: never stored twice, never said to be unsaved. */
-      if (keep(e.detail)) say(xhr.status === 503 ? (reasonIn(xhr) || offlineWords()) : word("unsure", "The referee did not answer clearly. What you entered is kept on this phone and sent again by itself; it is never stored twice."));
-      else say(offlineWords());
+      say(keep(e.detail) && xhr.status !== 503 ? word("unsure", offlineWords()) : reasonIn(xhr) || offlineWords());
     } else if (xhr.status === 503) {
       say(reasonIn(xhr) || offlineWords());
     } else if (xhr.status >= 500) {
@@ -468,9 +468,27 @@
 
   /* --- the service worker: the app opens without a network ----------------------------- */
   window.addEventListener("load", function () {
-    if ("serviceWorker" in navigator && window.isSecureContext && navigator.onLine !== false) {
-      navigator.serviceWorker.register("/sw.js").catch(function () { /* no worker: pages need the network */ });
+    var sw = "serviceWorker" in navigator && window.isSecureContext;
+    if (sw && navigator.onLine !== false) {
+      navigator.serviceWorker.register("/sw.js").then(function (r) {
+        if (!r || !(r.installing || r.waiting || r.active)) bring();  /* a worker that will never run */
+      }, function () { bring(); /* no worker: pages need the network */ });
     }
+    /* The phone's own parts (static/js/phone-games.js: the games it keeps, the pages kept for
+       offline, games started offline): once the worker controls the page, from its cache;
+       never before the first screen, and no bytes of the first visit. */
+    var src = document.body.dataset.phoneGames;
+    function bring() {
+      if (!src) return;
+      var script = document.createElement("script");
+      script.src = src;
+      src = "";
+      document.head.appendChild(script);
+    }
+    if (!sw) return bring();
+    if (navigator.serviceWorker.controller) bring();
+    else navigator.serviceWorker.addEventListener("controllerchange", bring);
+    window.setTimeout(bring, 10000);  /* a worker that never takes over (no Workbox on this server) */
   });
   /* The share box's links: a tap selects the whole link, ready to copy. */
   document.addEventListener("focusin", function (e) {

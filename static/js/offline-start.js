@@ -17,11 +17,18 @@
    window.Thirteen.starts: list(), flush(). */
 (function () {
   "use strict";
+  if (window.Thirteen && window.Thirteen.starts) return;  /* brought twice (two forms on a page) */
   var KEY = "thirteen-starts";
+  /* Where this file is (its name changes with each release), for a page that has no start
+     form but must send a start kept here (phone-games.js brings it then). */
+  var SELF = document.currentScript && document.currentScript.src;
   var CLAIM_MS = 20000;
-  var WORDS = {};
-  try { WORDS = JSON.parse(document.getElementById("thirteen-words").textContent); } catch (err) { WORDS = {}; }
-  function word(key, fallback) { return WORDS[key] || fallback; }
+  /* The words, from the form's starting id (partials/starting_id.html: data-kept, data-taken,
+     data-refused); a page without such a form says nothing itself (the home page's list does). */
+  function word(key, fallback) {
+    var input = document.querySelector("input[data-write-id][data-" + key + "]");
+    return input ? input.getAttribute("data-" + key) : (key === "offline" ? document.body.dataset.offline || fallback : "");
+  }
 
   function load() {
     try {
@@ -86,6 +93,7 @@
 
   /* --- what the page says ------------------------------------------------------------------ */
   function note(text, good) {
+    if (!text) return null;
     var box = document.getElementById("offline-start");
     if (!box) {
       box = document.createElement("section");
@@ -108,7 +116,7 @@
     var mine = load().filter(function (s) { return s.page === location.pathname; });
     if (!mine.length) return;
     var last = mine[mine.length - 1];
-    note(word("start_kept", "No connection: the game of {players} is kept on this phone, not sent yet. It is started by itself when the referee can be reached, and its page opens then; nothing you typed is lost.")
+    note(word("kept", "No connection: the game of {players} is kept on this phone, not sent yet. It is started by itself when the referee can be reached, and its page opens then; nothing you typed is lost.")
       .replace("{players}", last.players.join(", ")));
     /* The form as it was typed (a reload, a tab opened again). */
     var form = document.querySelector("form[action='" + last.action + "']");
@@ -127,7 +135,7 @@
   function remember(start) {
     var games = window.Thirteen && window.Thirteen.games;
     if (games) games.remember({ link: start.link, name: start.name, players: start.players, role: "keeper",
-                                pending: true, changed: start.at, opened: start.at });
+                                pending: true, form: start.page, changed: start.at, opened: start.at });
   }
 
   /* --- sending ---------------------------------------------------------------------------- */
@@ -194,7 +202,7 @@
       } else if (what === "taken") {
         update(start.id, function (s) { freshTokens(s); delete s.claim; });
         remember(load().filter(function (s) { return s.id === start.id; })[0] || start);
-        note(word("start_taken", "The link this phone made for the game was already another game's: it picked another and sends the game again."));
+        note(word("taken", "The link this phone made for the game was already another game's: it picked another and sends the game again."));
         window.setTimeout(flush, 0);
       } else if (what === "refused") {
         drop(start.id);
@@ -206,7 +214,7 @@
             var p = new DOMParser().parseFromString(html, "text/html").querySelector(".error-box p, .field-error");
             reason = p ? p.textContent.trim() : "";
           } catch (err) { reason = ""; }
-          note(word("start_refused", "The referee did not start the game typed on this phone: {reason}").replace("{reason}", reason || response.status));
+          note(word("refused", "The referee did not start the game typed on this phone: {reason}").replace("{reason}", reason || response.status));
         });
       } else {
         update(start.id, function (s) { delete s.claim; });
@@ -239,6 +247,7 @@
       delete form.dataset.starting;
       var list = load().filter(function (s) { return s.id !== start.id; });
       list.push(start);
+      try { if (SELF) localStorage.setItem(KEY + "-script", new URL(SELF).pathname); } catch (err) { /* private mode */ }
       if (!save(list)) {
         note(word("offline", "No connection to the referee. Nothing was sent; what you entered is still here."));
         return;

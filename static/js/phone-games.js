@@ -8,9 +8,11 @@
      nothing new.  A write this phone made moves "last change" to its time.
    - A game started offline (static/js/offline-start.js) is listed at once, "not sent yet";
      so is a game with a write waiting in the outbox (app.js).
-   - The home page's <section id="phone-games"> (its words in its data attributes) lists them,
-     newest first, each a link (one tap) and a "Remove" button; it is drawn on the phone, so it
-     works offline (the home page is kept by the service worker).
+   - The home page lists them (static/js/home-games.js).
+   This file comes once the page has settled and the service worker is ready (app.js), from
+   the worker's cache: none of it weighs on the first screen.
+   - Once a page has settled, the service worker is asked to keep it and the screens it links
+     to (templates/sw.js), so they open offline from the first visit on.
    The list is window.Thirteen.games: list(), remember(entry), forget(link). */
 (function () {
   "use strict";
@@ -42,12 +44,13 @@
     if (!kept) { kept = { link: entry.link }; list.push(kept); }
     Object.keys(entry).forEach(function (k) { if (entry[k] !== undefined) kept[k] = entry[k]; });
     save(list);
-    draw();
+    if (window.Thirteen.drawGames) window.Thirteen.drawGames();
   }
+  window.Thirteen = window.Thirteen || {};
   function forgetQuietly(link) { save(load().filter(function (g) { return g.link !== link; })); }
   function forget(link) {
     save(load().filter(function (g) { return g.link !== link; }));
-    draw();
+    if (window.Thirteen.drawGames) window.Thirteen.drawGames();
   }
 
   /* --- a game's page: its entry ---------------------------------------------------------- */
@@ -85,70 +88,6 @@
     if (link && load().some(function (g) { return g.link === link; })) remember({ link: link, changed: Date.now() });
   });
 
-  /* --- the home page: the list ------------------------------------------------------------- */
-  function waiting(link) {
-    var outbox = [];
-    try { outbox = JSON.parse(localStorage.getItem("thirteen-outbox") || "[]"); } catch (err) { outbox = []; }
-    return Array.isArray(outbox) && outbox.some(function (w) { return w && (w.game === link || gameOf(w.page) === link); });
-  }
-  function when(ms) {
-    var lang = document.documentElement.getAttribute("lang") || undefined;
-    var d = new Date(ms);
-    var today = new Date();
-    try {
-      return d.toDateString() === today.toDateString()
-        ? d.toLocaleTimeString(lang, { hour: "2-digit", minute: "2-digit" })
-        : d.toLocaleString(lang, { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" });
-    } catch (err) { return d.toISOString().slice(0, 16).replace("T", " "); }
-  }
-  function draw() {
-    var box = document.getElementById("phone-games");
-    if (!box) return;
-    var list = load();
-    var ul = box.querySelector("ul");
-    ul.textContent = "";
-    box.hidden = !list.length;
-    var words = box.dataset;
-    list.forEach(function (g) {
-      var li = document.createElement("li");
-      li.className = "phone-game";
-      li.dataset.phoneGame = g.link;
-      var a = document.createElement("a");
-      a.href = g.link;
-      a.className = "phone-game-open";
-      var name = document.createElement("b");
-      name.textContent = g.name + (g.what ? " · " + g.what : "");
-      var players = document.createElement("span");
-      players.className = "phone-game-players";
-      players.textContent = (g.players || []).join(", ");
-      var facts = document.createElement("span");
-      facts.className = "phone-game-facts";
-      var role = g.role === "keeper" ? words.keeper : words.watcher;
-      facts.textContent = role + " · " + (words.changed || "{time}").replace("{time}", when(g.changed || g.opened || Date.now()));
-      a.appendChild(name);
-      a.appendChild(players);
-      a.appendChild(facts);
-      if (g.pending || waiting(g.link)) {
-        var unsent = document.createElement("span");
-        unsent.className = "phone-game-unsent";
-        unsent.dataset.unsent = "1";
-        unsent.textContent = words.unsent;
-        a.appendChild(unsent);
-      }
-      li.appendChild(a);
-      var drop = document.createElement("button");
-      drop.type = "button";
-      drop.className = "phone-game-drop";
-      drop.textContent = words.remove;
-      drop.setAttribute("aria-label", words.remove + ": " + name.textContent + " — " + players.textContent);
-      drop.addEventListener("click", function () {
-        if (window.confirm(words.removeSure)) forget(g.link);
-      });
-      li.appendChild(drop);
-      ul.appendChild(li);
-    });
-  }
-
   /* --- the pages kept for offline -------------------------------------------------------- */
   /* Once the page has settled (never before the first screen: the phone's idle time), the
      service worker is asked to keep this page and the screens it links to (templates/sw.js),
@@ -177,16 +116,41 @@
       }, { timeout: 5000 });
     }).catch(function () { /* no worker: pages need the network */ });
   }
+  if ("serviceWorker" in navigator) navigator.serviceWorker.addEventListener("message", function (e) {
+    if (e.data && e.data.type === "kept") document.documentElement.dataset.kept = "1";  /* this page and its screens */
+  });
   if (document.readyState === "complete") keepPages();
   else window.addEventListener("load", keepPages);
   document.addEventListener("htmx:pushedIntoHistory", keepPages);  /* a boosted link: a page of its own */
 
+  /* --- the other parts, where the page needs them ----------------------------------------- */
+  /* static/js/offline-start.js where a form starts a game, or while a start waits on this
+     phone (to send it); static/js/home-games.js where the list is shown.  From the service
+     worker's cache, like this file. */
+  function bring(src) {
+    if (!src || document.querySelector("script[src='" + src + "']")) return;
+    var script = document.createElement("script");
+    script.src = src;
+    document.head.appendChild(script);
+  }
+  function bringParts() {
+    var waiting = false;
+    try { waiting = JSON.parse(localStorage.getItem("thirteen-starts") || "[]").length > 0; } catch (err) { waiting = false; }
+    var form = Array.prototype.filter.call(document.querySelectorAll("form input[data-write-id][data-script]"), function (input) {
+      return !/\/g\//.test(new URL(input.form.action, location.href).pathname);
+    })[0];
+    var list = document.getElementById("phone-games");
+    var starts = null;
+    try { starts = localStorage.getItem("thirteen-starts-script"); } catch (err) { starts = null; }
+    if (form) bring(form.getAttribute("data-script"));
+    else if (waiting) bring((list && list.getAttribute("data-starts")) || starts);
+    if (list) bring(list.getAttribute("data-script"));
+  }
+
   window.Thirteen = window.Thirteen || {};
   window.Thirteen.games = { list: load, remember: remember, forget: forget, gameOf: gameOf };
 
-  function init() { fromPage(); draw(); }
+  function init() { fromPage(); bringParts(); }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
   else init();
-  window.addEventListener("storage", function (e) { if (e.key === KEY || e.key === "thirteen-outbox") draw(); });
-  window.addEventListener("pageshow", function (e) { if (e.persisted) draw(); });
 })();
