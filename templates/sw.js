@@ -31,6 +31,12 @@ workbox.precaching.precacheAndRoute(
 );
 
 self.addEventListener("install", function (event) {
+  /* Writes (every POST) never come through this worker: they go straight to the network, as
+     from a page with no worker (app.js keeps what cannot be sent).  Where the browser has
+     static routes. */
+  try {
+    if (event.addRoutes) event.addRoutes([{ condition: { requestMethod: "POST" }, source: "network" }]).catch(function () {});
+  } catch (err) { /* no static routes: the worker lets writes pass */ }
   // The start page opens offline too (the installed app starts there).
   event.waitUntil(caches.open(PAGES).then(function (cache) { return cache.add("/"); }).catch(function () {}));
 });

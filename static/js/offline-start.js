@@ -226,13 +226,20 @@
   }
 
   /* --- the form ----------------------------------------------------------------------------- */
+  /* Taken in the capture phase, before htmx (a boosted form) or anything else sends it. */
+  function busy(form, on) {
+    form.classList.toggle("is-sending", on);
+    if (on) form.setAttribute("aria-busy", "true"); else form.removeAttribute("aria-busy");
+  }
   document.addEventListener("submit", function (e) {
     var form = e.target;
     if (e.defaultPrevented || !startForm(form) || !window.fetch || !window.crypto) return;
     e.preventDefault();
+    e.stopPropagation();
     var submitter = e.submitter || null;
     if (form.dataset.starting) return;  /* on its way already: no second game from a second tap */
     form.dataset.starting = "1";
+    busy(form, true);
     hidden(form, "keeper_token", token());
     hidden(form, "watch_token", token());
     var pairs = pairsOf(form, submitter);
@@ -245,6 +252,7 @@
     };
     function keepIt() {
       delete form.dataset.starting;
+      busy(form, false);
       var list = load().filter(function (s) { return s.id !== start.id; });
       list.push(start);
       try { if (SELF) localStorage.setItem(KEY + "-script", new URL(SELF).pathname); } catch (err) { /* private mode */ }
@@ -264,6 +272,7 @@
       if (what === "started") { location.assign(start.link); return; }
       if (what === "taken") {  /* picked by chance by another game: others, sent again at once */
         delete form.dataset.starting;
+        busy(form, false);
         hidden(form, "keeper_token", "");
         form.requestSubmit ? form.requestSubmit(submitter || undefined) : form.submit();
         return;
@@ -272,12 +281,13 @@
         /* The referee's refusal, drawn as it draws it: the same form sent as a plain form (its
            write id makes no game; a refused form stores nothing). */
         delete form.dataset.starting;
+        busy(form, false);
         HTMLFormElement.prototype.submit.call(form);
         return;
       }
       keepIt();  /* a 5xx, a timeout: its fate unknown; its id makes a resend safe */
     }, keepIt);
-  }, false);
+  }, true);
 
   window.Thirteen = window.Thirteen || {};
   window.Thirteen.starts = { list: load, flush: flush };
