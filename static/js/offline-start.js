@@ -173,9 +173,19 @@
   }
 
   var sending = false;
+  /* A page shown from the phone's copy (the network failed just now) sends nothing before the
+     referee answers it once (/healthz) or the browser says the network is back. */
+  var fromCopy = document.body.hasAttribute("data-from-cache");
+  function reachable() {
+    return fetch("/healthz", { cache: "no-store", credentials: "same-origin" }).then(function (r) {
+      if (r.ok) fromCopy = false;
+      return r.ok;
+    }, function () { return false; });
+  }
   /* Send the oldest kept start (unless another tab is on it), then the next. */
   function flush() {
     if (sending || navigator.onLine === false) return;
+    if (fromCopy) { reachable().then(function (ok) { if (ok) flush(); }); return; }
     var list = load();
     var now = Date.now();
     var start = null;
@@ -298,7 +308,7 @@
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
   else init();
-  window.addEventListener("online", flush);
+  window.addEventListener("online", function () { fromCopy = false; flush(); });
   window.setInterval(function () { if (load().length) flush(); }, 4000);
   window.addEventListener("storage", function (e) { if (e.key === KEY) showKept(); });
 })();
