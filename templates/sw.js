@@ -2,8 +2,10 @@
    - The app shell (what every page loads) is precached at install; any other static file
      of this release is kept the first time a page asks for it.
    - Each page the phone opens is kept (network first): without a network the kept copy is
-     shown, marked data-from-cache so the page says how old it is.  A page never opened on
-     this phone shows the offline page instead.
+     shown, marked data-from-cache so the page says how old it is.  The page of a first visit
+     (opened before this worker ran) and the screens each page links to are kept too, once the
+     page has settled (the "keep" message below).  A page never opened on this phone, nor
+     linked from one it opened, shows the offline page instead.
    - htmx requests (verdicts, polls, writes) always go to the network: a write that cannot
      be sent is kept by app.js on the phone, never by this worker.
    - The referee on the phone (static/js/engine.js): its files, fetched by its Web Worker once
@@ -29,6 +31,12 @@ workbox.precaching.precacheAndRoute(
 );
 
 self.addEventListener("install", function (event) {
+  /* Writes (every POST) never come through this worker: they go straight to the network, as
+     from a page with no worker (app.js keeps what cannot be sent).  Where the browser has
+     static routes. */
+  try {
+    if (event.addRoutes) event.addRoutes([{ condition: { requestMethod: "POST" }, source: "network" }]).catch(function () {});
+  } catch (err) { /* no static routes: the worker lets writes pass */ }
   // The start page opens offline too (the installed app starts there).
   event.waitUntil(caches.open(PAGES).then(function (cache) { return cache.add("/"); }).catch(function () {}));
 });
@@ -70,8 +78,14 @@ const markKept = {
 };
 
 /* The engine's files: named after their content, kept until an engine replaces them. */
+/* The engine's Web Worker downloads a file it lacks itself, straight from the network (marked
+   X-Thirteen-Direct, left alone here: it can then cut the download off while the page's own
+   requests go, and go on with a Range request), and keeps it in this cache. */
 workbox.routing.registerRoute(
-  function ({ url }) { return url.origin === self.location.origin && url.pathname.indexOf("/static/engine/") === 0; },
+  function ({ url, request }) {
+    return url.origin === self.location.origin && url.pathname.indexOf("/static/engine/") === 0 &&
+      request.headers.get("X-Thirteen-Direct") !== "1" && !request.headers.has("Range");
+  },
   new workbox.strategies.CacheFirst({ cacheName: ENGINE })
 );
 workbox.routing.registerRoute(
@@ -99,6 +113,42 @@ workbox.routing.registerRoute(
     plugins: [markKept]
   })
 );
+
+/* A page opened before this worker ran (the first visit: the worker starts only after it) and
+   the screens it leads to (a sheet's rounds, the check and rules pages) are kept too, so they
+   open offline from the first visit on.  The page asks once it has settled (phone-games.js:
+   {type: "keep", page, links}); each one not kept yet is fetched here, one at a time, at low
+   priority, and kept as if it had been opened (its data-rendered time says "as of" offline). */
+function keepable(url) {
+  return url.origin === self.location.origin && !/\.(csv|svg|json|js|png|webmanifest)$/.test(url.pathname) &&
+    !/^\/(static|lang|api|engine|healthz)(\/|$)/.test(url.pathname.slice(0)) && !url.searchParams.has("since");
+}
+async function keepPages(urls) {
+  const cache = await caches.open(PAGES);
+  for (const raw of urls) {
+    let url;
+    try { url = new URL(raw, self.location.origin); } catch (err) { continue; }
+    url.hash = "";
+    if (!keepable(url)) continue;
+    if (await cache.match(url.href, { ignoreVary: true })) continue;
+    try {
+      const response = await fetch(url.href, { credentials: "same-origin", priority: "low" });
+      const type = response.headers.get("Content-Type") || "";
+      if (response.ok && !response.redirected && type.indexOf("text/html") === 0) await cache.put(url.href, response);
+    } catch (err) { return; }  /* the network is gone: the rest waits for another visit */
+  }
+}
+let keeping = Promise.resolve();
+self.addEventListener("message", function (event) {
+  const m = event.data || {};
+  if (m.type !== "keep" || !Array.isArray(m.links)) return;
+  const urls = [String(m.page || "")].concat(m.links.slice(0, 40).map(String));
+  const source = event.source;
+  keeping = keeping.then(function () { return keepPages(urls); }).catch(function () {}).then(function () {
+    if (source) source.postMessage({ type: "kept" });  /* the page may say so (data-kept) */
+  });
+  if (event.waitUntil) event.waitUntil(keeping);
+});
 
 workbox.routing.setCatchHandler(async function ({ request }) {
   if (request.mode === "navigate") {

@@ -308,3 +308,52 @@ def test_a_play_answered_503_while_the_database_is_down_waits_on_the_phone_and_i
     expect(page.locator("#outbox")).to_be_hidden()
     assert events(live_server, url) == ["play"]
     phone.errors[:] = [e for e in phone.errors if "503" not in e and "htmx:responseError" not in e]
+
+
+@pytest.mark.parametrize("status", [500, 502, 504])
+def test_a_play_stored_but_answered_with_a_server_error_stays_in_the_outbox_and_is_stored_once(
+        browser, live_server, status):
+    """A 500 (or a proxy's 502/504) does not say whether the play was stored: the phone keeps it and
+    sends it again with the same write id, which the referee recognises."""
+    from tests.conftest import PHONE, Phone
+
+    context = browser.new_context(**PHONE, service_workers="block")  # so the route below sees the play
+    phone = Phone(context, live_server.url)
+    page = start_game(phone)
+    url = page.url
+    ids = []
+
+    def stored_then_error(route) -> None:  # type: ignore[no-untyped-def]
+        route.fetch()  # the referee stores it...
+        ids.append(route.request.headers.get("x-thirteen-write"))
+        route.fulfill(status=status, body="Internal Server Error", content_type="text/plain")  # ...and says 5xx
+
+    page.route("**/play", stored_then_error, times=1)
+    tap_table(page, "3s")
+    page.locator(".tt-go").tap()
+    expect(page.locator("#connection")).to_contain_text("never stored twice")
+    expect(page.get_by_text("Nothing was saved")).to_have_count(0)
+    assert events(live_server, url) == ["play"] and ids and ids[0]
+
+    expect(page.locator(".tt-felt")).to_contain_text("played by Bao", timeout=15_000)  # sent again by itself
+    expect(page.locator("#outbox")).to_be_hidden()
+    expect(page.locator("#tt-table .notice")).to_have_count(0)  # not "the table changed first"
+    assert events(live_server, url) == ["play"]
+    phone.errors[:] = [e for e in phone.errors if str(status) not in e and "htmx:responseError" not in e
+                       and not any(x in e for x in EXPECTED)]
+    context.close()
+    assert phone.errors == []
+
+
+def test_a_play_refused_with_a_reason_leaves_the_outbox(phone, live_server):
+    """A clear refusal (here 422: a 3 that does not lead the game's first trick) is the referee's
+    answer: nothing waits on the phone, the reason is on the page."""
+    page = start_game(phone)
+    url = page.url
+    tap_table(page, "4s")
+    page.locator(".tt-go").tap()
+    expect(page.locator("#tt-table")).to_contain_text("3♠")
+    page.wait_for_timeout(500)
+    assert page.evaluate("() => JSON.parse(localStorage.getItem('thirteen-outbox') || '[]').length") == 0
+    assert events(live_server, url) == []
+    phone.errors[:] = [e for e in phone.errors if "422" not in e]

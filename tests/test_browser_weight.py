@@ -142,6 +142,9 @@ def weigh(browser, url: str) -> tuple[int, int, int, list[tuple[str, int]]]:  # 
     meter = Meter(context, page)
     page.goto(url, wait_until="load")
     page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    # The worker keeps the page and the screens it links to once it has settled (once, after the
+    # first screen): counted with the worker's bytes, not in the repeat visit.
+    page.wait_for_function("() => document.documentElement.dataset.kept", timeout=20_000)
     page.wait_for_timeout(300)
     first, worker, detail = meter.total("page"), meter.total("worker"), meter.detail()
     meter.reset()

@@ -49,7 +49,8 @@ def manifest() -> Response:
 
 # What every page loads: kept by the service worker from the start.  The game's own stylesheet
 # and the icons are kept the first time a page asks for them.
-SHELL = ("css/app.css", "vendor/htmx.min.js", "js/picker.js", "js/app.js", "icon.svg")
+SHELL = ("css/app.css", "vendor/htmx.min.js", "js/picker.js", "js/app.js", "js/phone-games.js",
+         "js/offline-start.js", "js/home-games.js", "icon.svg")
 
 
 def shell() -> list[str]:

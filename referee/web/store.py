@@ -89,10 +89,24 @@ def clean_names(names: Iterable[str], *, least: int, most: int = MAX_PLAYERS) ->
     return cleaned
 
 
+PHONE_TOKEN = re.compile(r"[A-Za-z0-9_-]{32}")
+"""A share-link token a phone made itself (a game started offline): as long as the server's
+(:func:`referee.web.models.new_token`, 32 URL-safe characters)."""
+
+
+class TokenTaken(ValueError):
+    """A token a phone made for its game is already another game's link: the phone picks another."""
+
+    def __init__(self, token: str) -> None:
+        super().__init__("this link is already another game's")
+        self.token = token
+
+
 def _new_game(kind: str, names: Sequence[str], rules: dict[str, Any], setup: dict[str, Any],
-              created_by: str | None = None, group: Game | None = None) -> Game:
+              created_by: str | None = None, group: Game | None = None,
+              tokens: dict[str, str] | None = None) -> Game:
     game = Game(kind=kind, rules=rules, setup=setup, version=0, created_by=created_by or None,
-                group_id=group.id if group is not None else None)
+                group_id=group.id if group is not None else None, **(tokens or {}))
     game.players = [Player(seat=i, name=n) for i, n in enumerate(names)]
     db.session.add(game)
     return game
@@ -100,19 +114,34 @@ def _new_game(kind: str, names: Sequence[str], rules: dict[str, Any], setup: dic
 
 def create_game(kind: str, names: Sequence[str], *, rules: dict[str, Any], setup: dict[str, Any],
                 events: Sequence[tuple[str, dict[str, Any]]] = (), created_by: str | None = None,
-                group: Game | None = None) -> Game:
+                group: Game | None = None,
+                keeper_token: str | None = None, watch_token: str | None = None) -> Game:
     """Store a new game with its players, and its first ``events`` (kind, payload), in one
     transaction: the game never exists without them.  ``group`` is the group (a table of
     friends, :data:`GROUP`) it is started from.
 
     ``created_by`` is the write id of the form that starts it: the same form sent again (a
     double tap, a resend after a lost answer) gets the game it started, not a second one.
+
+    ``keeper_token`` / ``watch_token``: the share links' tokens a phone made itself (a game
+    started offline, whose pages the phone drew with those links before the server knew it;
+    :data:`PHONE_TOKEN`).  A token already another game's raises :class:`TokenTaken` (nothing
+    stored); the same form sent again still gets its own game.
     """
     if created_by:
         started = game_started_by(created_by, kind)
         if started is not None:
             return started
-    game = _new_game(kind, names, rules, setup, created_by, group)
+    tokens = {name: token for name, token in (("keeper_token", keeper_token), ("watch_token", watch_token)) if token}
+    for token in tokens.values():
+        if not PHONE_TOKEN.fullmatch(token):
+            raise ValueError(f"a game's token is 32 URL-safe characters, not {token[:8]!r}…")
+    if len(set(tokens.values())) < len(tokens):
+        raise ValueError("a game's keeper and watch tokens must differ")
+    for token in tokens.values():
+        if token_in_use(token):
+            raise TokenTaken(token)
+    game = _new_game(kind, names, rules, setup, created_by, group, tokens)
     game.version = len(events)
     game.events = [Event(seq=i + 1, kind=k, payload=p) for i, (k, p) in enumerate(events)]
     try:
@@ -120,9 +149,12 @@ def create_game(kind: str, names: Sequence[str], *, rules: dict[str, Any], setup
     except IntegrityError:  # the same form, sent twice at once: the other request stored it
         db.session.rollback()
         started = game_started_by(created_by or "", kind)
-        if started is None:
-            raise
-        return started
+        if started is not None:
+            return started
+        taken = next((t for t in tokens.values() if token_in_use(t)), None)
+        if taken is not None:  # another game took the phone's token at the same moment
+            raise TokenTaken(taken) from None
+        raise
     return game
 
 
@@ -137,6 +169,10 @@ def keeper_group(token: str) -> Game | None:
     if not token or not is_token(token):
         return None
     return db.session.scalar(select(Game).where(Game.keeper_token == token, Game.kind == GROUP))
+def token_in_use(token: str) -> bool:
+    """Whether ``token`` is already a share link of some game (keeper or watch)."""
+    return db.session.scalar(
+        select(Game.id).where((Game.keeper_token == token) | (Game.watch_token == token)).limit(1)) is not None
 
 
 def game_started_by(write_id: str, kind: str) -> Game | None:

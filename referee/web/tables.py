@@ -290,9 +290,15 @@ class FollowedGame(Generic[S]):
         next time, and the phone sent to its keeper page (a 303; for htmx, a 204 with
         ``HX-Redirect``).  A form started from a group (its keeper token in the field ``group``)
         puts the game in that group."""
-        game = store.create_game(self.kind, list(names), rules=dict(rules), setup=dict(setup),
-                                 created_by=starting_id(),  # the same form sent again: the same game
-                                 group=store.keeper_group(request.form.get("group", "")))
+        keeper, watch = phone_tokens()
+        try:
+            game = store.create_game(self.kind, list(names), rules=dict(rules), setup=dict(setup),
+                                     created_by=starting_id(),  # the same form sent again: the same game
+                                     group=store.keeper_group(request.form.get("group", "")),
+                                     keeper_token=keeper, watch_token=watch)
+        except store.TokenTaken:
+            abort(409, gettext("This phone's link for the new game is already another game's link. "
+                               "Nothing was started; the phone picks another link and sends it again."))
         target = url_for(self.endpoint, token=game.keeper_token)
         if wants_fragment():
             response = Response(status=204)
@@ -382,6 +388,22 @@ def starting_id() -> str | None:
         if STARTING_ID.fullmatch(raw):
             return raw
     return None
+
+
+def phone_tokens() -> tuple[str | None, str | None]:
+    """The share-link tokens a phone made for a game it started offline (the new-game form's
+    ``keeper_token`` and ``watch_token`` fields, added by static/js/offline-start.js), or
+    ``None`` for a token the server makes.  A token that is not 32 URL-safe characters, or the
+    two the same, is a 400 naming the field."""
+    found: list[str | None] = []
+    for name in ("keeper_token", "watch_token"):
+        raw = request.form.get(name, "")
+        if raw and not store.PHONE_TOKEN.fullmatch(raw):
+            abort(400, gettext("The field %(field)s must be 32 letters, digits, - or _.", field=name))
+        found.append(raw or None)
+    if found[0] and found[0] == found[1]:
+        abort(400, gettext("The keeper and watch links of a game must differ."))
+    return found[0], found[1]
 
 
 def _no_store(response: Response) -> Response:

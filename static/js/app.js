@@ -5,9 +5,9 @@
      soon as one gets through.
    - Sending: a write (a form with a `version` field) shows "Sending…" on its button and
      its buttons are disabled until the answer comes, so a slow network gets no second tap.
-   - The outbox: a write that cannot reach the referee, or that the referee answers 503 (its
-     database not answering: nothing was stored) (a play, a pass, a round, a
-     correction, an undo) is kept in localStorage with everything it carried, the version it
+   - The outbox: a write whose fate is unknown (a play, a pass, a round, a correction, an
+     undo that cannot reach the referee, or that gets no clear answer: a 500, a 502/503/504, a
+     429, a dropped connection) is kept in localStorage with everything it carried, the version it
      was typed against included, and listed as "waiting to send".  It is sent by itself when
      the network is back (or when the page is opened again, even after the tab was closed),
      exactly as it was typed: if the game moved on meanwhile the referee answers 409 and the
@@ -25,6 +25,7 @@
   "use strict";
   var WORDS = {};
   try { WORDS = JSON.parse(document.getElementById("thirteen-words").textContent); } catch (err) { WORDS = {}; }
+  try { Object.assign(WORDS, JSON.parse(document.getElementById("thirteen-words-game").textContent)); } catch (err) { /* not a game's page */ }
   function word(key, fallback) { return WORDS[key] || fallback; }
   function clock(ms) {
     var d = new Date(ms);
@@ -182,6 +183,10 @@
   function sendableHere(e) {
     return e.page === location.pathname || gameOf(location.pathname) === (e.game || e.page);
   }
+  /* An answer that does not say what became of a write: none at all, a server error (500, or a
+     proxy's 502/503/504), too many requests, a timeout.  Only a clear answer (2xx/3xx done; a 4xx
+     with its reason: 400, 403, 404, 409 stale, 422 refused) takes an entry out of the outbox. */
+  function fateUnknown(status) { return !status || status >= 500 || status === 429 || status === 408; }
   function forget(id) { save(load().filter(function (e) { return e.id !== id; })); }
 
   var outbox = null;
@@ -273,7 +278,7 @@
     var id = replayId(detail);
     var xhr = detail.xhr;
     sendingId = "";
-    if (!xhr || !xhr.status || xhr.status === 503) {  /* still no network, or no database: keep it, unclaimed */
+    if (!xhr || fateUnknown(xhr.status)) {  /* still no network, no database, no clear answer: keep it, unclaimed */
       var list = load();
       list.forEach(function (e) { if (e.id === id) delete e.claim; });
       save(list);
@@ -403,10 +408,13 @@
   document.addEventListener("htmx:responseError", function (e) {
     var xhr = e.detail.xhr;
     if (!xhr) return;
-    if (xhr.status === 503) {
-      /* The referee is up but its database is not: nothing was saved; a write waits in the outbox. */
+    if (isWrite(e.detail) && !replayId(e.detail) && fateUnknown(xhr.status)) {
+      /* A 503 (the database not answering), a 500, a gateway's 502/504, a 429: the write may or
+         may not be stored.  It waits in the outbox and is sent again with the same write id,
+         which the referee recognises: never stored twice, never said to be unsaved. */
+      say(keep(e.detail) && xhr.status !== 503 ? word("unsure", offlineWords()) : reasonIn(xhr) || offlineWords());
+    } else if (xhr.status === 503) {
       say(reasonIn(xhr) || offlineWords());
-      if (isWrite(e.detail) && !replayId(e.detail)) keep(e.detail);
     } else if (xhr.status >= 500) {
       say(document.body.dataset.servererror || "The referee hit an error. Nothing was saved; try again.");
     } else {
@@ -460,9 +468,27 @@
 
   /* --- the service worker: the app opens without a network ----------------------------- */
   window.addEventListener("load", function () {
-    if ("serviceWorker" in navigator && window.isSecureContext && navigator.onLine !== false) {
-      navigator.serviceWorker.register("/sw.js").catch(function () { /* no worker: pages need the network */ });
+    var sw = "serviceWorker" in navigator && window.isSecureContext;
+    if (sw && navigator.onLine !== false) {
+      navigator.serviceWorker.register("/sw.js").then(function (r) {
+        if (!r || !(r.installing || r.waiting || r.active)) bring();  /* a worker that will never run */
+      }, function () { bring(); /* no worker: pages need the network */ });
     }
+    /* The phone's own parts (static/js/phone-games.js: the games it keeps, the pages kept for
+       offline, games started offline): once the worker controls the page, from its cache;
+       never before the first screen, and no bytes of the first visit. */
+    var src = document.body.dataset.phoneGames;
+    function bring() {
+      if (!src) return;
+      var script = document.createElement("script");
+      script.src = src;
+      src = "";
+      document.head.appendChild(script);
+    }
+    if (!sw) return bring();
+    if (navigator.serviceWorker.controller) bring();
+    else navigator.serviceWorker.addEventListener("controllerchange", bring);
+    window.setTimeout(bring, 10000);  /* a worker that never takes over (no Workbox on this server) */
   });
   /* An evening's "until" is read on the table's clock: a form says the phone's time zone. */
   function clockOffsets(root) {

@@ -2,9 +2,10 @@
 
    static/js/engine.js starts it once the page has settled and sends it {type: "start",
    config} (config: what /engine.json says).  The first time, the worker fetches the engine's
-   files itself, counting the bytes (a "progress" message now and then; the service worker
-   keeps each file, and the browser's cache keeps them a year: they are named after their
-   content), starts Pyodide with the trimmed standard library, unpacks thirteen.zip, imports
+   files itself, counting the bytes (a "progress" message now and then), stopping while the
+   page's own requests are on their way ({type: "pause"} / {type: "resume"}), and keeps each
+   file in the service worker's engine cache (the browser's cache keeps them a year too: they
+   are named after their content), starts Pyodide with the trimmed standard library, unpacks thirteen.zip, imports
    referee.web.phone and answers one question of each kind (imports done, templates
    compiled).  Then it keeps a memory snapshot of that Python (Cache Storage, where there is
    one: a secure page), so that the next page starts from it in a fraction of the time; a
@@ -20,36 +21,98 @@ var failed = null;
 
 function post(message) { self.postMessage(message); }
 
-/* Fetch the engine's files (through the service worker, which keeps them), saying how far it
-   got; only thirteen.zip is kept in memory (Pyodide fetches the others again, from the cache). */
+/* While the page's own requests are on their way (a verdict, a write: engine.js says "pause"
+   and "resume"), the engine's download stops: the file being fetched is cut off and fetched on
+   from where it stopped (a Range request) once the page is quiet, so the page never waits
+   behind the engine's bytes. */
+var paused = false;
+var waiting = [];
+var current = null;  /* the AbortController of the file on its way */
+function pause() {
+  paused = true;
+  if (current) current.abort();
+}
+function resume() {
+  paused = false;
+  waiting.splice(0).forEach(function (go) { go(); });
+}
+function whenFree() { return paused ? new Promise(function (go) { waiting.push(go); }) : Promise.resolve(); }
+
+var ENGINE_CACHE = "thirteen-engine";  /* the service worker's cache of the engine's files */
+async function cached(url) {
+  try { return self.caches ? (await (await caches.open(ENGINE_CACHE)).match(url)) || null : null; } catch (err) { return null; }
+}
+async function keep(url, bytes, type) {
+  try {
+    if (!self.caches) return;
+    await (await caches.open(ENGINE_CACHE)).put(url, new Response(bytes, { headers: { "Content-Type": type || "application/octet-stream" } }));
+  } catch (err) { /* no room: Pyodide fetches it again */ }
+}
+function joined(parts, length) {
+  var all = new Uint8Array(length);
+  var at = 0;
+  parts.forEach(function (part) { all.set(part, at); at += part.length; });
+  return all;
+}
+
+/* Fetch the engine's files, saying how far it got.  A file the service worker keeps is read
+   from its cache; any other is fetched straight from the network (past the service worker,
+   so that cutting it off stops it) and then kept in that cache for Pyodide.  Only
+   thirteen.zip is returned (Pyodide fetches the others again, from the cache). */
 async function fetchAll(config, wanted) {
   var total = 0;
   var got = 0;
   var last = 0;
   var kept = null;
   wanted.forEach(function (url) { total += config.sizes[url] || 0; });
+  function counted(n) {
+    got += n;
+    if (Date.now() - last > 150) {
+      last = Date.now();
+      post({ type: "progress", got: got, total: total });
+    }
+  }
   for (var i = 0; i < wanted.length; i++) {
     var url = wanted[i];
-    var response = await fetch(url);
-    if (!response.ok) throw new Error(url + ": " + response.status);
-    var reader = response.body.getReader();
     var parts = [];
     var length = 0;
+    var type = null;
+    var found = await cached(url);
+    if (found) {
+      var bytes = new Uint8Array(await found.arrayBuffer());
+      counted(bytes.length);
+      if (url === config.app) kept = bytes;
+      continue;
+    }
     for (;;) {
-      var step = await reader.read();
-      if (step.done) break;
-      if (url === config.app) parts.push(step.value);
-      length += step.value.length;
-      got += step.value.length;
-      if (Date.now() - last > 150) {
-        last = Date.now();
-        post({ type: "progress", got: got, total: total });
+      await whenFree();
+      var control = new AbortController();
+      current = control;
+      var headers = { "X-Thirteen-Direct": "1" };
+      if (length) headers.Range = "bytes=" + length + "-";
+      try {
+        var response = await fetch(url, { headers: headers, signal: control.signal, priority: "low" });
+        if (length && response.status !== 206) { got -= length; parts = []; length = 0; }  /* no range: from the start */
+        if (!response.ok) throw new Error(url + ": " + response.status);
+        type = type || response.headers.get("Content-Type");
+        var reader = response.body.getReader();
+        for (;;) {
+          var step = await reader.read();
+          if (step.done) break;
+          parts.push(step.value);
+          length += step.value.length;
+          counted(step.value.length);
+        }
+        break;
+      } catch (err) {
+        if (!control.signal.aborted) throw err;  /* cut off for the page: on from where it stopped */
+      } finally {
+        current = null;
       }
     }
-    if (url !== config.app) continue;
-    kept = new Uint8Array(length);
-    var at = 0;
-    parts.forEach(function (part) { kept.set(part, at); at += part.length; });
+    var whole = joined(parts, length);
+    await keep(url, whole, type);
+    if (url === config.app) kept = whole;
   }
   post({ type: "progress", got: total, total: total });
   return kept;
@@ -128,6 +191,10 @@ self.onmessage = function (event) {
       failed = String(err && err.message || err);
       post({ type: "failed", error: failed });
     });
+  } else if (message.type === "pause") {
+    pause();
+  } else if (message.type === "resume") {
+    resume();
   } else if (message.type === "ask") {
     if (!answerPython) {
       post({ type: "answer", id: message.id, error: failed || "not ready" });

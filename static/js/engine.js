@@ -87,6 +87,7 @@
         window.Thirteen.engine.readyMs = Math.round(performance.now() - started);
         window.Thirteen.engine.timings = m.ms;
         say("ready", words("ready"));
+        answerWaiting();
       } else if (m.type === "failed") {
         fail();
       } else if (m.type === "answer" && pending[m.id]) {
@@ -127,6 +128,31 @@
       begin();
     }).catch(function () { /* no network and no kept copy: the server answers when it can */ });
   }
+
+  /* --- the page's requests go first ---------------------------------------------------- */
+  /* While the engine downloads, each request of the page (a verdict the server answers, a
+     write, a poll) stops the download until the page is quiet again (engine-worker.js). */
+  var inFlight = 0;
+  var resumeTimer = 0;
+  function resumeIn(ms) {
+    window.clearTimeout(resumeTimer);
+    resumeTimer = window.setTimeout(function () {
+      inFlight = 0;
+      if (worker && !ready) worker.postMessage({ type: "resume" });
+    }, ms);
+  }
+  function polling(e) { var elt = e.detail && e.detail.elt; return !!(elt && elt.classList && elt.classList.contains("poll")); }
+  document.addEventListener("htmx:beforeSend", function (e) {
+    if (!worker || ready || polling(e)) return;  /* a poll's answer is tiny: it does not stop the download */
+    inFlight++;
+    worker.postMessage({ type: "pause" });
+    resumeIn(20000);  /* an answer never told (a request htmx dropped): the download goes on anyway */
+  });
+  document.addEventListener("htmx:afterRequest", function (e) {
+    if (!worker || ready || inFlight <= 0 || polling(e)) return;
+    inFlight--;
+    if (!inFlight) resumeIn(250);  /* the page is quiet: the next tap's request would come soon */
+  });
 
   /* --- answering htmx's requests on the phone ---------------------------------------- */
   function language() {
@@ -264,6 +290,29 @@
     var form = elt && elt.closest && elt.closest("form");
     if (form && e.detail.xhr && e.detail.xhr.status) judgedMoves.delete(form);  /* the referee answered */
   });
+
+  /* A question the page could not send (offline, before the engine was ready: a round's split,
+     a check) is answered here as soon as the engine is ready, with no new tap. */
+  var unanswered = new Map();  /* elt -> {verb, path, target} */
+  document.addEventListener("htmx:sendError", function (e) {
+    var d = e.detail || {};
+    var elt = d.elt;
+    var cfg = d.requestConfig;
+    if (!elt || !elt.getAttribute || !elt.getAttribute("data-local") || !cfg || gameHolder(elt)) return;
+    if (cfg.verb !== "get" && elt.querySelector && elt.querySelector("input[name=version]")) return;  /* a write */
+    unanswered.set(elt, { verb: cfg.verb, path: cfg.path, target: d.target || elt });
+  });
+  document.addEventListener("htmx:afterRequest", function (e) {
+    if (e.detail && e.detail.xhr && e.detail.xhr.status) unanswered.delete(e.detail.elt);
+  });
+  function answerWaiting() {
+    unanswered.forEach(function (r, elt) {
+      if (!elt.isConnected || !window.htmx) return;
+      answerHere(elt, elt.getAttribute("data-local"), r.verb, r.path, r.target.isConnected ? r.target : elt,
+                 window.htmx.values(elt, r.verb)).catch(function () { /* asked again when the network is back */ });
+    });
+    unanswered.clear();
+  }
 
   /* Ask the worker for the answer to elt's request and swap it in as htmx would. */
   function answerHere(elt, kind, verb, path, target, values) {

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, jsonify, redirect, request, url_for
+from flask import Blueprint, Response, jsonify, request
 from flask_babel import gettext
 
 from referee.web import api, openapi, store
 from referee.web.registry import Contract, Example, GameEntry, HomeLink, Screen
-from referee.web.tables import BadForm, Feedback, FollowedGame, Refused, starting_id
+from referee.web.tables import BadForm, Feedback, FollowedGame, Refused
 from referee.web.views import render_page, say
 from tests.toy.rules import RECORDS, HigherRules, Setup, State, parse_one, replay
 
@@ -44,8 +44,7 @@ def new() -> Response:
     except ValueError as exc:
         return render_page("toy/index.html", "toy/index.html", status=422, errors={"names": say(exc)}, form=form)
     setup = Setup(tuple(names), start, rules)
-    game = store.create_game(KIND, names, rules=rules.to_dict(), setup=setup.to_dict(), created_by=starting_id())
-    return redirect(url_for("toy.table", token=game.keeper_token), 303)  # type: ignore[return-value]
+    return GAME.start(names, rules=rules.to_dict(), setup=setup.to_dict())  # the phone's tokens too, if it sent them
 
 
 def state_of(access: store.Access) -> State:

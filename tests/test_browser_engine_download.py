@@ -1,0 +1,100 @@
+"""While the phone's engine downloads on a slow link, the page's own requests go first: the
+engine's Web Worker stops its download while a verdict (or any request of the page) is on its
+way and goes on afterwards from where it stopped (a Range request), so the server's verdict is
+not kept waiting behind the engine's bytes.
+
+The tap-to-verdict times are printed (``-s``), never asserted: the machine is shared."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.test_browser_engine import FORGIVEN, SLOW, EnginePhone, _tap_to, _tienlen
+
+pytestmark = pytest.mark.browser
+
+VERDICT = "document.querySelector('#verdict').textContent.includes('bombs a single 2')"
+
+
+def tap_to_verdict(phone: EnginePhone, *, engine: bool) -> tuple[float, str]:
+    """The Tiến lên check on a 400 kbit/s, 400 ms link: tap → the server's verdict, and what
+    the engine was doing at the tap."""
+    page = phone.page
+    if not engine:
+        page.route("**/engine.json", lambda route: route.abort())  # no engine: nothing downloads
+    cdp = phone.context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send("Network.emulateNetworkConditions", SLOW)
+    page.goto(phone.url + "/tienlen/check", wait_until="load")
+    if engine:
+        page.wait_for_function("() => document.documentElement.dataset.engine === 'loading'", timeout=60_000)
+        page.wait_for_timeout(1500)  # well into the download
+    _tienlen(page)
+    expect(page.locator("#verdict")).not_to_contain_text("bombs a single 2")
+    state = page.evaluate("document.documentElement.dataset.engine || 'none'")
+    seconds = _tap_to(page, page.locator("#picker-check [data-card='5c']"), VERDICT)
+    return seconds, state
+
+
+def test_the_engine_download_stops_while_a_verdict_is_on_its_way_and_goes_on_after(browser, engine_server):
+    before = EnginePhone(browser, engine_server, service_workers="block")
+    try:
+        baseline, _ = tap_to_verdict(before, engine=False)
+    finally:
+        before.close()
+
+    phone = EnginePhone(browser, engine_server, service_workers="block")
+    ranges: list[str] = []
+    phone.page.on("request", lambda r: "/static/engine/" in r.url and r.headers.get("range")
+                  and ranges.append(r.headers["range"]))
+    try:
+        during, state = tap_to_verdict(phone, engine=True)
+        assert state == "loading"  # the verdict was the server's, asked while the engine downloaded
+        assert phone.page.evaluate("window.Thirteen.engine.isReady()") is False
+        # Once the page is quiet, the download goes on from where it was cut off.
+        phone.page.wait_for_event("request", lambda r: "/static/engine/" in r.url and bool(r.headers.get("range")),
+                                  timeout=20_000)
+        assert ranges and all(r.startswith("bytes=") and int(r[6:].rstrip("-")) > 0 for r in ranges)
+        print(f"\ntap → verdict at 400 kbit/s / 400 ms (Tiến lên check): {baseline * 1000:.0f} ms with no engine "
+              f"download, {during * 1000:.0f} ms while the engine downloads (goal: no slower)")
+    finally:
+        phone.errors[:] = [e for e in phone.errors if not any(f in e for f in FORGIVEN)]
+        phone.close()
+
+
+def test_a_rounds_split_asked_before_the_engine_was_ready_is_shown_as_soon_as_it_is(browser, engine_server):
+    """The round's split could not be asked (no network, the engine not ready yet): it shows by
+    itself the moment the engine is ready, answered on the phone."""
+    import re
+
+    phone = EnginePhone(browser, engine_server, service_workers="block")
+    page = phone.page
+    held = []
+    try:
+        page.route("**/engine.json", lambda route: held.append(route))  # the engine waits
+        page.goto(engine_server.url + "/three-thirteen/")
+        for i, name in enumerate(("Ann", "Bao")):
+            page.locator(f"#name-{i}").fill(name)
+        page.get_by_role("button", name="Start the sheet").tap()
+        page.wait_for_url(re.compile(r"/three-thirteen/g/"))
+        page.goto(page.url + "/round/1")
+        page.route("**/preview**", lambda route: route.abort("internetdisconnected"))  # no answer from the server
+        page.locator(".tt-step[data-step='1']").tap()
+        for card in ("Ks", "Kd", "Kc"):
+            page.locator(f"#seat-1 [data-card='{card}']").tap()
+        expect(page.locator("#preview-1 .tt-split")).to_have_count(0)  # only the count, no split yet
+        page.wait_for_function("() => true")
+        for _ in range(100):
+            if held:
+                break
+            page.wait_for_timeout(100)
+        for route in held:
+            route.continue_()
+        page.unroute("**/engine.json")
+        phone.ready()
+        expect(page.locator("#preview-1 .tt-split")).to_have_attribute("data-points", "0")  # no tap
+        assert page.evaluate("window.Thirteen.engine.last.kind") == "three-thirteen-preview"
+    finally:
+        phone.errors[:] = [e for e in phone.errors if not any(f in e for f in FORGIVEN)]
+        phone.close()

@@ -1,0 +1,96 @@
+"""The phone's games: the home page lists the games this phone opened or started, newest first,
+kept on the phone only, each opened with one tap, even with no network at all."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.test_browser_three_thirteen import create as create_sheet
+from tests.test_browser_tienlen_table import start_game
+from tests.test_browser_trece import start_table
+
+pytestmark = pytest.mark.browser
+
+EXPECTED = ("ERR_INTERNET_DISCONNECTED", "htmx:sendError", "htmx:afterRequest", "Failed to fetch",
+            "no-response", "when fetching the script")
+
+
+def forgive_offline(phone) -> None:  # type: ignore[no-untyped-def]
+    phone.errors[:] = [e for e in phone.errors if not any(x in e for x in EXPECTED)]
+
+
+def test_the_home_page_lists_the_last_three_games_offline_each_opening_with_one_tap(phone, live_server):
+    page = phone.open("/three-thirteen/")
+    sheet = create_sheet(page, ["Ann", "Bao", "Chi", "Dan"])  # a first visit: no service worker yet
+    table = start_game(phone).url
+    trece = start_table(phone)
+    trece_keeper = trece.url
+    trece_watch = trece.locator("#watch-link").input_value()
+    trece.goto(trece_watch)  # its watch link opened too: still one game, kept by this phone
+    expect(trece.locator("#table")).to_be_visible()
+    page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller !== null",
+                           timeout=15_000)
+    page.goto(phone.base_url + "/")
+    games = page.locator("#phone-games li")
+    expect(games).to_have_count(3)
+    # Newest first: the Trece table (watched), the Tiến lên table, the sheet.
+    expect(games.nth(0)).to_contain_text("Trece")
+    expect(games.nth(0)).to_contain_text("You keep it")
+    expect(games.nth(0)).to_contain_text("Ana, Ben")
+    expect(games.nth(1)).to_contain_text("Tiến lên")
+    expect(games.nth(1)).to_contain_text("Ana, Bao, Chi")
+    expect(games.nth(1)).to_contain_text("You keep it")
+    expect(games.nth(2)).to_contain_text("Three Thirteen")
+    expect(games.nth(2)).to_contain_text("Ann, Bao, Chi, Dan")
+    expect(games.nth(2)).to_contain_text("last change")
+    assert page.evaluate("() => document.documentElement.scrollWidth <= innerWidth")
+    assert phone.small_targets() == []
+
+    phone.context.set_offline(True)
+    page.reload()  # the home page from the phone's copy, the list from the phone
+    for n, (url, content) in enumerate([(trece_keeper, "#table"), (table, "#tt-table"), (sheet, "#sheet")]):
+        expect(page.locator("#phone-games li")).to_have_count(3)
+        page.locator("#phone-games li").nth(n).locator("a").tap()
+        page.wait_for_url(url.replace(phone.base_url, "**"))
+        expect(page.locator(content)).to_be_visible()
+        expect(page.locator("#freshness")).to_contain_text("Offline: showing the")
+        page.go_back()
+    phone.context.set_offline(False)
+    forgive_offline(phone)
+
+
+def test_a_game_opened_by_its_watch_link_is_listed_as_watched(phone, second_phone):
+    page = start_table(phone)
+    watcher = second_phone.open(page.locator("#watch-link").input_value().replace(phone.base_url, ""))
+    expect(watcher.locator("#table")).to_be_visible()
+    watcher.wait_for_function("() => window.Thirteen && window.Thirteen.games")  # kept once its page has settled
+    watcher.goto(phone.base_url + "/")
+    games = watcher.locator("#phone-games li")
+    expect(games).to_have_count(1)
+    expect(games.first).to_contain_text("Trece · table")
+    expect(games.first).to_contain_text("You watch it")
+    expect(games.first).to_contain_text("Ana, Ben")
+    assert "/g/" in (games.first.locator("a").get_attribute("href") or "")
+
+
+def test_a_game_is_removed_from_the_phone_list_and_a_waiting_write_says_not_sent_yet(phone, live_server):
+    page = start_game(phone)
+    page.locator("#tt-table [data-card='3s']").tap()
+    phone.context.set_offline(True)
+    page.locator(".tt-go").tap()
+    expect(page.locator("#outbox li")).to_have_count(1)
+    page.route("**/play", lambda route: route.abort("internetdisconnected"))  # still not sent
+    phone.context.set_offline(False)
+    page.goto(phone.base_url + "/")
+    games = page.locator("#phone-games li")
+    expect(games).to_have_count(1)
+    expect(games.first.locator("[data-unsent]")).to_have_text("not sent yet")
+    page.once("dialog", lambda dialog: dialog.accept())
+    games.first.get_by_role("button", name=re.compile("Remove")).tap()
+    expect(games).to_have_count(0)
+    expect(page.locator("#phone-games")).to_be_hidden()
+    assert page.evaluate("() => JSON.parse(localStorage.getItem('thirteen-games')).length") == 0
+    forgive_offline(phone)
