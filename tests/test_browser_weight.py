@@ -86,7 +86,7 @@ def _games(browser, live_server) -> dict[str, str]:  # type: ignore[no-untyped-d
     page.goto(base + "/tienlen/new")
     for i, name in enumerate(("Ana", "Bao", "Chi")):
         page.locator(f"#name{i}").fill(name)
-    page.locator(".tt-3s").nth(1).tap()
+    page.locator(".tl-3s").nth(1).tap()
     page.get_by_role("button", name="Start the game").tap()
     page.wait_for_url("**/tienlen/g/**")
     paths["Tiến lên table"] = page.url.removeprefix(base)
@@ -243,10 +243,10 @@ def test_tap_to_verdict_at_400_kbps_and_400_ms(browser, live_server):
     context.close()
 
     context, page = slow_phone(browser, base + games["Tiến lên table"])
-    page.locator("#tt-table [data-card='3s']").tap()
+    page.locator("#tl-followed [data-card='3s']").tap()
     times["Tiến lên table (play 3♠)"] = tap_to(
-        page, page.locator("#tt-table button.tt-go"),
-        "document.querySelector('.tt-felt').textContent.includes('Bao')")
+        page, page.locator("#tl-followed button.tl-go"),
+        "document.querySelector('.tl-felt').textContent.includes('Bao')")
     context.close()
 
     context, page = slow_phone(browser, base + games["Trece table"])
