@@ -12,9 +12,12 @@
    - a swipe chooses exactly the cards the finger crosses along one suit (a run) or one
      rank (a set); it only adds: a card already chosen stays as it is.  A run that goes on
      from one half of a wide grid to the other (6♥ … 9♥ across the split after the 7) takes
-     the ranks between as well: one swipe, as on a grid without a split. */
+     the ranks between as well: one swipe, as on a grid without a split.
+   A page loads this script only where it draws a card grid (base.html); a page swapped in
+   by htmx may bring it again: it sets itself up once. */
 (function () {
   "use strict";
+  if (window.Thirteen && window.Thirteen.setupPicker) return;
   var SUITS = { s: "♠", c: "♣", d: "♦", h: "♥" };
   var SUIT_OF = { "♠": "s", "♤": "s", "♣": "c", "♧": "c", "♦": "d", "♢": "d", "♥": "h", "♡": "h" };
   /* A game's rank order comes with its picker (data-ranks, from the game's registry entry). */
@@ -489,7 +492,8 @@
   document.addEventListener("htmx:afterSettle", saveDrafts);
   document.addEventListener("htmx:sendError", saveDrafts);
   document.addEventListener("htmx:responseError", saveDrafts);
-  document.addEventListener("DOMContentLoaded", function () { scan(document); });
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", function () { scan(document); });
+  else scan(document);  /* brought by a page htmx swapped in */
   document.addEventListener("htmx:load", function (e) { scan(e.detail.elt); });
   /* Any load order: app.js and round.js add to the same object. */
   window.Thirteen = window.Thirteen || {};
