@@ -36,3 +36,16 @@ def test_the_trece_check_does_not_jump_while_the_phones_referee_loads(browser, e
     context.close()
     phone.errors[:] = [e for e in phone.errors if "503" not in e and "pyodide" not in e.lower()]
     assert phone.errors == []
+
+
+def test_the_trece_jokers_are_not_under_the_verdict_at_320_px(browser, live_server):
+    context = browser.new_context(**{**PHONE, "viewport": {"width": 320, "height": 640}})
+    phone = Phone(context, live_server.url)
+    page = phone.open("/trece/check")
+    page.wait_for_function("() => [...document.querySelectorAll('[data-picker]')].every(p => p.dataset.ready)")
+    touch = Touch(page)
+    for joker in ("RJ", "BJ"):
+        assert touch._reachable(page.locator(f"#picker-check [data-card='{joker}']")), f"{joker} is covered or off the screen"
+    assert phone.small_targets() == []
+    context.close()
+    assert phone.errors == []
