@@ -40,3 +40,18 @@ def test_a_saved_rounds_correction_comes_before_its_saved_hands(client):
     assert client.post(f"{sheet}/round/1", data=form).status_code == 303
     body = client.get(f"{sheet}/round/1").get_data(as_text=True)
     assert body.index("Save the correction") < body.index("Saved hands")
+
+
+def test_a_new_sheets_form_shows_four_names_and_start_first_the_rest_folded(client):
+    body = client.get("/three-thirteen/").get_data(as_text=True)
+    start = body.index("Start the sheet")
+    assert body.index('id="name-3"') < start < body.index('class="switches-box"')
+    more = body.index('<details class="tt-more-players">')
+    assert body.index('id="name-3"') < more < body.index('id="name-4"')  # players 5 to 8 folded, closed
+    assert body.index('class="lead"') > start  # the introduction after the form
+
+
+def test_a_new_evenings_form_shows_start_before_its_folded_scoring_rules(client):
+    body = client.get("/tienlen/scores/").get_data(as_text=True)
+    start = body.index("Start the sheet")
+    assert body.index('id="name3"') < start < body.index('<details class="switches-box ts-switches">')
