@@ -32,14 +32,14 @@ def test_tienlen_table_every_action_shows_its_result_and_the_turn(phone):
     page = phone.open("/tienlen/new")
     for i, name in enumerate(("Ana", "Bao", "Chi")):
         page.locator(f"#name{i}").fill(name)
-    page.locator(".tt-3s").nth(1).tap()
+    page.locator(".tl-3s").nth(1).tap()
     page.get_by_role("button", name="Start the game").tap()
     page.wait_for_url("**/tienlen/g/**")
 
     # A refusal: K♦ alone cannot open (the 3♠ must be in the first play); Play tapped at the bottom.
-    page.locator("#tt-table [data-card='Kd']").tap()
+    page.locator("#tl-followed [data-card='Kd']").tap()
     scroll_to_bottom(page)
-    page.locator(".tt-go").tap()
+    page.locator(".tl-go").tap()
     refusal = page.locator("[data-refusal]")
     expect(refusal).to_be_visible()
     top, bottom = in_view(page, "[data-refusal]")
@@ -49,11 +49,11 @@ def test_tienlen_table_every_action_shows_its_result_and_the_turn(phone):
     forget_400s(phone)
 
     # A play: its line and the next player in view.
-    page.locator("#tt-table [data-card='Kd']").tap()  # take K♦ back
+    page.locator("#tl-followed [data-card='Kd']").tap()  # take K♦ back
     for card in ("3s", "4h", "5c"):
-        page.locator(f"#tt-table [data-card='{card}']").tap()
+        page.locator(f"#tl-followed [data-card='{card}']").tap()
     scroll_to_bottom(page)
-    page.locator(".tt-go").tap()
+    page.locator(".tl-go").tap()
     expect(page.locator("[data-last]")).to_contain_text("3♠")
     in_view(page, "[data-last]")
     expect(page.locator("[data-turn]")).to_contain_text("Chi to play")
@@ -61,14 +61,14 @@ def test_tienlen_table_every_action_shows_its_result_and_the_turn(phone):
 
     # A pass from the top of the page.
     page.evaluate("window.scrollTo(0, 0)")
-    page.locator(".tt-pass").tap()
+    page.locator(".tl-pass").tap()
     expect(page.locator("[data-turn]")).to_contain_text("Ana to play")
     in_view(page, "[data-turn]")
     in_view(page, "[data-last]")
 
     # An undo from the very bottom.
     scroll_to_bottom(page)
-    page.locator(".tt-undo button").tap()
+    page.locator(".tl-undo button").tap()
     expect(page.locator("[data-turn]")).to_contain_text("Chi to play")
     in_view(page, "[data-turn]")
 

@@ -230,7 +230,7 @@ def test_three_turns_offline_at_a_table_are_judged_queued_and_stored_once(pocket
     page = pocket.open("/tienlen/new")
     for i, name in enumerate(("Ana", "Bao", "Chi")):
         page.locator(f"#name{i}").fill(name)
-    page.locator(".tt-3s").nth(1).tap()  # Bao holds the 3♠ and leads
+    page.locator(".tl-3s").nth(1).tap()  # Bao holds the 3♠ and leads
     page.get_by_role("button", name="Start the game").tap()
     page.wait_for_url("**/tienlen/g/**")
     page.evaluate("async () => { await navigator.serviceWorker.register('/sw.js'); await navigator.serviceWorker.ready; }")
@@ -238,34 +238,34 @@ def test_three_turns_offline_at_a_table_are_judged_queued_and_stored_once(pocket
     url = page.url
     pocket.ready()
     pocket.context.set_offline(True)
-    dock = page.locator("#tt-table [data-after-action]")
+    dock = page.locator("#tl-followed [data-after-action]")
 
     # A play the rules refuse is said at once, and nothing is kept to send.
-    page.locator("#tt-table [data-card='4h']").tap()
-    page.locator(".tt-go").tap()
+    page.locator("#tl-followed [data-card='4h']").tap()
+    page.locator(".tl-go").tap()
     expect(dock.locator("[data-refusal]")).to_contain_text("3♠")
     expect(page.locator("#outbox")).to_have_count(0)
-    page.locator("#tt-table [data-card='4h']").tap()  # untapped
+    page.locator("#tl-followed [data-card='4h']").tap()  # untapped
 
-    page.locator("#tt-table [data-card='3s']").tap()
-    page.locator(".tt-go").tap()
+    page.locator("#tl-followed [data-card='3s']").tap()
+    page.locator(".tl-go").tap()
     expect(dock.locator("[data-last]")).to_have_text("Bao played 3♠")
     expect(dock.locator("[data-turn]")).to_have_text("▶ Chi to play")
     expect(page.locator("#outbox li")).to_have_count(1)
 
     # Chi's 4♥ is judged against the table as it stands with Bao's 3♠ on it (still waiting).
-    page.locator("#tt-table [data-card='4h']").tap()
-    page.locator(".tt-go").tap()
+    page.locator("#tl-followed [data-card='4h']").tap()
+    page.locator(".tl-go").tap()
     expect(dock.locator("[data-last]")).to_have_text("Chi played 4♥")
     expect(dock.locator("[data-turn]")).to_have_text("▶ Ana to play")
     # Ana's 3♣ is lower than the 4♥ now on the table (waiting to be sent): refused at once.
-    page.locator("#tt-table [data-card='3c']").tap()
-    page.locator(".tt-go").tap()
+    page.locator("#tl-followed [data-card='3c']").tap()
+    page.locator(".tl-go").tap()
     expect(dock.locator("[data-refusal]")).to_be_visible()
     refusal = dock.locator("[data-refusal]").inner_text()
-    page.locator("#tt-table [data-card='3c']").tap()
-    page.locator("#tt-table [data-card='5c']").tap()
-    page.locator(".tt-go").tap()
+    page.locator("#tl-followed [data-card='3c']").tap()
+    page.locator("#tl-followed [data-card='5c']").tap()
+    page.locator(".tl-go").tap()
     expect(dock.locator("[data-last]")).to_have_text("Ana played 5♣")
     expect(page.locator("#outbox li")).to_have_count(3)
     assert table_events(engine_server, url) == []
@@ -274,7 +274,7 @@ def test_three_turns_offline_at_a_table_are_judged_queued_and_stored_once(pocket
 
     pocket.context.set_offline(False)
     expect(page.locator("#outbox")).to_be_hidden(timeout=20_000)
-    expect(page.locator(".tt-status-name")).to_have_text("Bao")
+    expect(page.locator(".tl-status-name")).to_have_text("Bao")
     page.wait_for_timeout(4500)  # a retry timer's round: nothing more is sent
     stored = table_events(engine_server, url)
     assert [(kind, payload.get("seat"), payload.get("cards")) for kind, payload in stored] == [

@@ -40,7 +40,7 @@ class Game:
 GAMES = [
     Game("tienlen", "/tienlen", {"name0": "Ana", "name1": "Bao", "leader": "0", "hand_size": "13"}, "",
          ("/play", {"seat": "0", "cards": "3s"}), "#picker-cards-text", "4♠ 4♥", "must contain the 3♠", "5♠",
-         ".tt-go"),
+         ".tl-go"),
     Game("trece", "/trece", {"name0": "Ana", "name1": "Ben", "dealer": "0", "turned_rank": "Q", "turned_suit": "h"},
          "", ("/act", {"action": "draw"}), "#picker-cards-text", "9♦ 10♦", "not one rank from Q♥", "K♥",
          "[data-action=play]"),

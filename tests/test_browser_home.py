@@ -55,8 +55,9 @@ def test_without_javascript_the_picker_is_a_plain_text_field(browser, live_serve
 
 
 def test_the_scripts_work_in_either_order(phone):
-    """app.js before picker.js: both still add to window.Thirteen, and the picker still sorts
-    the cards in the order its page gives (data-ranks)."""
+    """picker.js before app.js (a page loads app.js first, picker.js at the end of its body):
+    both still add to window.Thirteen, and the picker still sorts the cards in the order its
+    page gives (data-ranks)."""
     page = phone.page
 
     def swap(route):  # type: ignore[no-untyped-def]
@@ -69,7 +70,7 @@ def test_the_scripts_work_in_either_order(phone):
     page.route(phone.base_url + "/", swap)
     phone.open("/")
     order = page.evaluate("[...document.scripts].map(s => s.src).filter(s => /js\\/(app|picker)\\./.test(s))")
-    assert "js/app." in order[0] and "js/picker." in order[1]
+    assert "js/picker." in order[0] and "js/app." in order[1]
     assert page.evaluate("typeof window.Thirteen.outbox.flush === 'function' && typeof window.Thirteen.parseCards === 'function'")
     picker = page.locator("[data-picker]").first
     for card in ("2c", "5h", "3s"):

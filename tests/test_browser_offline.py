@@ -82,15 +82,15 @@ def test_a_tienlen_play_made_offline_waits_on_the_phone_and_is_played_once(phone
     url = page.url
     tap_table(page, "3s")
     phone.context.set_offline(True)
-    page.locator(".tt-go").tap()
+    page.locator(".tl-go").tap()
     outbox = page.locator("#outbox")
     expect(outbox).to_contain_text("Waiting to send")
     expect(outbox.locator("li")).to_have_count(1)
     expect(outbox.locator("li")).to_have_attribute("data-version", "0")
-    expect(page.locator(".tt-go")).to_be_enabled()  # the sending state is over
-    page.locator(".tt-go").tap()  # tapped again: still one entry, not two
+    expect(page.locator(".tl-go")).to_be_enabled()  # the sending state is over
+    page.locator(".tl-go").tap()  # tapped again: still one entry, not two
     expect(outbox.locator("li")).to_have_count(1)
-    expect(page.locator("#tt-table .picker-text")).to_have_value("3♠")
+    expect(page.locator("#tl-followed .picker-text")).to_have_value("3♠")
 
     page.reload()  # offline: the phone's copy of the table, and the entry still waiting
     expect(page.locator("#freshness")).to_contain_text("Offline: showing the table as of")
@@ -98,7 +98,7 @@ def test_a_tienlen_play_made_offline_waits_on_the_phone_and_is_played_once(phone
     assert events(live_server, url) == []
 
     phone.context.set_offline(False)
-    expect(page.locator(".tt-felt")).to_contain_text("played by Bao", timeout=15_000)
+    expect(page.locator(".tl-felt")).to_contain_text("played by Bao", timeout=15_000)
     expect(page.locator("#outbox")).to_be_hidden()
     expect(page.locator("#freshness")).to_be_hidden()
     page.wait_for_timeout(4500)  # a retry timer's round: nothing more is sent
@@ -231,12 +231,12 @@ def test_a_write_on_a_slow_network_says_sending_and_takes_no_second_tap(phone, l
     cdp.send("Network.emulateNetworkConditions",
              {"offline": False, "latency": 1500, "downloadThroughput": 50_000, "uploadThroughput": 50_000})
     tap_table(page, "3s")
-    go = page.locator(".tt-go")
+    go = page.locator(".tl-go")
     go.tap()
     expect(go).to_be_disabled()
     expect(go).to_have_attribute("data-sending", "Sending…")
-    page.evaluate("() => document.querySelector('.tt-go').click()")  # an impatient second tap
-    expect(page.locator(".tt-felt")).to_contain_text("played by Bao", timeout=15_000)
+    page.evaluate("() => document.querySelector('.tl-go').click()")  # an impatient second tap
+    expect(page.locator(".tl-felt")).to_contain_text("played by Bao", timeout=15_000)
     assert events(live_server, url) == ["play"]
 
 
@@ -277,13 +277,13 @@ def test_a_play_whose_answer_was_lost_is_sent_again_and_stored_once(browser, liv
 
     page.route("**/play", answer_lost, times=1)
     tap_table(page, "3s")
-    page.locator(".tt-go").tap()
+    page.locator(".tl-go").tap()
     expect(page.locator("#outbox li")).to_have_count(1)
     assert events(live_server, url) == ["play"] and lost and lost[0]
 
-    expect(page.locator(".tt-felt")).to_contain_text("played by Bao", timeout=15_000)
+    expect(page.locator(".tl-felt")).to_contain_text("played by Bao", timeout=15_000)
     expect(page.locator("#outbox")).to_be_hidden()
-    expect(page.locator("#tt-table .notice")).to_have_count(0)  # not "the table changed first"
+    expect(page.locator("#tl-followed .notice")).to_have_count(0)  # not "the table changed first"
     assert events(live_server, url) == ["play"]
     phone.errors[:] = [e for e in phone.errors if "ERR_CONNECTION_RESET" not in e and not any(x in e for x in EXPECTED)]
     context.close()
@@ -296,15 +296,15 @@ def test_a_play_answered_503_while_the_database_is_down_waits_on_the_phone_and_i
     url = page.url
     tap_table(page, "3s")
     with database_down(live_server.app):
-        page.locator(".tt-go").tap()
+        page.locator(".tl-go").tap()
         expect(page.locator("#connection")).to_contain_text("cannot reach its records")
         expect(page.locator("#outbox li")).to_have_count(1)
         expect(page.locator("#outbox li")).to_have_attribute("data-version", "0")
-        expect(page.locator("#tt-table .picker-text")).to_have_value("3♠")  # what was typed stays
+        expect(page.locator("#tl-followed .picker-text")).to_have_value("3♠")  # what was typed stays
         page.wait_for_timeout(4500)  # a retry timer's round while the database is still down: kept
         expect(page.locator("#outbox li")).to_have_count(1)
     assert events(live_server, url) == []
-    expect(page.locator(".tt-felt")).to_contain_text("played by Bao", timeout=15_000)  # sent by itself
+    expect(page.locator(".tl-felt")).to_contain_text("played by Bao", timeout=15_000)  # sent by itself
     expect(page.locator("#outbox")).to_be_hidden()
     assert events(live_server, url) == ["play"]
     phone.errors[:] = [e for e in phone.errors if "503" not in e and "htmx:responseError" not in e]

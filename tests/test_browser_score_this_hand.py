@@ -61,7 +61,7 @@ def finished_table(live_server, *, from_sheet: bool) -> tuple[str, str | None]: 
 
 def score_by_touch(phone, table: str, caught: dict[int, list[str]]) -> Touch:  # type: ignore[no-untyped-def]
     page = phone.open(table)
-    expect(page.locator(".tt-status-name")).to_have_text("An wins")
+    expect(page.locator(".tl-status-name")).to_have_text("An wins")
     touch = Touch(page)
     touch.tap(page.locator('[data-action="score-hand"]'))
     page.wait_for_url(re.compile(r"/tienlen/scores/g/.+/table/\d+/0$"))

@@ -173,13 +173,9 @@ def test_a_whole_four_player_thirteen_card_round_takes_at_most_35_gestures(phone
     page.goto(page.url + "/round/11")
     touch = Touch(page)
     for seat, moves in ROUND.items():
-        if seat:
-            next_button = page.locator(f"#seat-{seat - 1} [data-next]")
-            touch._centre(next_button)
-            legend_before = page.locator(f"#seat-{seat - 1} legend").bounding_box()["y"]
-            touch.tap(next_button)
-            legend_after = page.locator(f"#seat-{seat} legend").bounding_box()["y"]
-            assert abs(legend_after - legend_before) < 1 or legend_after >= 0  # no jump off the screen
+        if seat:  # the hand before, complete, moved on to this one by itself: no Next to tap
+            expect(page.locator(f"#seat-{seat}")).to_be_visible()
+            assert page.locator(f"#seat-{seat} legend").evaluate("e => e.closest('fieldset').getBoundingClientRect().top") >= 0
         for move in moves:
             if move[0] == "out":
                 touch.tap(page.locator(f"#seat-{seat} .tt-outbox"))

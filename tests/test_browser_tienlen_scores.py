@@ -58,7 +58,7 @@ def test_a_game_from_a_followed_table_is_added_by_touch(phone) -> None:  # type:
     page.get_by_role("button", name="Start a table with these players").tap()
     page.wait_for_url("**/tienlen/g/**")
     table_url = page.url
-    expect(page.locator(".tt-status-name")).to_have_text("Binh")
+    expect(page.locator(".tl-status-name")).to_have_text("Binh")
     # The hand of the worked example, played at the table: Binh's 2♥ is chopped, then Dung's bomb.
     moves = [("play", 1, "3s"), ("pass", 2, ""), ("pass", 3, ""), ("pass", 0, ""), ("play", 1, "2h"), ("pass", 2, ""),
              ("play", 3, "4s 4c 5s 5c 6s 6c"), ("play", 0, "7s 7c 8s 8c 9s 9c"), ("pass", 1, ""), ("pass", 3, ""),
@@ -68,8 +68,8 @@ def test_a_game_from_a_followed_table_is_added_by_touch(phone) -> None:  # type:
         form = {"seat": str(seat)} | ({"cards": cards} if cards else {})
         post_to_table(page, table_url, what, **form)
     page.goto(table_url)
-    expect(page.locator(".tt-status-name")).to_have_text("An wins")
-    page.locator("a.tt-sheet-link").tap()
+    expect(page.locator(".tl-status-name")).to_have_text("An wins")
+    page.locator("a.tl-sheet-link").tap()
     page.wait_for_url(sheet_url)
     page.locator('[data-action="from-table"]').tap()
     page.wait_for_url("**/table/**")

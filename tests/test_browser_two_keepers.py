@@ -36,17 +36,17 @@ def test_tienlen_keepers_follow_each_other_and_keep_the_cards_being_tapped(phone
 
     other = second_phone.open(keeper_url.replace(second_phone.base_url, ""))
     for card in ("3s", "4s", "5s"):
-        other.locator(f"#tt-table [data-card='{card}']").tap()
-    other.locator(".tt-go").tap()
-    expect(other.locator(".tt-status-name")).to_have_text("Bao")
+        other.locator(f"#tl-followed [data-card='{card}']").tap()
+    other.locator(".tl-go").tap()
+    expect(other.locator(".tl-status-name")).to_have_text("Bao")
 
     # Meanwhile the first phone had started tapping Bao's answer.
     # It is refreshed by the poll, and the cards it was tapping are still there.
-    expect(page.locator(".tt-status-name")).to_have_text("Bao", timeout=10_000)
+    expect(page.locator(".tl-status-name")).to_have_text("Bao", timeout=10_000)
     for card in ("6h", "7h"):
-        page.locator(f"#tt-table [data-card='{card}']").tap()
-    other.locator(".tt-pass").tap()
-    expect(page.locator(".tt-status-name")).to_have_text("Chi", timeout=10_000)
+        page.locator(f"#tl-followed [data-card='{card}']").tap()
+    other.locator(".tl-pass").tap()
+    expect(page.locator(".tl-status-name")).to_have_text("Chi", timeout=10_000)
     expect(page.locator("#picker-cards-text")).to_have_value("6♥ 7♥")
 
 
@@ -54,12 +54,12 @@ def test_cards_being_tapped_survive_a_reload_until_they_are_played(phone):
     page = start_game(phone, holder=0)
 
     for card in ("3s", "4s", "5s"):
-        page.locator(f"#tt-table [data-card='{card}']").tap()
+        page.locator(f"#tl-followed [data-card='{card}']").tap()
     page.reload()
     expect(page.locator("#picker-cards-text")).to_have_value("3♠ 4♠ 5♠")
-    expect(page.locator("#tt-table [data-card='4s']")).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("#tl-followed [data-card='4s']")).to_have_attribute("aria-pressed", "true")
 
-    page.locator(".tt-go").tap()
-    expect(page.locator(".tt-status-name")).to_have_text("Bao")
+    page.locator(".tl-go").tap()
+    expect(page.locator(".tl-status-name")).to_have_text("Bao")
     page.reload()
     expect(page.locator("#picker-cards-text")).to_have_value("")

@@ -176,8 +176,8 @@ def preview_setup(rng: random.Random) -> tuple[dict[str, Any], list[tuple[str, s
 
 # --------------------------------------------------------------------------- a followed table
 
-DOCK = re.compile(r'<div class="(?:tt|play)-dock" data-after-action>(.*?)(?:<div class="tt-actions">|<button type="submit" '
-                  r'class="primary play-button")', re.S)
+DOCK = re.compile(r'<div class="(?:tl-play|play)-dock" data-after-action>(.*?)(?:<div class="tl-actions" data-dock-keep>|'
+                  r'<button type="submit" class="primary play-button")', re.S)
 LINE = re.compile(r"<p class=[^>]*>.*?</p>|<div class=[^>]*>[^<]*</div>", re.S)
 
 

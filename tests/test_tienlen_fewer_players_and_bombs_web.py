@@ -123,7 +123,7 @@ def test_the_tienlen_page_says_four_pairs_and_who_leads_with_play_on(client) -> 
 
 
 def log_lines(body: str) -> list[str]:
-    section = re.search(r'<section class="tt-log">(.*?)</section>', body, re.S)
+    section = re.search(r'<section class="tl-log">(.*?)</section>', body, re.S)
     assert section
     return [re.sub(r"\s+", " ", line).strip() for line in re.findall(r"<li>(.*?)</li>", section.group(1), re.S)]
 

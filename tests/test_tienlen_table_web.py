@@ -88,12 +88,12 @@ class Table:
 
 def turn(body):
     """The name in the turn banner."""
-    match = re.search(r'class="tt-status-name">([^<]+)<', body)
+    match = re.search(r'class="tl-status-name">([^<]+)<', body)
     return match.group(1).strip() if match else None
 
 
 def table_cards(body):
-    return re.findall(r'class="tt-card [a-z]+" aria-label="([^"]+)"', body)
+    return re.findall(r'class="tl-card [a-z]+" aria-label="([^"]+)"', body)
 
 
 def typed(body):
@@ -103,12 +103,12 @@ def typed(body):
 
 def passed(body):
     """Names tagged as passed (locked out)."""
-    rows = re.findall(r'<li class="tt-player([^"]*)">(.*?)</li>', body, re.S)
+    rows = re.findall(r'<li class="tl-player([^"]*)">(.*?)</li>', body, re.S)
     return [re.sub(r"<[^>]+>|▶|on turn:", "", r[1]).split()[0] for r in rows if "is-locked" in r[0]]
 
 
 def cards_left(body):
-    return [int(n) for n in re.findall(r'class="tt-left"><b>(\d+)</b>', body)]
+    return [int(n) for n in re.findall(r'class="tl-left"><b>(\d+)</b>', body)]
 
 
 @pytest.fixture
@@ -171,7 +171,7 @@ def test_the_holder_of_3s_is_on_turn_and_must_lead_it(app, table):
     body = table.page()
     assert turn(body) == "Bao"
     assert "must contain 3♠" in body
-    assert "Pass" not in re.sub(r"Passed|passed", "", body.split("tt-play")[1].split("</form>")[0])
+    assert "Pass" not in re.sub(r"Passed|passed", "", body.split("tl-play")[1].split("</form>")[0])
 
 
 def test_an_opening_without_3s_is_refused_and_changes_nothing(app, table):
@@ -322,7 +322,7 @@ def test_with_play_on_everyone_is_ranked(app, client):
     t.ok(t.play(1, "4s"))
     body = t.page()
     assert "Hand over" in body and "Ana wins" in body
-    order = re.search(r'<ol class="tt-order">(.*?)</ol>', body, re.S).group(1)
+    order = re.search(r'<ol class="tl-finish-order">(.*?)</ol>', body, re.S).group(1)
     assert re.findall(r"<li>(\w+)</li>", order) == ["Ana", "Bao", "Chi"]
     t.ok(t.post("next"))
     assert "Hand 1: Ana won · Ana, Bao, Chi" in t.page()

@@ -102,8 +102,9 @@ def running_chart(
     """
     if not steps:
         return None
-    width, height, pad = 320, 160, 24
     top = max(1, max(abs(t) for _, row in steps for t in row))
+    # The side labels ("−151") end at pad - 4, about 6 units a character: room for the sign.
+    width, height, pad = 320, 160, max(24, 6 * (len(str(top)) + 1) + 6)
     zero = height / 2 if below_zero else height - pad
     lines = []
     for seat, name in enumerate(names):

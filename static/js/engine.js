@@ -238,7 +238,7 @@
   function showDock(form, html) {
     var dock = tableOf(form).querySelector("[data-after-action]");
     if (!dock) return;
-    var keep = dock.querySelector(".tt-actions, .play-button");  /* the buttons stay */
+    var keep = dock.querySelector("[data-dock-keep]");  /* the buttons stay */
     Array.prototype.slice.call(dock.children).forEach(function (child) { if (child !== keep) child.remove(); });
     var box = document.createElement("div");
     box.innerHTML = html;

@@ -10,9 +10,14 @@
      mistaken card, with any number of decks);
    - holding a card (or its context-menu key) adds a twin, where the decks allow one;
    - a swipe chooses exactly the cards the finger crosses along one suit (a run) or one
-     rank (a set); it only adds: a card already chosen stays as it is. */
+     rank (a set); it only adds: a card already chosen stays as it is.  A run that goes on
+     from one half of a wide grid to the other (6♥ … 9♥ across the split after the 7) takes
+     the ranks between as well: one swipe, as on a grid without a split.
+   A page loads this script only where it draws a card grid (base.html); a page swapped in
+   by htmx may bring it again: it sets itself up once. */
 (function () {
   "use strict";
+  if (window.Thirteen && window.Thirteen.setupPicker) return;
   var SUITS = { s: "♠", c: "♣", d: "♦", h: "♥" };
   var SUIT_OF = { "♠": "s", "♤": "s", "♣": "c", "♧": "c", "♦": "d", "♢": "d", "♥": "h", "♡": "h" };
   /* A game's rank order comes with its picker (data-ranks, from the game's registry entry). */
@@ -280,6 +285,21 @@
       if (rankOf(from) === rankOf(to)) return "set";
       return null;
     }
+    /* A run that ends in the other half of a wide grid (the halves split the ranks after the
+       seventh): the finger could not go along the suit's row, so the run is every rank from
+       the card it began on to the card it ends on, whatever it crossed on the way. */
+    var wide = !!grid && grid.classList.contains("layout-wide");
+    function half(code) { return ranks.indexOf(rankOf(code)) < 7 ? 0 : 1; }
+    function runAcross(g) {
+      var last = cardAt(g.x, g.y);
+      if (!wide || !last || isJoker(last) || isJoker(g.start) || suitOf(last) !== suitOf(g.start) || half(last) === half(g.start)) return null;
+      var a = ranks.indexOf(rankOf(g.start)), b = ranks.indexOf(rankOf(last)), step = b > a ? 1 : -1, out = [];
+      for (var k = a; ; k += step) {
+        var code = ranks[k] + suitOf(g.start);
+        if (grid.querySelector("[data-card='" + code + "']")) out.push(code);
+        if (k === b) return out;
+      }
+    }
     function crossed(g, code) {
       if (!code || g.seen.indexOf(code) >= 0) return;
       if (!g.kind) {
@@ -336,7 +356,7 @@
         if (e.type === "pointerup" && g.seen.length > 1) {
           /* The browser may still send a click to the card the gesture began on: not a tap. */
           swallowClick = { code: g.start, at: Date.now() };
-          swipe(g.seen);
+          swipe(runAcross(g) || g.seen);
         } else if (g.pressed) {
           swallowClick = { code: g.start, at: Date.now() };  /* a hold, not a tap */
         }
@@ -472,7 +492,8 @@
   document.addEventListener("htmx:afterSettle", saveDrafts);
   document.addEventListener("htmx:sendError", saveDrafts);
   document.addEventListener("htmx:responseError", saveDrafts);
-  document.addEventListener("DOMContentLoaded", function () { scan(document); });
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", function () { scan(document); });
+  else scan(document);  /* brought by a page htmx swapped in */
   document.addEventListener("htmx:load", function (e) { scan(e.detail.elt); });
   /* Any load order: app.js and round.js add to the same object. */
   window.Thirteen = window.Thirteen || {};

@@ -80,9 +80,11 @@
         var pts = field(seat, "points").value;
         var live = h.querySelector("[data-live-count]");
         if (live) live.textContent = pts && !n ? form.dataset.pointsTemplate.replace("{n}", pts) : form.dataset.countTemplate.replace("{n}", n);
+        if (live) live.classList.toggle("is-over", !pts && n > +form.dataset.dealt);
         var step = steps && steps.querySelector("[data-step='" + seat + "'] [data-step-count]");
         if (step) {
           var bad = step.parentNode.classList.contains("has-error");
+          step.parentNode.classList.toggle("is-over", !pts && n > +form.dataset.dealt);
           step.textContent = (bad ? "! " : "") + (outBox(seat).checked ? "✓ " : "") + (pts && !n ? pts : n + "/" + form.dataset.dealt);
         }
       });
@@ -136,6 +138,39 @@
       });
       show(current, false);
     }
+    /* Where the player decides nothing, no gesture: a hand whose cards are all in moves on to
+       the next hand still empty, once its split is shown (the tabs go back to it); a complete
+       hand that scores nothing is the one that went out, when no hand is ticked yet. */
+    function complete(seat) { return parse(field(seat, "cards").value).length === +form.dataset.dealt; }
+    function empty(seat) { return !field(seat, "cards").value.trim() && !field(seat, "points").value.trim(); }
+    var moveOn = null;
+    function splitShown(e) {
+      var box = (e.detail && e.detail.target) || e.target;
+      var m = box && box.id && /^preview-(\d+)$/.exec(box.id);
+      if (!m) return;
+      var seat = +m[1];
+      if (!complete(seat)) return;
+      var split = box.querySelector(".tt-split");
+      var anyOut = hands.some(function (h, s) { return outBox(s).checked; });
+      if (split && split.dataset.points === "0" && !anyOut) {
+        outBox(seat).checked = true;
+        outBox(seat).dispatchEvent(new Event("change", { bubbles: true }));
+        return;  /* the split comes again with the tick: the move on waits for it */
+      }
+      var next = seat + 1;
+      if (seat !== current || !hands[next] || !empty(next) || !form.dataset.typedLast) return;
+      clearTimeout(moveOn);
+      moveOn = setTimeout(function () {
+        if (current === seat && complete(seat) && empty(next)) { show(next, true); save(); }
+      }, 450);
+    }
+    form.addEventListener("htmx:afterSwap", splitShown);
+    form.addEventListener("thirteen:judged", splitShown);  /* answered by the phone's engine */
+    /* Only cards given here move on by themselves (not a draft put back, not a tick). */
+    form.addEventListener("cards-changed", function () { form.dataset.typedLast = "1"; });
+    form.addEventListener("keydown", function (e) {
+      if (e.target && /^cards_/.test(e.target.name || "")) form.dataset.typedLast = "1";
+    }, true);
     counts();
     form.addEventListener("input", function () { counts(); save(); });
     form.addEventListener("change", function () { counts(); save(); });
