@@ -10,14 +10,15 @@ suites and its OpenAPI entry all come from the registry.
 
 from __future__ import annotations
 
-from typing import Any
-
 from flask import Blueprint, Response, jsonify, redirect, request, url_for
 from flask_babel import gettext
 
+from referee.errors import RefereeError, UnreadableInput
+from referee.text import message
 from referee.web import api, openapi, store
+from referee.web.models import Game
 from referee.web.registry import Contract, Example, GameEntry, HomeLink, Screen
-from referee.web.tables import BadForm, Feedback, FollowedGame, Refused, starting_id
+from referee.web.tables import Done, Feedback, FollowedGame, starting_id
 from referee.web.views import render_page, say
 from tests.toy.rules import RECORDS, HigherRules, Setup, State, parse_one, replay
 
@@ -25,7 +26,7 @@ KIND = "toy_higher"
 
 bp = Blueprint("toy", __name__, url_prefix="/toy", template_folder="templates")
 api_bp = Blueprint("toy_api", __name__, url_prefix="/api/toy")
-api_bp.register_error_handler(ValueError, api.bad_input)
+api_bp.register_error_handler(RefereeError, api.bad_input)
 API = openapi.Section()
 
 
@@ -41,32 +42,30 @@ def new() -> Response:
         names = store.clean_names([form.get("name0", ""), form.get("name1", "")], least=2, most=2)
         rules = HigherRules.from_mapping({"aces_high": form.get("aces_high", "off")})
         start = parse_one(form.get("start", ""))
-    except ValueError as exc:
+    except RefereeError as exc:
         return render_page("toy/index.html", "toy/index.html", status=422, errors={"names": say(exc)}, form=form)
     setup = Setup(tuple(names), start, rules)
     game = store.create_game(KIND, names, rules=rules.to_dict(), setup=setup.to_dict(), created_by=starting_id())
     return redirect(url_for("toy.table", token=game.keeper_token), 303)  # type: ignore[return-value]
 
 
-def state_of(access: store.Access) -> State:
-    return replay(access.game.setup, [e.payload for e in store.live_events(access.game)])
+def state_of(game: Game) -> State:
+    return replay(game.setup, [e.payload for e in store.live_events(game)])
 
 
-def last_move(access: store.Access) -> str | None:
-    state = state_of(access)
+def last_move(access: store.Access, state: State) -> str | None:
     if not state.log:
         return None
     record = state.log[-1]
     return f"{state.setup.players[record.seat]} {record.card}"
 
 
-def render_table(access: store.Access, feedback: Feedback, status: int = 200) -> Response:
-    state = state_of(access)
+def render_table(access: store.Access, state: State, feedback: Feedback, status: int = 200) -> Response:
     return render_page("toy/table.html", "toy/_table.html", status=status, **GAME.context(access),
-                       state=state, feedback=feedback, undo_label=last_move(access))
+                       state=state, feedback=feedback, undo_label=last_move(access, state))
 
 
-GAME = FollowedGame(bp, kind=KIND, endpoint="toy.table", render=render_table, last_move=last_move)
+GAME = FollowedGame(bp, kind=KIND, endpoint="toy.table", build=state_of, render=render_table, last_move=last_move)
 
 
 @bp.get("/g/<token>")
@@ -74,15 +73,12 @@ def table(token: str) -> Response:
     return GAME.page(token)
 
 
-def decide(access: store.Access) -> tuple[str, dict[str, Any]]:
+def decide(access: store.Access, state: State) -> Done:
     raw = request.form.get("cards", "")
     if not raw.strip():
-        raise BadForm(gettext("Tap the cards played, in order, then Play."), at="cards")
-    try:
-        record = state_of(access).play(raw)
-    except ValueError as exc:
-        raise Refused(exc, at="cards") from None
-    return record.action, record.to_dict()
+        raise UnreadableInput(message("Tap the cards played, in order, then Play."), field="cards")
+    record = state.play(raw)
+    return Done(record.action, record.to_dict())
 
 
 @bp.post("/g/<token>/play")

@@ -25,7 +25,6 @@ from referee.web.games.three_thirteen.answers import (
     stored_rules,
 )
 from referee.web.i18n import rank_plural
-from referee.web.rebuilt import sheet_of
 from referee.web.sheets import Change, change_history
 from referee.web.store import history, live_events
 from referee.web.views import say
@@ -258,5 +257,5 @@ def rebuild(game: Any) -> SheetState:
 
 
 def build_sheet(game: Any) -> Sheet:
-    """The sheet as this request read it: replayed once per request (:mod:`referee.web.rebuilt`)."""
-    return Sheet(sheet_of(game, rebuild), game)
+    """The sheet as its pages show it (its ``FollowedGame`` builds it once per request)."""
+    return Sheet(rebuild(game), game)

@@ -16,7 +16,7 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 
 from referee.cards import AnyCard, NotationError, parse_cards
-from referee.errors import RefereeError
+from referee.errors import RefereeError, UnreadableInput
 from referee.switches import SwitchError
 from referee.text import message
 from referee.three_thirteen import (
@@ -46,13 +46,12 @@ from referee.web.games.three_thirteen.sheet import (
 from referee.web.guard import whole_number
 from referee.web.house_rules import SwitchLabel, Words, switch_labels
 from referee.web.i18n import rank_plural
-from referee.web.rebuilt import written
 from referee.web.sheets import Chart, csv_download, spreadsheet_cell
 from referee.web.store import MAX_PLAYERS, Access, clean_names, live_events
 from referee.web.tables import (
+    Done,
     Feedback,
     FollowedGame,
-    Refused,
     Render,
     remembered,
     seen_version,
@@ -115,7 +114,7 @@ def new_game() -> Response:
     try:
         # Every name sent is counted: a form with more rows than seats is refused, not cut short.
         names = clean_names(sent, least=2, most=MAX_PLAYERS)
-    except ValueError as exc:
+    except RefereeError as exc:
         errors["names"] = say(exc)
     if not 0 <= dealer_row < MAX_PLAYERS or not " ".join(raw[dealer_row].split()):
         errors["dealer"] = gettext("Choose the first dealer among the named players.")
@@ -161,7 +160,7 @@ def _sheet_context(access: Access, sheet: Sheet) -> dict[str, Any]:
     return {**GAME.context(access), "sheet": sheet, "chart": running_chart(sheet)}
 
 
-def last_move(access: Access) -> str | None:
+def last_move(access: Access, sheet: Sheet) -> str | None:
     """The latest entry still in force, in the players' words (the undo button)."""
     live = live_events(access.game)
     if not live:
@@ -172,18 +171,17 @@ def last_move(access: Access) -> str | None:
     return gettext("Round %(n)s entered", n=event.payload.get("round"))
 
 
-def render_sheet(access: Access, feedback: Feedback, status: int = 200) -> Response:
-    sheet = build_sheet(access.game)
+def render_sheet(access: Access, sheet: Sheet, feedback: Feedback, status: int = 200) -> Response:
     saved = request.args.get("saved", "")
     saved_round = whole_number(saved, low=1, high=999)
     return render_page(
         "three_thirteen/game.html", "three_thirteen/_sheet.html", status=status,
-        feedback=feedback, saved_round=saved_round, undo_label=last_move(access), **_sheet_context(access, sheet),
+        feedback=feedback, saved_round=saved_round, undo_label=last_move(access, sheet), **_sheet_context(access, sheet),
     )
 
 
-GAME: FollowedGame[Sheet] = FollowedGame(bp, kind=KIND, endpoint="three_thirteen.game", render=render_sheet,
-                                          last_move=last_move, live="sheet", build=build_sheet)
+GAME: FollowedGame[Sheet] = FollowedGame(bp, kind=KIND, endpoint="three_thirteen.game", build=build_sheet,
+                                          render=render_sheet, last_move=last_move, live="sheet")
 
 
 @bp.get("/g/<token>")
@@ -245,11 +243,10 @@ def _render_round(access: Access, sheet: Sheet, number: int, entry: RoundEntry, 
     )
 
 
-def _round_answer(number: int) -> Render:
+def _round_answer(number: int) -> Render[Sheet]:
     """A refused or stale round entry is answered on the round page, with what was typed."""
 
-    def render(access: Access, feedback: Feedback, status: int) -> Response:
-        sheet = build_sheet(access.game)
+    def render(access: Access, sheet: Sheet, feedback: Feedback, status: int) -> Response:
         shown = min(number, sheet.next_round or sheet.schedule.rounds) if feedback.stale else number
         return _render_round(access, sheet, shown, feedback.detail, status=status, stale=feedback.stale,
                              saved_splits=_saved_splits(sheet, shown) if feedback.stale else None)
@@ -271,15 +268,13 @@ def save_round(token: str, number: int) -> Response:
     points = [form.get(f"points_{i}", "")[:10] for i in range(n)]
     entry = RoundEntry(number, [c.strip() for c in cards], [p.strip() for p in points], set(out))
 
-    def decide(access: Access) -> tuple[str, dict[str, Any]]:
-        state = build_sheet(access.game).state
+    def decide(access: Access, sheet: Sheet) -> Done:
         try:
-            record = state.enter_round(number, cards, points, out)
+            record = sheet.state.enter_round(number, cards, points, out)
         except RoundRefused as exc:
-            shown = entry_from_verdict(exc.verdict, cards, points, out)
-            raise Refused(shown.problem or gettext("Nothing was saved: fix the hands marked below."),
-                          detail=shown) from None
-        return written(access.game, state, record)
+            problem = exc.verdict.problem or message("Nothing was saved: fix the hands marked below.")
+            raise RefereeError(problem, detail=entry_from_verdict(exc.verdict, cards, points, out)) from None
+        return Done.of(record)
 
     return GAME.write(token, decide, detail=entry, render=_round_answer(number), after={"saved": number})
 
@@ -382,11 +377,11 @@ def api_score() -> ResponseReturnValue:
     hand = api.text_field(data, "hand")
     round_number = data["round"]
     if isinstance(round_number, bool) or not isinstance(round_number, int):
-        raise api.BadRequest(message("the field {field} must be a whole number (1 for the first round)",
+        raise UnreadableInput(message("the field {field} must be a whole number (1 for the first round)",
                                      field="'round'"), field="round")
     players = data.get("players", 4)
     if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= MAX_PLAYERS:
-        raise api.BadRequest(message("the field {field} must be a whole number from 2 to {most}",
+        raise UnreadableInput(message("the field {field} must be a whole number from 2 to {most}",
                                      field="'players'", most=MAX_PLAYERS), field="players")
     rules = rules_of(api.rules_field(data))
     schedule = Schedule(rules)
@@ -394,8 +389,7 @@ def api_score() -> ResponseReturnValue:
     try:
         cards = parse_cards(hand)
     except NotationError as exc:
-        raise api.BadRequest(message("{what}: {why}", what=message("the hand"), why=exc.reason),
-                             reason=exc.reason, field="hand") from None
+        raise api.in_field(exc, "hand", message("the hand")) from None
     split = split_hand(cards, round_number, rules, players=players)
     factor = 2 if schedule.is_doubled(round_number) else 1
     return jsonify(

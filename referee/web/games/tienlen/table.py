@@ -26,8 +26,9 @@ from flask import Blueprint, Response, request
 from flask_babel import gettext
 
 from referee.cards import Card, NotationError
-from referee.errors import RefereeError
+from referee.errors import RefereeError, UnreadableInput
 from referee.switches import rules_from_mapping
+from referee.text import message
 from referee.tienlen import (
     THREE_OF_SPADES,
     Action,
@@ -46,10 +47,11 @@ from referee.web.games.tienlen.answers import describe, instant_label, is_bomb_p
 from referee.web.games.tienlen.check import combo_name, switch_specs
 from referee.web.guard import whole_number
 from referee.web.house_rules import sent_switches
+from referee.web.models import Game as StoredGame
 from referee.web.store import Access
 from referee.web.tables import (
-    BadForm,
     Decide,
+    Done,
     Feedback,
     FollowedGame,
     remembered,
@@ -67,27 +69,22 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 4
 # ---------------------------------------------------------------------------
 
 
-def game_setup(access: Access) -> Setup:
-    return Setup.from_dict(access.game.setup)
-
-
-def live_state(access: Access) -> Game:
+def live_state(game: StoredGame) -> Game:
     """The game as the library sees it: the effective events replayed."""
-    return replay_game(game_setup(access), live_records(access))
+    return replay_game(Setup.from_dict(game.setup), live_records(game))
 
 
-def live_records(access: Access) -> list[dict[str, Any]]:
-    return [e.payload for e in store.live_events(access.game)]
+def live_records(game: StoredGame) -> list[dict[str, Any]]:
+    return [e.payload for e in store.live_events(game)]
 
 
-def last_move(access: Access) -> str | None:
+def last_move(access: Access, state: Game) -> str | None:
     """The latest move still in force, for the undo button."""
     live = store.live_events(access.game)
-    return describe(live[-1].payload, tuple(access.game.player_names)) if live else None
+    return describe(live[-1].payload, state.setup.players) if live else None
 
 
-def render_table(access: Access, feedback: Feedback, status: int = 200) -> Response:
-    state = live_state(access)
+def render_table(access: Access, state: Game, feedback: Feedback, status: int = 200) -> Response:
     hand = state.hand
     names = state.setup.players
     rules = state.setup.rules
@@ -110,17 +107,17 @@ def render_table(access: Access, feedback: Feedback, status: int = 200) -> Respo
         kind_label=combo_name,
         instant_label=instant_label,
         can_pass=hand.turn is not None and hand.can_pass(hand.turn),
-        undo_label=last_move(access),
+        undo_label=last_move(access, state),
         feedback=feedback,
         instant_kinds=[(k.value, instant_label(k)) for k in InstantWinKind],
         can_declare=(rules.instant_wins and not hand.log and not hand.over),
         # The game as the phone's engine replays it to judge the next move by itself.
-        phone_game={"setup": access.game.setup, "records": live_records(access)} if access.can_write else None,
+        phone_game={"setup": access.game.setup, "records": live_records(access.game)} if access.can_write else None,
     )
 
 
-GAME: FollowedGame[object] = FollowedGame(  # no build: its pages read the state themselves
-    bp, kind=KIND, endpoint="tienlen_table.table", render=render_table, last_move=last_move)
+GAME: FollowedGame[Game] = FollowedGame(
+    bp, kind=KIND, endpoint="tienlen_table.table", build=live_state, render=render_table, last_move=last_move)
 
 
 def _table_bomb(hand: Any) -> bool:
@@ -134,9 +131,10 @@ def _table_bomb(hand: Any) -> bool:
 def _seat(form: Any, state: Game) -> int:
     seat = whole_number(form.get("seat", ""))
     if seat is None:
-        raise BadForm(gettext("The form does not say which player acts; reload the page and try again."))
+        raise UnreadableInput(message("The form does not say which player acts; reload the page and try again."),
+                              field="seat")
     if not 0 <= seat < len(state.setup.players):
-        raise BadForm(gettext("There is no such seat at this table."))
+        raise UnreadableInput(message("There is no such seat at this table."), field="seat")
     return seat
 
 
@@ -164,7 +162,7 @@ def new() -> Response:
     names = [rows[i] for i in named]
     try:
         names = store.clean_names(names, least=MIN_PLAYERS, most=MAX_PLAYERS)
-    except store.PlayerNamesError as exc:
+    except RefereeError as exc:
         errors["names"] = say(exc)
     leader = -1
     leader_row = whole_number(leader_raw)
@@ -251,12 +249,12 @@ def table(token: str) -> Response:
     return GAME.page(token)  # picker.js carries cards being tapped across a poll
 
 
-def _decide(do: Callable[[Game], Action]) -> Decide:
+def _decide(do: Callable[[Game], Action]) -> Decide[Game]:
     """Judge an action on the table this phone saw; the record becomes the event."""
 
-    def decide(access: Access) -> tuple[str, dict[str, Any]]:
-        payload = do(live_state(access)).to_dict()
-        return str(payload["action"]), payload
+    def decide(access: Access, state: Game) -> Done:
+        payload = do(state).to_dict()
+        return Done(str(payload["action"]), payload)
 
     return decide
 
@@ -289,7 +287,7 @@ def instant_win(token: str) -> Response:
         try:
             kind = InstantWinKind(request.form.get("kind", ""))
         except ValueError:
-            raise BadForm(gettext("Choose which instant win is declared.")) from None
+            raise UnreadableInput(message("Choose which instant win is declared."), field="kind") from None
         return state.declare_instant_win(seat, kind)
 
     return GAME.write(token, _decide(declare), typed={"seat": request.form.get("seat", "")[:4]})

@@ -25,6 +25,7 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 
 from referee.cards import Card, NotationError, Suit, parse_card, parse_cards
+from referee.errors import RefereeError, UnreadableInput
 from referee.switches import rules_from_mapping
 from referee.text import message
 from referee.trece import (
@@ -38,19 +39,11 @@ from referee.trece import (
 from referee.web import api, openapi, store
 from referee.web.games.trece import answers
 from referee.web.games.trece.answers import JOKER_CODES as JOKER_CODES
-from referee.web.games.trece.answers import MoveRefused, MoveUnreadable, describe, judge, read_one_card
+from referee.web.games.trece.answers import describe, judge, read_one_card
 from referee.web.house_rules import SwitchLabel, Words, rules_from_form, switch_labels
 from referee.web.i18n import reason_fields
 from referee.web.models import Game
-from referee.web.tables import (
-    BadForm,
-    Feedback,
-    FollowedGame,
-    Refused,
-    remember_rules,
-    remembered,
-    remembered_rules,
-)
+from referee.web.tables import Done, Feedback, FollowedGame, remember_rules, remembered, remembered_rules
 from referee.web.views import render_page, say
 
 KIND = "trece"
@@ -76,11 +69,11 @@ def read_suit(raw: Any) -> Suit | None:
         return None
     wrong = message("the field {field} must be a suit such as ♥ or h, or null", field="'must_follow'")
     if not isinstance(raw, str):
-        raise api.BadRequest(wrong, field="must_follow")
+        raise UnreadableInput(wrong, field="must_follow")
     try:
         return Suit.parse(raw.strip())
     except ValueError:
-        raise api.BadRequest(message("the field {field} must be a suit such as ♥ or h, or null: {value} is not a suit",
+        raise UnreadableInput(message("the field {field} must be a suit such as ♥ or h, or null: {value} is not a suit",
                                      field="'must_follow'", value=repr(raw.strip())), field="must_follow") from None
 
 
@@ -122,18 +115,16 @@ def trece_api_check() -> ResponseReturnValue:
     data = api.json_body(required=("top", "play"), allowed=("must_follow", "rules"))
     top_text = api.text_field(data, "top")
     if not top_text.strip():
-        raise api.BadRequest(message("the field {field} must name the card on top of the pile", field="'top'"),
+        raise UnreadableInput(message("the field {field} must name the card on top of the pile", field="'top'"),
                              field="top")
     try:
         top = parse_card(top_text)
     except NotationError as exc:
-        raise api.BadRequest(message("{what}: {why}", what=message("the top of the pile"), why=exc.reason),
-                             reason=exc.reason, field="top") from None
+        raise api.in_field(exc, "top", message("the top of the pile")) from None
     try:
         play = parse_cards(api.text_field(data, "play"))
     except NotationError as exc:
-        raise api.BadRequest(message("{what}: {why}", what=message("the play"), why=exc.reason),
-                             reason=exc.reason, field="play") from None
+        raise api.in_field(exc, "play", message("the play")) from None
     must_follow = read_suit(data.get("must_follow"))
     rules = rules_from_mapping(TreceRules, api.rules_field(data))
     verdict = check_play(top, play, must_follow, rules)
@@ -190,7 +181,7 @@ def new_game() -> Response:
     names: list[str] = []
     try:
         names = store.clean_names([form.get("name0", ""), form.get("name1", "")], least=2, most=2)
-    except ValueError as exc:
+    except RefereeError as exc:
         errors["names"] = say(exc)
     dealer = 1 if form.get("dealer") == "1" else 0
     turned, turned_rank, turned_suit = read_one_card(form, "turned", errors, jokers=False)
@@ -220,14 +211,12 @@ def game_state(game: Game) -> State:
     return replay(game.setup, [e.payload for e in store.live_events(game)])
 
 
-def last_move(access: store.Access) -> str | None:
+def last_move(access: store.Access, state: State) -> str | None:
     """The latest move still in force, for the undo button."""
-    state = game_state(access.game)
     return describe(state.log[-1], state) if state.log else None
 
 
-def render_table(access: store.Access, feedback: Feedback, status: int = 200) -> Response:
-    state = game_state(access.game)
+def render_table(access: store.Access, state: State, feedback: Feedback, status: int = 200) -> Response:
     log = [describe(r, state) for r in state.log]
     return render_page(
         "trece/table.html", "trece/_table.html", status=status, **GAME.context(access),
@@ -242,8 +231,8 @@ def render_table(access: store.Access, feedback: Feedback, status: int = 200) ->
     )
 
 
-GAME: FollowedGame[object] = FollowedGame(  # no build: its pages read the state themselves
-    bp, kind=KIND, endpoint="trece.table", render=render_table, last_move=last_move)
+GAME: FollowedGame[State] = FollowedGame(
+    bp, kind=KIND, endpoint="trece.table", build=game_state, render=render_table, last_move=last_move)
 
 
 @bp.get("/g/<token>")
@@ -251,16 +240,11 @@ def table(token: str) -> Response:
     return GAME.page(token)
 
 
-def decide(access: store.Access) -> tuple[str, dict[str, Any]]:
-    """The action the form asks for, judged on the table this phone saw (as the phone judges it:
+def decide(access: store.Access, state: State) -> Done:
+    """The action the form asks for, done on the table this phone saw (as the phone judges it:
     :func:`referee.web.games.trece.answers.judge`)."""
-    try:
-        record = judge(game_state(access.game), request.form)
-    except MoveRefused as exc:
-        raise Refused(exc.reason, at=exc.at) from None
-    except MoveUnreadable as exc:
-        raise BadForm(str(exc)) from None
-    return record.action, record.to_dict()
+    record = judge(state, request.form)
+    return Done(record.action, record.to_dict())
 
 
 @bp.post("/g/<token>/act")
