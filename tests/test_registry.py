@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from referee.web import registry
-from referee.web.registry import Example, GameEntry
-from tests.games import ENTRIES, PACKAGES, ROWS, TOY, row
+from referee.web.registry import GameEntry
+from tests.games import ENTRIES, PACKAGES, ROWS, TOY, WORKED, row
+from tests.worked import Example
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -34,7 +35,7 @@ def names_of(entry: GameEntry) -> set[str]:
     """The words that would name the game: its slug, name, store kinds, blueprints, prefixes."""
     words = {entry.slug, entry.name, *entry.kinds, *(bp.name for bp in entry.blueprints)}
     words |= {(bp.url_prefix or "").strip("/").split("/")[0] for bp in entry.blueprints}
-    words |= {screen.endpoint.split(".")[0] for screen in entry.screens}
+    words |= {screen.endpoint.split(".")[0] for screen in WORKED[entry.slug].screens}
     return {w for w in words if w and w != "api"}
 
 
@@ -48,8 +49,9 @@ def test_no_shared_file_names_a_particular_game(path: Path) -> None:
 
 def test_every_followed_game_has_a_worked_example_and_every_example_a_followed_game() -> None:
     for entry in ENTRIES:
-        assert set(entry.examples) == set(entry.kinds), entry.slug
-        assert all(isinstance(e, Example) for e in entry.examples.values())
+        examples = WORKED[entry.slug].examples
+        assert set(examples) == set(entry.kinds), entry.slug
+        assert all(isinstance(e, Example) for e in examples.values())
     assert {r.kind for r in ROWS} == {k for e in ENTRIES for k in e.kinds}
 
 

@@ -17,10 +17,10 @@ from referee.errors import RefereeError, UnreadableInput
 from referee.text import message
 from referee.web import api, openapi, store
 from referee.web.models import Game
-from referee.web.registry import Contract, Example, GameEntry, HomeLink, Screen
+from referee.web.registry import GameEntry, HomeLink
 from referee.web.tables import Done, Feedback, FollowedGame, starting_id
 from referee.web.views import render_page, say
-from tests.toy.rules import RECORDS, HigherRules, Setup, State, parse_one, replay
+from tests.toy.rules import HigherRules, Setup, State, parse_one, replay
 
 KIND = "toy_higher"
 
@@ -128,29 +128,4 @@ ENTRY = GameEntry(
     followed=(GAME,),
     rules=(HigherRules,),
     api=(API,),
-    examples={
-        KIND: Example(
-            new={"name0": "Ana", "name1": "Ben", "start": "5h"},
-            legal=("/play", {"cards": "9s"}),
-            refused=("/play", {"cards": "2h"}),  # 2♥ is not higher than 5♥
-            typed="2h",
-            unreadable=("/play", {"cards": "Q♦ K♦ 1x"}),
-            watch_words="Moves",
-        ),
-    },
-    screens=(Screen(endpoint="toy.index", words="Start the table"),),
-    contracts=(
-        Contract(
-            name="toy",
-            new=lambda: State(Setup(("Ana", "Ben"), parse_one("5h"))),
-            act=lambda g: g.play("9s"),
-            refused=lambda g: g.play("2h"),  # not higher than 5♥
-            can_refused=lambda g: g.can_play("2h"),
-            bad_notation=lambda g: g.check_play("5x"),
-            can_bad_notation=lambda g: g.can_play("5x"),
-            snapshot=lambda g: [r.to_dict() for r in g.log],
-            records=RECORDS,
-            replay=lambda g, log: replay(g.setup, log),
-        ),
-    ),
 )

@@ -4,11 +4,9 @@ from __future__ import annotations
 
 from flask_babel import gettext
 
-from referee import trece
-from referee.cards import Card
 from referee.trece import TreceRules
 from referee.web.games.trece import views
-from referee.web.registry import Contract, Example, GameEntry, HomeLink, PhoneScreen, Screen
+from referee.web.registry import GameEntry, HomeLink, PhoneScreen
 
 ENTRY = GameEntry(
     slug="trece",
@@ -20,35 +18,6 @@ ENTRY = GameEntry(
     followed=(views.GAME,),
     rules=(TreceRules,),
     api=(views.API,),
-    examples={
-        views.KIND: Example(
-            new={"name0": "Ana", "name1": "Ben", "dealer": "0", "turned_rank": "Q", "turned_suit": "h"},
-            legal=("/act", {"action": "draw"}),
-            refused=("/act", {"action": "play", "cards": "9♦ 10♦"}),  # 9♦ is not one rank from Q♥
-            typed="9♦ 10♦",
-            unreadable=("/act", {"action": "play", "cards": "Q♦ K♦ 1x"}),
-            watch_words="Top of the pile",
-        ),
-    },
-    screens=(
-        Screen(endpoint="trece.index", words="Start the table"),
-        Screen(endpoint="trece.check", words="Check a Trece play"),
-        Screen(endpoint="trece.rules_page", words="Trece in a minute"),
-    ),
-    contracts=(
-        Contract(
-            name="trece",
-            new=lambda: trece.State(trece.Setup(("Ana", "Ben"), Card.parse("J♦"))),
-            act=lambda g: g.play("Q♥"),
-            refused=lambda g: g.play("7♣"),  # not one rank from J♦
-            can_refused=lambda g: g.can_play("7♣"),
-            bad_notation=lambda g: g.check_play("5x"),
-            can_bad_notation=lambda g: g.can_play("5x"),
-            snapshot=lambda g: g.to_dict(),
-            records=trece.RECORDS,
-            replay=lambda g, log: trece.replay(g.setup, log),
-        ),
-    ),
     phone=(
         PhoneScreen(kind="trece-check", answer="referee.web.games.trece.answers:phone_check",
                     fragments=("trece/_check_result.html",),
