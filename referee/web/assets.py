@@ -26,7 +26,10 @@ from pathlib import Path
 from typing import Any
 from wsgiref.headers import Headers
 
-from flask import Flask
+from flask import Flask, current_app
+from whitenoise import WhiteNoise
+
+from referee.web import engine, registry
 
 ROOT = Path(__file__).resolve().parents[2]
 STATIC = ROOT / "static"
@@ -210,10 +213,6 @@ def _static_headers(headers: Headers, path: str, url: str) -> None:
 
 def init_app(app: Flask) -> Build:
     """Serve the built folder at /static/ and make ``url_for('static', ...)`` give hashed names."""
-    from whitenoise import WhiteNoise
-
-    from referee.web import engine
-
     built = build(Path(app.instance_path))
     app.extensions["thirteen_assets"] = built
     app.wsgi_app = WhiteNoise(  # type: ignore[method-assign]  # Flask's way to add WSGI middleware
@@ -224,8 +223,6 @@ def init_app(app: Flask) -> Build:
     # The phone's engine (Pyodide and the library), in folders named after their content.
     phone_engine = None
     if app.config.get("PHONE_ENGINE", True):
-        from referee.web import registry
-
         games = registry.load(app.config.get("GAME_PACKAGES") or registry.GAME_PACKAGES)
         phone_engine = engine.build(Path(app.instance_path), games)
     app.extensions["thirteen_engine"] = phone_engine
@@ -241,8 +238,6 @@ def init_app(app: Flask) -> Build:
 
 
 def current() -> Build:
-    from flask import current_app
-
     built = current_app.extensions["thirteen_assets"]
     if not isinstance(built, Build):
         raise RuntimeError("referee.web.assets.init_app was not called for this app")

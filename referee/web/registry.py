@@ -21,13 +21,12 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from flask import Blueprint, Flask, current_app
 
-if TYPE_CHECKING:
-    from referee.web.openapi import Section
-    from referee.web.tables import FollowedGame
+from referee.web.openapi import Section
+from referee.web.tables import FollowedGame
 
 GAME_PACKAGES: tuple[str, ...] = (
     "referee.web.games.tienlen",
@@ -117,9 +116,6 @@ class GameEntry:
         """The store kinds this game writes."""
         return tuple(f.kind for f in self.followed)
 
-    def followed_game(self, kind: str) -> FollowedGame[Any]:
-        return next(f for f in self.followed if f.kind == kind)
-
 
 def load(packages: Iterable[str]) -> tuple[GameEntry, ...]:
     """The entries of these game packages (each package's ``ENTRY``), in order."""
@@ -162,12 +158,3 @@ def card_orders(games: Sequence[GameEntry]) -> dict[str, CardOrder]:
     for entry in games:
         orders.setdefault(entry.card_order.name, entry.card_order)
     return orders
-
-
-def by_kind(kind: str) -> tuple[GameEntry, FollowedGame[Any]]:
-    """The game and the followed game that store ``kind``."""
-    for entry in entries():
-        for followed in entry.followed:
-            if followed.kind == kind:
-                return entry, followed
-    raise KeyError(kind)
