@@ -71,7 +71,7 @@ def init_app(app: Flask) -> None:
     ])
     compress.init_app(app)
     built = assets.init_app(app)
-    missing = runs_without(app, has_workbox=built.has_workbox)
+    missing = runs_without(app, has_workbox=built.has_workbox, has_htmx=built.has_htmx)
     if missing:
         app.logger.warning("Thirteen runs without %s.", "; without ".join(missing))
     app.context_processor(_page_time)
@@ -100,14 +100,18 @@ def init_app(app: Flask) -> None:
         upgrade_database(app)
 
 
-def runs_without(app: Flask, *, has_workbox: bool) -> list[str]:
+def runs_without(app: Flask, *, has_workbox: bool, has_htmx: bool = True) -> list[str]:
     """What this start lacks, in the words of the one line the app says when it starts: the
-    compiled catalogues (``pybabel compile``) and Workbox (``npm ci``) are built, never committed."""
+    compiled catalogues (``pybabel compile``), htmx and Workbox (``npm ci``) are built, never
+    committed."""
     missing = []
     uncompiled = [code for code in app.config["LANGUAGES"] if not i18n.compiled(app, code)]
     if uncompiled:
         missing.append(f"compiled translations for {', '.join(uncompiled)} (those pages are shown in "
                        f"English; run: pybabel compile -d translations)")
+    if not has_htmx:
+        missing.append("htmx (every form still works, as a plain form: no live table, no answer without "
+                       "a new page; run: scripts/npm-install)")
     if not has_workbox:
         missing.append("Workbox (no service worker: pages do not reopen offline; run: scripts/npm-install)")
     return missing

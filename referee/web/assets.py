@@ -60,14 +60,16 @@ class Build:
         return self.names.get(filename, filename)
 
     @property
+    def has_htmx(self) -> bool:
+        return "vendor/htmx.min.js" in self.names
+
+    @property
     def has_workbox(self) -> bool:
         return all(f"vendor/workbox/workbox-{m}.prod.js" in self.names for m in WORKBOX_MODULES)
 
 
-def _htmx_file() -> Path:
-    import js_lib_htmx
-
-    return Path(js_lib_htmx.__file__).resolve().parent / "static" / "htmx" / "htmx.min.js"
+HTMX = NODE_MODULES / "htmx.org" / "dist" / "htmx.min.js"
+"""htmx, from npm (``htmx.org``, pinned in package-lock.json like Workbox and Pyodide)."""
 
 
 def sources() -> dict[str, Path]:
@@ -76,7 +78,8 @@ def sources() -> dict[str, Path]:
     for path in sorted(STATIC.rglob("*")):
         if path.is_file() and not path.name.startswith("."):
             found[path.relative_to(STATIC).as_posix()] = path
-    found["vendor/htmx.min.js"] = _htmx_file()
+    if HTMX.exists():
+        found["vendor/htmx.min.js"] = HTMX
     for module in WORKBOX_MODULES:
         lib = NODE_MODULES / f"workbox-{module}" / "build" / f"workbox-{module}.prod.js"
         if lib.exists():

@@ -68,7 +68,7 @@ def home() -> Response:
 
 @bp.route("/vendor/htmx.min.js")
 def htmx_js() -> Response:
-    """htmx, from the pinned pip package (never a CDN).  Pages link its versioned copy under
+    """htmx, from the pinned npm package (never a CDN).  Pages link its versioned copy under
     /static/ (compressed, cached for a year); this old address points there."""
     return redirect_to(url_for("static", filename="vendor/htmx.min.js"), 308)
 
