@@ -55,6 +55,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals["JS_ON"] = JS_ON
 
     app.jinja_env.globals["POLL_SECONDS"] = tables.POLL_SECONDS
+    app.jinja_env.globals["SENDING"] = SENDING
     app.jinja_env.globals["new_write_id"] = tables.new_starting_id
     # The house rules this phone keeps (its HttpOnly cookie), for the phone's engine to read.
     app.jinja_env.globals["kept_switches"] = tables.remembered_rules
@@ -98,6 +99,12 @@ def init_app(app: Flask) -> None:
         # Bring the database (SQLite or PostgreSQL) up to the latest migration on start, under
         # a lock so that processes starting at once never race (see referee.web.database).
         upgrade_database(app)
+
+
+SENDING = "form.htmx-request button:not([disabled]), form:has(button.htmx-request) button:not([disabled])"
+"""What htmx disables while a write is sent (``hx-disabled-elt`` of every form that writes): the
+buttons of the form being sent, whether the form or one of its buttons sent it.  An element
+inside such a form that asks something else (a preview) says ``hx-disabled-elt="unset"``."""
 
 
 def runs_without(app: Flask, *, has_workbox: bool, has_htmx: bool = True) -> list[str]:
