@@ -19,6 +19,7 @@ from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from werkzeug.exceptions import HTTPException
 
+from referee.cards import notation_for_javascript
 from referee.errors import RefereeError
 from referee.web import (
     api,
@@ -56,6 +57,7 @@ def init_app(app: Flask) -> None:
 
     app.jinja_env.globals["POLL_SECONDS"] = tables.POLL_SECONDS
     app.jinja_env.globals["SENDING"] = SENDING
+    app.jinja_env.globals["card_notation"] = notation_for_javascript()  # the picker reads typed cards by it
     app.jinja_env.globals["new_write_id"] = tables.new_starting_id
     # The house rules this phone keeps (its HttpOnly cookie), for the phone's engine to read.
     app.jinja_env.globals["kept_switches"] = tables.remembered_rules

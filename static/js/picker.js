@@ -14,28 +14,38 @@
 (function () {
   "use strict";
   var SUITS = { s: "♠", c: "♣", d: "♦", h: "♥" };
-  var SUIT_OF = { "♠": "s", "♤": "s", "♣": "c", "♧": "c", "♦": "d", "♢": "d", "♥": "h", "♡": "h" };
   /* A game's rank order comes with its picker (data-ranks, from the game's registry entry). */
   var ACE_LOW = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
-  var TOKEN = /(JK|RJ|BJ)|(10|[2-9AJQKT])[\uFE0E\uFE0F]?([SCDH♠♤♣♧♦♢♥♡])|([♠♤♣♧♦♢♥♡])[\uFE0E\uFE0F]?(10|[2-9AJQKT])/iy;
-  var SEP = /[\s,;]+/y;
-
-  function canonRank(r) { r = r.toUpperCase(); return r === "T" ? "10" : r; }
-  function canonSuit(s) { return SUIT_OF[s] || s.toLowerCase(); }
+  /* The notation typed cards are read in is the referee's own, given by the page with every
+     picker (data-notation: referee.cards.notation_for_javascript), compiled once. */
+  var NOTATION = null;
+  function notation() {
+    if (NOTATION) return NOTATION;
+    var holder = document.querySelector("[data-notation]"), data = {};
+    try { data = JSON.parse(holder ? holder.getAttribute("data-notation") : "{}") || {}; } catch (err) { data = {}; }
+    var read = {
+      token: new RegExp(data.token || "(?!)", (data.flags || "") + "y"),
+      sep: new RegExp(data.separators || "\\s+", "y"),
+      suits: data.suits || {}, ranks: data.ranks || {}, jokers: data.jokers || {}
+    };
+    if (holder) NOTATION = read;  /* a page with no picker yet: read again once one comes */
+    return read;
+  }
+  function canon(map, text) { return map[text] || map[text.toUpperCase()] || map[text.toLowerCase()] || text; }
 
   /* Read the cards the text holds, skipping what is not a card (the server names it). */
   function parse(text) {
-    var out = [], pos = 0, m;
+    var out = [], pos = 0, m, n = notation();
     while (pos < text.length) {
-      SEP.lastIndex = pos;
-      if ((m = SEP.exec(text))) { pos = SEP.lastIndex; continue; }
-      TOKEN.lastIndex = pos;
-      m = TOKEN.exec(text);
+      n.sep.lastIndex = pos;
+      if ((m = n.sep.exec(text))) { pos = n.sep.lastIndex; continue; }
+      n.token.lastIndex = pos;
+      m = n.token.exec(text);
       if (!m) { pos += 1; continue; }
-      if (m[1]) out.push(m[1].toUpperCase());
-      else if (m[2]) out.push(canonRank(m[2]) + canonSuit(m[3]));
-      else out.push(canonRank(m[5]) + canonSuit(m[4]));
-      pos = TOKEN.lastIndex;
+      if (m[1]) out.push(canon(n.jokers, m[1]));
+      else if (m[2]) out.push(canon(n.ranks, m[2]) + canon(n.suits, m[3]));
+      else out.push(canon(n.ranks, m[5]) + canon(n.suits, m[4]));
+      pos = n.token.lastIndex;
     }
     return out;
   }
@@ -474,7 +484,7 @@
   document.addEventListener("htmx:responseError", saveDrafts);
   document.addEventListener("DOMContentLoaded", function () { scan(document); });
   document.addEventListener("htmx:load", function (e) { scan(e.detail.elt); });
-  /* Any load order: app.js and round.js add to the same object. */
+  /* Any load order: app.js and the games' own scripts add to the same object. */
   window.Thirteen = window.Thirteen || {};
   window.Thirteen.parseCards = parse;
   window.Thirteen.setupPicker = setup;
