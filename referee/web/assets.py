@@ -22,10 +22,12 @@ import re
 import shutil
 import tempfile
 from dataclasses import dataclass
+from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 from wsgiref.headers import Headers
 
+import resvg_py
 from flask import Flask, current_app
 from whitenoise import WhiteNoise
 
@@ -115,16 +117,37 @@ def maskable_svg(svg: str) -> str:
             f'<g transform="translate(32 32) scale(0.72) translate(-32 -32)">{mark.group(0)}</g></svg>')
 
 
-def render_icons(folder: Path) -> None:
-    """The PNG icons of the manifest, drawn from static/icon.svg (resvg, pinned on PyPI)."""
-    import resvg_py
-
+def icon_drawings() -> dict[str, tuple[str, int]]:
+    """Each PNG icon of the manifest: the SVG it is drawn from and its size."""
     svg = ICON_SVG.read_text(encoding="utf-8")
-    for name, size, maskable in ICONS:
-        png = resvg_py.svg_to_bytes(svg_string=maskable_svg(svg) if maskable else svg, width=size, height=size)
+    return {name: (maskable_svg(svg) if maskable else svg, size) for name, size, maskable in ICONS}
+
+
+def render_icons(folder: Path, cache: Path) -> None:
+    """The PNG icons of the manifest, drawn from static/icon.svg (resvg, pinned on PyPI) once:
+    kept in ``cache/<hash of what is drawn>/``, so a new release with the same icon (and every
+    start after the first) copies them instead of drawing them again."""
+    drawings = icon_drawings()
+    key = hashlib.sha256(json.dumps([drawings, version("resvg-py")], sort_keys=True).encode()).hexdigest()[:16]
+    kept = cache / key
+    if not all((kept / name).exists() for name in drawings):
+        cache.mkdir(parents=True, exist_ok=True)
+        work = Path(tempfile.mkdtemp(prefix=f".{key}-", dir=cache))
+        try:
+            for name, (svg, size) in drawings.items():
+                target = work / name
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_bytes(bytes(resvg_py.svg_to_bytes(svg_string=svg, width=size, height=size)))
+            try:
+                work.rename(kept)
+            except OSError:  # another process drew them first
+                pass
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+    for name in drawings:
         target = folder / name
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(bytes(png))
+        shutil.copyfile(kept / name, target)
 
 
 def minified(name: str, data: bytes) -> bytes:
@@ -152,7 +175,7 @@ def _compress(folder: Path) -> None:
             compressor.compress(str(path))
 
 
-def _copy(files: dict[str, Path], folder: Path) -> dict[str, str]:
+def _copy(files: dict[str, Path], folder: Path, icons: Path) -> dict[str, str]:
     names: dict[str, str] = {}
     for name, path in files.items():
         data = path.read_bytes()
@@ -162,7 +185,7 @@ def _copy(files: dict[str, Path], folder: Path) -> dict[str, str]:
         target = folder / name
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(data)
-    render_icons(folder)
+    render_icons(folder, icons)
     for path in sorted(folder.rglob("*")):
         if path.is_file():
             name = path.relative_to(folder).as_posix()
@@ -183,7 +206,7 @@ def build(instance: Path) -> Build:
         home.mkdir(parents=True, exist_ok=True)
         work = Path(tempfile.mkdtemp(prefix=f".{release}-", dir=home))
         try:
-            names = _copy(files, work)
+            names = _copy(files, work, instance / "icons")
             _compress(work)
             (work / "names.json").write_text(json.dumps(names, indent=1, sort_keys=True), encoding="utf-8")
             try:
