@@ -10,6 +10,8 @@ suites and its OpenAPI entry all come from the registry.
 
 from __future__ import annotations
 
+import dataclasses
+
 from flask import Blueprint, Response, jsonify, redirect, request, url_for
 from flask_babel import gettext
 
@@ -17,6 +19,7 @@ from referee.errors import RefereeError, UnreadableInput
 from referee.text import message
 from referee.web import api, openapi, store
 from referee.web.models import Game
+from referee.web.players import read_players
 from referee.web.registry import GameEntry, HomeLink
 from referee.web.tables import Done, Feedback, FollowedGame, starting_id
 from referee.web.views import render_page, say
@@ -38,12 +41,15 @@ def index() -> Response:
 @bp.post("/new")
 def new() -> Response:
     form = request.form
+    players = read_players(form, least=2, most=2)
     try:
-        names = store.clean_names([form.get("name0", ""), form.get("name1", "")], least=2, most=2)
         rules = HigherRules.from_mapping({"aces_high": form.get("aces_high", "off")})
         start = parse_one(form.get("start", ""))
     except RefereeError as exc:
-        return render_page("toy/index.html", "toy/index.html", status=422, errors={"names": say(exc)}, form=form)
+        players = dataclasses.replace(players, error=players.error or say(exc))
+    if players.error:
+        return render_page("toy/index.html", "toy/index.html", status=422, errors={"names": players.error}, form=form)
+    names = players.names
     setup = Setup(tuple(names), start, rules)
     game = store.create_game(KIND, names, rules=rules.to_dict(), setup=setup.to_dict(), created_by=starting_id())
     return redirect(url_for("toy.table", token=game.keeper_token), 303)  # type: ignore[return-value]

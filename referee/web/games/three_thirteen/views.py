@@ -46,8 +46,9 @@ from referee.web.games.three_thirteen.sheet import (
 from referee.web.guard import whole_number
 from referee.web.house_rules import SwitchLabel, Words, switch_labels
 from referee.web.i18n import rank_plural
+from referee.web.players import read_players
 from referee.web.sheets import Chart, csv_download, spreadsheet_cell
-from referee.web.store import MAX_PLAYERS, Access, clean_names, live_events
+from referee.web.store import MAX_PLAYERS, Access, live_events
 from referee.web.tables import (
     Done,
     Feedback,
@@ -101,30 +102,25 @@ def index() -> Response:
 
 @bp.post("/new")
 def new_game() -> Response:
-    sent = [str(n) for n in request.form.getlist("names")]
-    raw = sent[:MAX_PLAYERS] + [""] * (MAX_PLAYERS - len(sent))
+    players = read_players(request.form, least=2, most=MAX_PLAYERS, mark="dealer", default_mark=0)
+    raw = [*players.rows[:MAX_PLAYERS], *[""] * (MAX_PLAYERS - len(players.rows))]
     errors: dict[str, str] = {}
     rules = ThreeThirteenRules()
     try:
         rules = rules_from_form(request.form)
     except (SwitchError, ValueError) as exc:
         errors["rules"] = say(exc)
-    dealer_row = whole_number(request.form.get("dealer", "0"), high=MAX_PLAYERS - 1) or 0
-    names: list[str] = []
-    try:
-        # Every name sent is counted: a form with more rows than seats is refused, not cut short.
-        names = clean_names(sent, least=2, most=MAX_PLAYERS)
-    except RefereeError as exc:
-        errors["names"] = say(exc)
-    if not 0 <= dealer_row < MAX_PLAYERS or not " ".join(raw[dealer_row].split()):
+    if players.error:
+        errors["names"] = players.error
+    dealer_row = players.marked_row or 0
+    if players.marked is None:
         errors["dealer"] = gettext("Choose the first dealer among the named players.")
     if errors:
         return render_page(
             "three_thirteen/index.html", "three_thirteen/index.html", status=422,
             specs=switch_specs(), values=form_values(rules), names=raw, dealer=dealer_row, errors=errors,
         )
-    dealer = sum(1 for n in raw[:dealer_row] if " ".join(n.split()))
-    return GAME.start(names, rules=stored_rules(rules), setup={"first_dealer": dealer})
+    return GAME.start(players.names, rules=stored_rules(rules), setup={"first_dealer": players.marked})
 
 
 @bp.get("/rules")

@@ -54,6 +54,7 @@ from referee.web.games.tienlen.evening import (
 from referee.web.guard import whole_number
 from referee.web.house_rules import SwitchLabel, Words, rules_from_form, sent_switches, switch_labels
 from referee.web.models import Game as StoredGame
+from referee.web.players import read_players
 from referee.web.sheets import Chart, csv_download, spreadsheet_cell
 from referee.web.store import Access, find_by_token
 from referee.web.tables import (
@@ -119,13 +120,12 @@ def index() -> Response:
 @bp.post("/new")
 def new() -> Response:
     form = request.form
-    rows = [" ".join(str(form.get(f"name{i}", "")).split())[:80] for i in range(MAX_PLAYERS)]
+    players = read_players(form, least=MIN_PLAYERS, most=MAX_PLAYERS)
+    rows = list(players.rows)
     errors: dict[str, str] = {}
-    names: list[str] = []
-    try:
-        names = store.clean_names(rows, least=MIN_PLAYERS, most=MAX_PLAYERS)
-    except RefereeError as exc:
-        errors["names"] = say(exc)
+    names = players.names
+    if players.error:
+        errors["names"] = players.error
     values = sent_switches(form, ScoreRules)
     rules = rules_from_form(form, ScoreRules, errors)
     if errors:

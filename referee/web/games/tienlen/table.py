@@ -48,6 +48,7 @@ from referee.web.games.tienlen.check import combo_name, switch_specs
 from referee.web.guard import whole_number
 from referee.web.house_rules import sent_switches
 from referee.web.models import Game as StoredGame
+from referee.web.players import read_players
 from referee.web.store import Access
 from referee.web.tables import (
     Decide,
@@ -152,23 +153,18 @@ def new() -> Response:
         return _new_form(names, values, leader="", hand_size="13", errors=errors, lowest=str(THREE_OF_SPADES))
 
     form = request.form
-    rows = [" ".join(form.get(f"name{i}", "").split()) for i in range(MAX_PLAYERS)]
-    named = [i for i, n in enumerate(rows) if n]
+    players = read_players(form, least=MIN_PLAYERS, most=MAX_PLAYERS, mark="leader")
+    rows = list(players.rows)
     values = sent_switches(form, TienLenRules)
     leader_raw = form.get("leader", "")
     size_raw = form.get("hand_size", "13").strip() or "13"
     lowest_raw = (form.get("lowest") or str(THREE_OF_SPADES)).strip()[:4]
 
-    names = [rows[i] for i in named]
-    try:
-        names = store.clean_names(names, least=MIN_PLAYERS, most=MAX_PLAYERS)
-    except RefereeError as exc:
-        errors["names"] = say(exc)
-    leader = -1
-    leader_row = whole_number(leader_raw)
-    if leader_row in named:
-        leader = named.index(leader_row)
-    else:
+    names = list(players.names) or [n for n in rows if n.split()]
+    if players.error:
+        errors["names"] = players.error
+    leader = -1 if players.marked is None else players.marked
+    if players.marked is None:
         errors["leader"] = gettext("Tap the player who holds 3♠: they lead the first hand.")
     try:
         rules = rules_from_mapping(TienLenRules, values)

@@ -25,7 +25,7 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 
 from referee.cards import Card, NotationError, Suit, parse_card, parse_cards
-from referee.errors import RefereeError, UnreadableInput
+from referee.errors import UnreadableInput
 from referee.switches import rules_from_mapping
 from referee.text import message
 from referee.trece import (
@@ -43,6 +43,7 @@ from referee.web.games.trece.answers import describe, judge, read_one_card
 from referee.web.house_rules import SwitchLabel, Words, rules_from_form, switch_labels
 from referee.web.i18n import reason_fields
 from referee.web.models import Game
+from referee.web.players import read_players
 from referee.web.tables import Done, Feedback, FollowedGame, remember_rules, remembered, remembered_rules
 from referee.web.views import render_page, say
 
@@ -178,12 +179,11 @@ API.add_path(
 def new_game() -> Response:
     form = request.form
     errors: dict[str, str] = {}
-    names: list[str] = []
-    try:
-        names = store.clean_names([form.get("name0", ""), form.get("name1", "")], least=2, most=2)
-    except RefereeError as exc:
-        errors["names"] = say(exc)
-    dealer = 1 if form.get("dealer") == "1" else 0
+    players = read_players(form, least=2, most=2, mark="dealer")
+    names = players.names
+    if players.error:
+        errors["names"] = players.error
+    dealer = 1 if players.marked_row == 1 else 0
     turned, turned_rank, turned_suit = read_one_card(form, "turned", errors, jokers=False)
     if turned is None and "turned" not in errors:
         errors["turned"] = gettext("Choose the card turned face up to start the pile (rank and suit).")
