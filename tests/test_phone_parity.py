@@ -177,8 +177,7 @@ def preview_setup(rng: random.Random) -> tuple[dict[str, Any], list[tuple[str, s
 
 # --------------------------------------------------------------------------- a followed table
 
-DOCK = re.compile(r'<div class="(?:tt|play)-dock" data-after-action>(.*?)(?:<div class="tt-actions">|<button type="submit" '
-                  r'class="primary play-button")', re.S)
+DOCK = re.compile(r'<div class="[\w -]+" data-after-action>(.*?)<[^>]*\bdata-dock-keep\b', re.S)  # the buttons stay
 LINE = re.compile(r"<p class=[^>]*>.*?</p>|<div class=[^>]*>[^<]*</div>", re.S)
 
 

@@ -7,6 +7,7 @@ for the whole table (see :mod:`referee.web.games.three_thirteen.sheet`).
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
@@ -33,6 +34,7 @@ from referee.web.games.three_thirteen.sheet import (
     CORRECT,
     KIND,
     RoundEntry,
+    RoundInfo,
     Sheet,
     SheetRound,
     build_sheet,
@@ -45,7 +47,6 @@ from referee.web.games.three_thirteen.sheet import (
 )
 from referee.web.guard import whole_number
 from referee.web.house_rules import SwitchLabel, Words, switch_labels
-from referee.web.i18n import rank_plural
 from referee.web.players import read_players
 from referee.web.sheets import Chart, csv_download, spreadsheet_cell
 from referee.web.store import MAX_PLAYERS, Access, live_events
@@ -125,14 +126,10 @@ def new_game() -> Response:
 
 @bp.get("/rules")
 def rules_page() -> Response:
-    chart = [
-        {"number": n, "dealt": Schedule().cards_dealt(n), "wild_plural": rank_plural(Schedule().wild_rank(n)),
-         "short": Schedule().cards_dealt(n) <= 5, "doubled": Schedule(ThreeThirteenRules(doubles=True)).is_doubled(n)}
-        for n in range(1, 12)
-    ]
+    doubles = Schedule(ThreeThirteenRules(doubles=True))  # the chart marks the rounds the switch doubles
+    chart = [RoundInfo.of(doubles, n) for n in range(1, 12)]
     longer = Schedule(ThreeThirteenRules(longer_game=True))
-    extra = [{"number": n, "dealt": longer.cards_dealt(n), "wild_plural": rank_plural(longer.wild_rank(n))}
-             for n in (12, 13)]
+    extra = [dataclasses.replace(RoundInfo.of(longer, n), doubled=False, short=False) for n in (12, 13)]
     return render_page("three_thirteen/rules.html", "three_thirteen/rules.html", chart=chart, extra=extra,
                        specs=switch_specs())
 

@@ -20,6 +20,7 @@ htmx the table fragment comes back directly.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from flask import Blueprint, Response, request
@@ -85,6 +86,16 @@ def last_move(access: Access, state: Game) -> str | None:
     return describe(live[-1].payload, state.setup.players) if live else None
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PastHand:
+    """A finished hand of the table, as its list of past hands says it."""
+
+    number: int
+    winner: int | None
+    order: tuple[str, ...]
+    """The players in the order they went out."""
+
+
 def render_table(access: Access, state: Game, feedback: Feedback, status: int = 200) -> Response:
     hand = state.hand
     names = state.setup.players
@@ -100,10 +111,8 @@ def render_table(access: Access, state: Game, feedback: Feedback, status: int = 
         rules=rules,
         hand_number=len(state.hands),
         hand_log=[describe(a, names) for a in hand.log],
-        past_hands=[
-            {"number": i + 1, "winner": h.winner, "order": [names[s] for s in h.finishing_order]}
-            for i, h in enumerate(state.hands[:-1])
-        ],
+        past_hands=[PastHand(number=i + 1, winner=h.winner, order=tuple(names[s] for s in h.finishing_order))
+                    for i, h in enumerate(state.hands[:-1])],
         table_bomb=_table_bomb(hand),
         kind_label=combo_name,
         instant_label=instant_label,
