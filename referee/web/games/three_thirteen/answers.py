@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee.cards import AnyCard, NotationError, Rank, TooManyCopiesError, parse_cards
-from referee.switches import SwitchError, rules_from_mapping, rules_to_dict
+from referee.errors import RefereeError
+from referee.switches import rules_from_mapping, rules_to_dict
 from referee.three_thirteen import (
     Face,
     HandSizeError,
@@ -96,7 +97,7 @@ def score_screen(args: Mapping[str, Any]) -> Answer:
     ctx: dict[str, Any] = {"error": None, "result": None}
     try:
         rules = rules_from_form(args, SCORE_SWITCHES)
-    except (SwitchError, ValueError) as exc:
+    except RefereeError as exc:
         rules = ThreeThirteenRules()
         ctx["error"] = say(exc)
     schedule = Schedule(rules)

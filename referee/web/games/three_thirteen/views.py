@@ -18,7 +18,6 @@ from flask_babel import gettext
 
 from referee.cards import AnyCard, NotationError, parse_cards
 from referee.errors import RefereeError, UnreadableInput
-from referee.switches import SwitchError
 from referee.text import message
 from referee.three_thirteen import (
     Schedule,
@@ -109,7 +108,7 @@ def new_game() -> Response:
     rules = ThreeThirteenRules()
     try:
         rules = rules_from_form(request.form)
-    except (SwitchError, ValueError) as exc:
+    except RefereeError as exc:
         errors["rules"] = say(exc)
     if players.error:
         errors["names"] = players.error
