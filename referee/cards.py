@@ -330,11 +330,12 @@ def notation_for_javascript() -> dict[str, object]:
     picker reads it from the page, so the grammar is written once, here): ``token``, one card
     as a regular expression (groups: a joker; a rank and a suit; a suit and a rank), ``flags``,
     ``separators``, and the canonical spelling of each suit symbol, rank and joker it accepts
-    (letters ``s c d h``, ranks ``A 2 … 10 J Q K``, jokers ``JK RJ BJ``).
+    that is not already one (letters ``s c d h`` in lower case, ranks ``A 2 … 10 J Q K`` and
+    jokers ``JK RJ BJ`` in upper case).
 
     >>> grammar = notation_for_javascript()
-    >>> grammar["suits"]["♡"], grammar["ranks"]["T"], grammar["jokers"]["🃏"], grammar["flags"]
-    ('h', '10', 'JK', 'i')
+    >>> grammar["suits"]["♡"], grammar["ranks"], grammar["jokers"], grammar["flags"]
+    ('h', {'T': '10'}, {'🃏': 'JK'}, 'i')
     >>> "(?P<" in str(grammar["token"])
     False
     """
@@ -342,9 +343,9 @@ def notation_for_javascript() -> dict[str, object]:
         "token": _TOKEN.pattern.replace("(?P<", "(?<"),
         "flags": "i",
         "separators": _SEPARATORS.pattern,
-        "suits": {ch: chars[-1] for chars in _SUIT_SPELLINGS for ch in chars},
-        "ranks": {text: _RANK_SYMBOLS[rank] for text, rank in _RANKS.items()},
-        "jokers": {text: str(joker) for text, joker in _JOKERS.items()},
+        "suits": {ch: chars[-1] for chars in _SUIT_SPELLINGS for ch in chars if ch != chars[-1]},
+        "ranks": {text: _RANK_SYMBOLS[rank] for text, rank in _RANKS.items() if text != _RANK_SYMBOLS[rank]},
+        "jokers": {text: str(joker) for text, joker in _JOKERS.items() if text != str(joker)},
     }
 
 

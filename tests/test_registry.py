@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
+from flask import url_for
 
 from referee.cards import notation_for_javascript
 from referee.web import registry
@@ -203,11 +204,15 @@ def test_remembered_rules_keep_each_switch_that_still_reads_and_drop_the_others(
         assert remembered(cls, "k") == cls()
 
 
-def test_the_card_notation_is_written_once_and_the_picker_reads_it_from_the_page(client) -> None:
+def test_the_card_notation_is_written_once_and_the_picker_is_given_it_when_built(client) -> None:
     for path in SHARED:
         if path.suffix == ".js":
             assert "2-9AJQKT" not in path.read_text(encoding="utf-8"), f"{path.name} repeats the card notation"
-    pages = [client.get(row.page(row.start(client)[0])).get_data(as_text=True) for row in ROWS]
-    given = [m for page in pages for m in re.findall(r"data-notation='([^']+)'", page)]
-    assert given, "no picker on any followed game's page"
-    assert all(json.loads(html.unescape(g)) == notation_for_javascript() for g in given)
+    with client.application.test_request_context():
+        address = url_for("static", filename="js/picker.js")
+    response = client.get(address)
+    served = response.get_data(as_text=True)
+    response.close()
+    given = re.search(r"GRAMMAR\s*=\s*(\{.*?\});", served)
+    assert given is not None, "picker.js is served without the card notation"
+    assert json.loads(given.group(1)) == notation_for_javascript()

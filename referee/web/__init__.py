@@ -19,7 +19,6 @@ from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from werkzeug.exceptions import HTTPException
 
-from referee.cards import notation_for_javascript
 from referee.errors import RefereeError
 from referee.web import (
     api,
@@ -57,7 +56,6 @@ def init_app(app: Flask) -> None:
 
     app.jinja_env.globals["POLL_SECONDS"] = tables.POLL_SECONDS
     app.jinja_env.globals["SENDING"] = SENDING
-    app.jinja_env.globals["card_notation"] = notation_for_javascript()  # the picker reads typed cards by it
     app.jinja_env.globals["new_write_id"] = tables.new_starting_id
     # The house rules this phone keeps (its HttpOnly cookie), for the phone's engine to read.
     app.jinja_env.globals["kept_switches"] = tables.remembered_rules
@@ -103,7 +101,7 @@ def init_app(app: Flask) -> None:
         upgrade_database(app)
 
 
-SENDING = "form.htmx-request button:not([disabled]), form:has(button.htmx-request) button:not([disabled])"
+SENDING = "form.htmx-request button,form:has(button.htmx-request) button"
 """What htmx disables while a write is sent (``hx-disabled-elt`` of every form that writes): the
 buttons of the form being sent, whether the form or one of its buttons sent it.  An element
 inside such a form that asks something else (a preview) says ``hx-disabled-elt="unset"``."""

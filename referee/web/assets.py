@@ -31,6 +31,7 @@ import resvg_py
 from flask import Flask, current_app
 from whitenoise import WhiteNoise
 
+from referee.cards import notation_for_javascript
 from referee.web import engine, registry
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -97,6 +98,7 @@ def release_id(files: dict[str, Path]) -> str:
     for path in sorted(TEMPLATES.rglob("*.html")):
         digest.update(path.relative_to(TEMPLATES).as_posix().encode() + b"\0" + path.read_bytes())
     digest.update(Path(__file__).read_bytes())
+    digest.update(notation_json())
     return digest.hexdigest()[:12]
 
 
@@ -175,10 +177,19 @@ def _compress(folder: Path) -> None:
             compressor.compress(str(path))
 
 
+NOTATION_MARK = b"/*thirteen:card-notation*/{}"
+"""Where a script takes the card notation: the library's (:func:`referee.cards.notation_for_javascript`),
+written in when the release is built, so the grammar is said once."""
+
+
+def notation_json() -> bytes:
+    return json.dumps(notation_for_javascript(), ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
 def _copy(files: dict[str, Path], folder: Path, icons: Path) -> dict[str, str]:
     names: dict[str, str] = {}
     for name, path in files.items():
-        data = path.read_bytes()
+        data = path.read_bytes().replace(NOTATION_MARK, notation_json())
         if name.startswith("vendor/workbox/"):  # its source map is not shipped
             data = re.sub(rb"\n//# sourceMappingURL=\S+\s*$", b"\n", data)
         data = minified(name, data)

@@ -16,26 +16,20 @@
   var SUITS = { s: "♠", c: "♣", d: "♦", h: "♥" };
   /* A game's rank order comes with its picker (data-ranks, from the game's registry entry). */
   var ACE_LOW = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
-  /* The notation typed cards are read in is the referee's own, given by the page with every
-     picker (data-notation: referee.cards.notation_for_javascript), compiled once. */
-  var NOTATION = null;
-  function notation() {
-    if (NOTATION) return NOTATION;
-    var holder = document.querySelector("[data-notation]"), data = {};
-    try { data = JSON.parse(holder ? holder.getAttribute("data-notation") : "{}") || {}; } catch (err) { data = {}; }
-    var read = {
-      token: new RegExp(data.token || "(?!)", (data.flags || "") + "y"),
-      sep: new RegExp(data.separators || "\\s+", "y"),
-      suits: data.suits || {}, ranks: data.ranks || {}, jokers: data.jokers || {}
-    };
-    if (holder) NOTATION = read;  /* a page with no picker yet: read again once one comes */
-    return read;
-  }
-  function canon(map, text) { return map[text] || map[text.toUpperCase()] || map[text.toLowerCase()] || text; }
+  /* The notation typed cards are read in is the referee's own: referee.cards writes it here when
+     the release is built (referee.web.assets, NOTATION_MARK); compiled once. */
+  var GRAMMAR = /*thirteen:card-notation*/{};
+  var NOTATION = {
+    token: new RegExp(GRAMMAR.token || "(?!)", (GRAMMAR.flags || "") + "y"),
+    sep: new RegExp(GRAMMAR.separators || "\\s+", "y"),
+    suits: GRAMMAR.suits || {}, ranks: GRAMMAR.ranks || {}, jokers: GRAMMAR.jokers || {}
+  };
+  /* A spelling the notation lists, else the text itself in the case the notation writes it in. */
+  function canon(map, text, lower) { return map[text] || map[text.toUpperCase()] || (lower ? text.toLowerCase() : text.toUpperCase()); }
 
   /* Read the cards the text holds, skipping what is not a card (the server names it). */
   function parse(text) {
-    var out = [], pos = 0, m, n = notation();
+    var out = [], pos = 0, m, n = NOTATION;
     while (pos < text.length) {
       n.sep.lastIndex = pos;
       if ((m = n.sep.exec(text))) { pos = n.sep.lastIndex; continue; }
@@ -43,8 +37,8 @@
       m = n.token.exec(text);
       if (!m) { pos += 1; continue; }
       if (m[1]) out.push(canon(n.jokers, m[1]));
-      else if (m[2]) out.push(canon(n.ranks, m[2]) + canon(n.suits, m[3]));
-      else out.push(canon(n.ranks, m[5]) + canon(n.suits, m[4]));
+      else if (m[2]) out.push(canon(n.ranks, m[2]) + canon(n.suits, m[3], true));
+      else out.push(canon(n.ranks, m[5]) + canon(n.suits, m[4], true));
       pos = n.token.lastIndex;
     }
     return out;
