@@ -48,6 +48,7 @@ __all__ = [
     "format_cards",
     "check_copies",
     "full_deck",
+    "notation_for_javascript",
     "JOKER",
     "RED_JOKER",
     "BLACK_JOKER",
@@ -152,7 +153,8 @@ class Suit(enum.IntEnum):
 
 
 _SUITS: dict[str, Suit] = {}
-for _suit, _chars in zip(Suit, ("♠♤s", "♣♧c", "♦♢d", "♥♡h"), strict=False):
+_SUIT_SPELLINGS = ("♠♤s", "♣♧c", "♦♢d", "♥♡h")  # each suit's symbols, then its letter
+for _suit, _chars in zip(Suit, _SUIT_SPELLINGS, strict=False):
     for _ch in _chars:
         _SUITS[_ch] = _suit
 # Emoji presentation selector sometimes follows a suit symbol on phones.
@@ -321,6 +323,30 @@ _TOKEN = re.compile(
     re.IGNORECASE,
 )
 _SEPARATORS = re.compile(r"[\s,;]+")
+
+
+def notation_for_javascript() -> dict[str, object]:
+    """The notation :func:`parse_cards` reads, as data a JavaScript reader compiles (the card
+    picker reads it from the page, so the grammar is written once, here): ``token``, one card
+    as a regular expression (groups: a joker; a rank and a suit; a suit and a rank), ``flags``,
+    ``separators``, and the canonical spelling of each suit symbol, rank and joker it accepts
+    that is not already one (letters ``s c d h`` in lower case, ranks ``A 2 … 10 J Q K`` and
+    jokers ``JK RJ BJ`` in upper case).
+
+    >>> grammar = notation_for_javascript()
+    >>> grammar["suits"]["♡"], grammar["ranks"], grammar["jokers"], grammar["flags"]
+    ('h', {'T': '10'}, {'🃏': 'JK'}, 'i')
+    >>> "(?P<" in str(grammar["token"])
+    False
+    """
+    return {
+        "token": _TOKEN.pattern.replace("(?P<", "(?<"),
+        "flags": "i",
+        "separators": _SEPARATORS.pattern,
+        "suits": {ch: chars[-1] for chars in _SUIT_SPELLINGS for ch in chars if ch != chars[-1]},
+        "ranks": {text: _RANK_SYMBOLS[rank] for text, rank in _RANKS.items() if text != _RANK_SYMBOLS[rank]},
+        "jokers": {text: str(joker) for text, joker in _JOKERS.items() if text != str(joker)},
+    }
 
 
 def parse_card(text: str) -> AnyCard:

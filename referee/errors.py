@@ -5,7 +5,16 @@ whose ``reason`` is the sentence as a translatable :class:`~referee.text.Message
 (so the web layer shows ``reason`` in the reader's language and never words it
 again).  Bad notation (:class:`~referee.cards.NotationError`), a card the decks
 cannot hold (:class:`~referee.cards.TooManyCopiesError`), a house rule the game
-does not have (:class:`~referee.switches.SwitchError`) are ones.
+does not have (:class:`~referee.switches.SwitchError`) are ones, and so is input the
+referee cannot read at all (:class:`UnreadableInput`: a missing field, an unknown action).
+
+Each carries what whoever shows it needs, and nothing else is a mistake to show: ``reason``
+(the rule's sentence), ``field`` (the input it is about, when one is), ``said`` (the whole
+sentence, when it places the reason: "the play: '1x' is not a card"), ``detail`` (what the
+referee made of the input, to show beside the sentence) and ``status``, the HTTP status the
+mistake means for a web page: 422 (*refused*: the input was read and the referee says no) or
+400 (*unreadable*: :class:`UnreadableInput`); another status when the web layer raises one
+itself (403, 413).
 
 **The state machines** (Tiến lên's :class:`~referee.tienlen.Hand` and
 :class:`~referee.tienlen.Game`, Trece's :class:`~referee.trece.State`, the Three
@@ -33,23 +42,70 @@ Thirteen :class:`~referee.three_thirteen_sheet.Sheet`, the Tiến lên score she
 ("it is Ana's turn", True)
 >>> err.reason == message("it is {name}'s turn", name="Ana")
 True
+>>> err.status, err.field
+(422, None)
+>>> bad = UnreadableInput(message("say which player acts"), field="seat")
+>>> bad.status, bad.field, str(bad)
+(400, 'seat', 'say which player acts')
 """
 
 from __future__ import annotations
 
+from typing import ClassVar, Self
+
 from referee.text import Message, message
 
-__all__ = ["RefereeError", "RefusedAction", "NothingToUndo", "SeatError"]
+__all__ = ["RefereeError", "RefusedAction", "NothingToUndo", "SeatError", "UnreadableInput", "REFUSED", "UNREADABLE"]
+
+REFUSED = 422
+"""The status of a mistake the referee read and refuses (the default)."""
+UNREADABLE = 400
+"""The status of input the referee cannot read at all."""
 
 
 class RefereeError(ValueError):
-    """A mistake a player can see; ``reason`` is the sentence as a :class:`Message`."""
+    """A mistake a player can see; ``reason`` is the sentence as a :class:`Message`.
 
+    ``field`` names the input it is about (``None``: the whole of it); ``said`` is the whole
+    sentence shown when it places ``reason`` (else ``reason`` itself); ``detail`` is what the
+    referee made of the input, shown beside it; ``status`` overrides the class's :attr:`STATUS`.
+    """
+
+    STATUS: ClassVar[int] = REFUSED
     reason: Message
+    field: str | None
+    said: Message
+    detail: object
+    status: int
 
-    def __init__(self, reason: Message) -> None:
+    def __init__(self, reason: Message, *, field: str | None = None, said: Message | None = None,
+                 detail: object = None, status: int | None = None) -> None:
         self.reason = reason
-        super().__init__(str(reason))
+        self.field = field
+        self.said = said if said is not None else reason
+        self.detail = detail
+        self.status = status if status is not None else self.STATUS
+        super().__init__(str(self.said))
+
+    def about(self, field: str) -> Self:
+        """The same mistake, said about the input ``field`` (where a form shows it).
+
+        >>> err = RefereeError(message("a play needs at least one card")).about("cards")
+        >>> err.field, str(err)
+        ('cards', 'a play needs at least one card')
+        """
+        new = type(self).__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        new.args = self.args
+        new.field = field
+        return new
+
+
+class UnreadableInput(RefereeError):
+    """Input the referee cannot read at all: a field missing or of the wrong kind, a seat or an
+    action that does not exist (status 400, beside the 422 of everything it reads and refuses)."""
+
+    STATUS = UNREADABLE
 
 
 class RefusedAction(RefereeError):

@@ -41,11 +41,12 @@ _FALSE = {"0", "false", "off", "no", ""}
 
 
 class SwitchError(RefereeError):
-    """An unknown house-rule id, or a value the switch does not take; ``switch`` names it."""
+    """An unknown house-rule id, or a value the switch does not take; ``switch`` names it (the
+    mistake is about the game's ``rules``, its ``field``)."""
 
     def __init__(self, switch: str, reason: Message) -> None:
         self.switch = switch
-        super().__init__(reason)
+        super().__init__(reason, field="rules")
 
 
 def bad_choice(switch: str, options: Any, value: object) -> SwitchError:

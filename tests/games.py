@@ -3,7 +3,8 @@
 Every test app registers the app's game packages plus the tests' toy game (``tests/toy``: a game
 defined only in the tests), so each parametrised suite gets a row per followed game of the
 registry, the toy's included, with no list written here.  A row is one followed game (a store
-kind) with its registry entry and the worked :class:`~referee.web.registry.Example` of its forms.
+kind) with its registry entry and the worked :class:`~tests.worked.Example` of its forms
+(``tests/worked/<slug>.py``).
 """
 
 from __future__ import annotations
@@ -14,14 +15,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee.web import registry
-from referee.web.registry import Example, GameEntry
+from referee.web.registry import GameEntry
 from referee.web.tables import FollowedGame
+from tests.worked import Example, Worked, worked
 
 TOY = "tests.toy"
 PACKAGES: tuple[str, ...] = (*registry.GAME_PACKAGES, TOY)
 """The game packages of every test app (``GAME_PACKAGES``, set by conftest)."""
 
 ENTRIES: tuple[GameEntry, ...] = registry.load(PACKAGES)
+WORKED: dict[str, Worked] = {entry.slug: worked(entry) for entry in ENTRIES}
+"""Each game's worked examples (``tests/worked/<slug>.py``), by slug."""
 
 
 @dataclass(frozen=True)
@@ -104,7 +108,7 @@ class Row:
         return self.post(client, token, self.legal, version)
 
 
-ROWS: list[Row] = [Row(e, f, e.examples[f.kind]) for e in ENTRIES for f in e.followed]
+ROWS: list[Row] = [Row(e, f, WORKED[e.slug].examples[f.kind]) for e in ENTRIES for f in e.followed]
 IDS: list[str] = [row.name for row in ROWS]
 
 

@@ -23,7 +23,7 @@ from flask import url_for
 from playwright.sync_api import expect
 
 from tests.conftest import PHONE
-from tests.games import ENTRIES, ROWS
+from tests.games import ENTRIES, ROWS, WORKED
 
 pytestmark = pytest.mark.browser
 
@@ -123,7 +123,7 @@ def registry_pages(live_server) -> dict[str, str]:  # type: ignore[no-untyped-de
     pages = {"home": "/"}
     with live_server.app.test_request_context():
         for entry in ENTRIES:
-            for screen in entry.screens:
+            for screen in WORKED[entry.slug].screens:
                 pages[f"{entry.name}: {screen.words}"] = url_for(screen.endpoint)
     for row in ROWS:
         keeper = row.page(row.start(client)[0])

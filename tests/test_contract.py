@@ -1,6 +1,7 @@
 """The one contract of the games' state machines (referee.errors), checked once for every game.
 
-The rows are the worked examples of the registry's entries (``Contract``; the toy game's too)."""
+The rows are the worked examples of every game of the registry (``tests/worked``: ``Contract``; the
+toy game's too)."""
 
 from __future__ import annotations
 
@@ -14,10 +15,10 @@ from referee.cards import NotationError
 from referee.errors import NothingToUndo, RefereeError, RefusedAction
 from referee.records import UnknownRecordError
 from referee.text import Message
-from referee.web.registry import Contract
-from tests.games import ENTRIES
+from tests.games import WORKED
+from tests.worked import Contract
 
-GAMES = [contract for entry in ENTRIES for contract in entry.contracts]  # the registry's, the toy's included
+GAMES = [contract for worked in WORKED.values() for contract in worked.contracts]  # every game's, the toy's included
 
 
 @pytest.fixture(params=GAMES, ids=[g.name for g in GAMES])

@@ -13,7 +13,7 @@ import pytest
 from flask import url_for
 from markupsafe import escape
 
-from tests.games import ENTRIES, IDS, ROWS, row
+from tests.games import ENTRIES, IDS, ROWS, WORKED, row
 from tests.languages import LANGUAGES, compile_catalogues, extract, read_catalogue, translate
 
 HTML_LANG = {"en": "en", "es": "es", "pt": "pt-BR", "vi": "vi"}
@@ -144,9 +144,9 @@ def test_pages_vary_on_the_readers_language(client):
 # --- each screen in each language ---------------------------------------------------------------
 
 # Each screen and a sentence it must show in the reader's language: the home page, and each
-# game's screens as its registry entry lists them (tests/games.py).
+# game's screens as its worked examples list them (tests/worked).
 SCREENS = [("core.home", "Which game is on the table?")] + [
-    (screen.endpoint, screen.words) for entry in ENTRIES for screen in entry.screens]
+    (screen.endpoint, screen.words) for entry in ENTRIES for screen in WORKED[entry.slug].screens]
 
 
 @pytest.mark.parametrize("code", LANGUAGES)

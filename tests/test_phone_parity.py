@@ -176,8 +176,7 @@ def preview_setup(rng: random.Random) -> tuple[dict[str, Any], list[tuple[str, s
 
 # --------------------------------------------------------------------------- a followed table
 
-DOCK = re.compile(r'<div class="(?:tl-play|play)-dock" data-after-action>(.*?)(?:<div class="tl-actions" data-dock-keep>|'
-                  r'<button type="submit" class="primary play-button")', re.S)
+DOCK = re.compile(r'<div class="[\w -]+" data-after-action>(.*?)<[^>]*\bdata-dock-keep\b', re.S)  # the buttons stay
 LINE = re.compile(r"<p class=[^>]*>.*?</p>|<div class=[^>]*>[^<]*</div>", re.S)
 
 

@@ -4,28 +4,21 @@ in the tests (tests/toy) gets everything a game gets from it, with no other chan
 from __future__ import annotations
 
 import html
+import json
 import re
 from pathlib import Path
 
 import pytest
+from flask import url_for
 
+from referee.cards import notation_for_javascript
 from referee.web import registry
-from referee.web.registry import Example, GameEntry
-from tests.games import ENTRIES, PACKAGES, ROWS, TOY, row
+from referee.web.registry import GameEntry
+from tests.games import ENTRIES, PACKAGES, ROWS, TOY, WORKED, row
+from tests.worked import Example
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# What the games share: no file here may name a particular game.
-SHARED = [
-    *sorted((ROOT / "referee" / "web").glob("*.py")),
-    *(ROOT / "static" / "js" / name for name in ("app.js", "picker.js", "table.js")),
-    *sorted((ROOT / "templates").glob("*.html")),
-    *sorted((ROOT / "templates" / "partials").glob("*.html")),
-    *sorted((ROOT / "templates" / "errors").glob("*.html")),
-    ROOT / "templates" / "sw.js",
-    ROOT / "tests" / "games.py",
-    ROOT / "tests" / "conftest.py",
-]
 # The one list of the game packages, and the tests' (the app's plus the toy game).
 ALLOWED = {ROOT / "referee" / "web" / "registry.py", ROOT / "tests" / "games.py"}
 
@@ -34,9 +27,27 @@ def names_of(entry: GameEntry) -> set[str]:
     """The words that would name the game: its slug, name, store kinds, blueprints, prefixes."""
     words = {entry.slug, entry.name, *entry.kinds, *(bp.name for bp in entry.blueprints)}
     words |= {(bp.url_prefix or "").strip("/").split("/")[0] for bp in entry.blueprints}
-    words |= {screen.endpoint.split(".")[0] for screen in entry.screens}
+    words |= {screen.endpoint.split(".")[0] for screen in WORKED[entry.slug].screens}
     return {w for w in words if w and w != "api"}
 
+
+def _a_games_own(path: Path) -> bool:
+    """A script or stylesheet named after a game (``static/css/trece.css``) is that game's."""
+    return any(path.stem == word or path.stem.startswith(f"{word}_") for entry in ENTRIES for word in names_of(entry))
+
+
+# What the games share: no file here may name a particular game.
+SHARED = [
+    *sorted((ROOT / "referee" / "web").glob("*.py")),
+    # every script and stylesheet but a game's own (named after it)
+    *(p for p in sorted((ROOT / "static").rglob("*")) if p.suffix in (".js", ".css") and not _a_games_own(p)),
+    *sorted((ROOT / "templates").glob("*.html")),
+    *sorted((ROOT / "templates" / "partials").glob("*.html")),
+    *sorted((ROOT / "templates" / "errors").glob("*.html")),
+    ROOT / "templates" / "sw.js",
+    ROOT / "tests" / "games.py",
+    ROOT / "tests" / "conftest.py",
+]
 
 @pytest.mark.parametrize("path", [p for p in SHARED if p not in ALLOWED], ids=lambda p: str(p.relative_to(ROOT)))
 def test_no_shared_file_names_a_particular_game(path: Path) -> None:
@@ -46,10 +57,54 @@ def test_no_shared_file_names_a_particular_game(path: Path) -> None:
     assert found == [], f"{path.name} names {found}"
 
 
+def _ids(paths: list[Path]) -> set[str]:
+    """The ids (``#x``) the templates at ``paths`` give their elements."""
+    return {f"#{i}" for path in paths for i in re.findall(r'\bid="([\w-]+)"', path.read_text(encoding="utf-8"))}
+
+
+def _classes(paths: list[Path]) -> set[str]:
+    """The classes (``.x``) the stylesheets at ``paths`` style."""
+    return {c for path in paths for c in re.findall(r"(?<![\w-])\.[A-Za-z][\w-]*",
+                                                    _without_comments(path.read_text(encoding="utf-8")))}
+
+
+def _without_comments(text: str) -> str:
+    return re.sub(r"/\*.*?\*/", "", text, flags=re.S)
+
+
+SHARED_TEMPLATES = [p for p in SHARED if p.suffix == ".html"]
+GAME_TEMPLATES = [p for p in (ROOT / "templates").rglob("*.html") if p.parent.name not in ("templates", "partials", "errors")]
+SHARED_STYLES = [p for p in SHARED if p.suffix == ".css"]
+GAME_STYLES = [p for p in sorted((ROOT / "static").rglob("*.css")) if _a_games_own(p)]
+GAMES_OWN_MARKS = (_ids(GAME_TEMPLATES) - _ids(SHARED_TEMPLATES)) | (_classes(GAME_STYLES) - _classes(SHARED_STYLES))
+"""The ids only a game's templates give and the classes only a game's stylesheet styles: a shared
+script or stylesheet that reads one knows that game (a script finds a table through the page's
+``data-live`` / ``data-local-game`` instead)."""
+
+
+def _selectors_in(path: Path) -> set[str]:
+    """The ids and classes a script names in its strings (selectors), or a stylesheet styles."""
+    text = _without_comments(path.read_text(encoding="utf-8"))
+    if path.suffix == ".js":
+        text = " ".join(re.findall(r'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'', text))
+    return set(re.findall(r"(?<![\w-])[#.][A-Za-z][\w-]*", text))
+
+
+@pytest.mark.parametrize("path", [p for p in SHARED if p.suffix in (".js", ".css")],
+                         ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_shared_script_or_stylesheet_reads_an_id_or_class_only_a_game_gives(path: Path) -> None:
+    assert sorted(_selectors_in(path) & GAMES_OWN_MARKS) == [], f"{path.name} reads a game's own ids or classes"
+
+
+def test_the_id_and_class_check_knows_a_games_own_table() -> None:
+    assert "#tt-table" in GAMES_OWN_MARKS and ".poll" not in GAMES_OWN_MARKS
+
+
 def test_every_followed_game_has_a_worked_example_and_every_example_a_followed_game() -> None:
     for entry in ENTRIES:
-        assert set(entry.examples) == set(entry.kinds), entry.slug
-        assert all(isinstance(e, Example) for e in entry.examples.values())
+        examples = WORKED[entry.slug].examples
+        assert set(examples) == set(entry.kinds), entry.slug
+        assert all(isinstance(e, Example) for e in examples.values())
     assert {r.kind for r in ROWS} == {k for e in ENTRIES for k in e.kinds}
 
 
@@ -147,3 +202,17 @@ def test_remembered_rules_keep_each_switch_that_still_reads_and_drop_the_others(
     assert all(getattr(rules, f.name) == f.default for f in dataclasses.fields(cls) if f.name != flip)
     with app.test_request_context():
         assert remembered(cls, "k") == cls()
+
+
+def test_the_card_notation_is_written_once_and_the_picker_is_given_it_when_built(client) -> None:
+    for path in SHARED:
+        if path.suffix == ".js":
+            assert "2-9AJQKT" not in path.read_text(encoding="utf-8"), f"{path.name} repeats the card notation"
+    with client.application.test_request_context():
+        address = url_for("static", filename="js/picker.js")
+    response = client.get(address)
+    served = response.get_data(as_text=True)
+    response.close()
+    given = re.search(r"GRAMMAR\s*=\s*(\{.*?\});", served)
+    assert given is not None, "picker.js is served without the card notation"
+    assert json.loads(given.group(1)) == notation_for_javascript()

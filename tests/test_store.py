@@ -7,11 +7,11 @@ import threading
 
 import pytest
 
+from referee.errors import NothingToUndo
 from referee.web.extensions import db
 from referee.web.models import Event, Game
 from referee.web.store import (
     StaleGame,
-    UndoNothing,
     append_event,
     clean_names,
     create_game,
@@ -91,7 +91,7 @@ def test_undo_takes_back_the_latest_event_and_is_kept_in_the_history(any_db_app)
         undo_last(game, 3)
         assert effective_events(game.events) == []
         assert [e.kind for e in game.events] == ["play", "pass", "undo", "undo"]
-        with pytest.raises(UndoNothing):
+        with pytest.raises(NothingToUndo):
             undo_last(game, 4)
 
 

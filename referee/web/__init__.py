@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+from datetime import UTC, datetime
 
 from flask import Flask, Response, current_app, jsonify, request
 from flask.typing import ResponseReturnValue
@@ -18,9 +19,26 @@ from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from werkzeug.exceptions import HTTPException
 
-from referee.web import guard, i18n
+from referee.errors import RefereeError
+from referee.web import (
+    api,
+    assets,
+    engine,
+    errors,
+    guard,
+    i18n,
+    names,
+    offline,
+    quick_poll,
+    registry,
+    settle_up,
+    sharing,
+    tables,
+    views,
+)
 from referee.web.database import MIGRATIONS, configure_engine, upgrade_database
 from referee.web.extensions import babel, compress, db, htmx, migrate
+from referee.web.logs import shown_path
 
 
 def init_app(app: Flask) -> None:
@@ -37,9 +55,8 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals["get_locale"] = get_locale
     app.jinja_env.globals["JS_ON"] = JS_ON
 
-    from referee.web import api, assets, engine, names, offline, registry, settle_up, sharing, tables, views
-
     app.jinja_env.globals["POLL_SECONDS"] = tables.POLL_SECONDS
+    app.jinja_env.globals["SENDING"] = SENDING
     app.jinja_env.globals["new_write_id"] = tables.new_starting_id
     # The house rules this phone keeps (its HttpOnly cookie), for the phone's engine to read.
     app.jinja_env.globals["kept_switches"] = tables.remembered_rules
@@ -58,7 +75,7 @@ def init_app(app: Flask) -> None:
     ])
     compress.init_app(app)
     built = assets.init_app(app)
-    missing = runs_without(app, has_workbox=built.has_workbox)
+    missing = runs_without(app, has_workbox=built.has_workbox, has_htmx=built.has_htmx)
     if missing:
         app.logger.warning("Thirteen runs without %s.", "; without ".join(missing))
     app.context_processor(_page_time)
@@ -77,12 +94,11 @@ def init_app(app: Flask) -> None:
 
     guard.init_app(app)
     app.after_request(_security_headers)
-    app.register_error_handler(HTTPException, _http_error)
+    app.register_error_handler(RefereeError, errors.refused)
+    app.register_error_handler(HTTPException, errors.http_error)
     app.register_error_handler(DBAPIError, _database_error)
     app.register_error_handler(PoolTimeout, _database_error)
     app.register_error_handler(Exception, _server_error)
-    from referee.web import quick_poll
-
     quick_poll.init_app(app)  # after every route and hook: its unchanged polls answer as they would
 
     if app.config.get("AUTO_MIGRATE", True):
@@ -91,14 +107,24 @@ def init_app(app: Flask) -> None:
         upgrade_database(app)
 
 
-def runs_without(app: Flask, *, has_workbox: bool) -> list[str]:
+SENDING = "form.htmx-request button,form:has(button.htmx-request) button"
+"""What htmx disables while a write is sent (``hx-disabled-elt`` of every form that writes): the
+buttons of the form being sent, whether the form or one of its buttons sent it.  An element
+inside such a form that asks something else (a preview) says ``hx-disabled-elt="unset"``."""
+
+
+def runs_without(app: Flask, *, has_workbox: bool, has_htmx: bool = True) -> list[str]:
     """What this start lacks, in the words of the one line the app says when it starts: the
-    compiled catalogues (``pybabel compile``) and Workbox (``npm ci``) are built, never committed."""
+    compiled catalogues (``pybabel compile``), htmx and Workbox (``npm ci``) are built, never
+    committed."""
     missing = []
     uncompiled = [code for code in app.config["LANGUAGES"] if not i18n.compiled(app, code)]
     if uncompiled:
         missing.append(f"compiled translations for {', '.join(uncompiled)} (those pages are shown in "
                        f"English; run: pybabel compile -d translations)")
+    if not has_htmx:
+        missing.append("htmx (every form still works, as a plain form: no live table, no answer without "
+                       "a new page; run: scripts/npm-install)")
     if not has_workbox:
         missing.append("Workbox (no service worker: pages do not reopen offline; run: scripts/npm-install)")
     return missing
@@ -127,8 +153,6 @@ CONTENT_SECURITY_POLICY = "; ".join([
 
 def _page_time() -> dict[str, str]:
     """When the page was made (UTC): a copy kept for offline use says how old it is."""
-    from datetime import UTC, datetime
-
     return {"rendered_at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")}
 
 
@@ -137,66 +161,6 @@ def _security_headers(response: Response) -> Response:
     response.headers.setdefault("Referrer-Policy", "no-referrer")
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
     response.headers.setdefault("X-Frame-Options", "DENY")
-    return response
-
-
-def _wants_json() -> bool:
-    return request.path.startswith("/api/")
-
-
-def _plain_words(exc: HTTPException) -> str | None:
-    """Our own sentence for an error that carries only the server library's stock text."""
-    if exc.description != type(exc).description:
-        return exc.description  # a view's own reason, already in players' words
-    return {
-        400: gettext("The referee could not read what was sent. Check the form and send it again."),
-        403: gettext("This link may not do that."),
-        404: gettext("There is nothing at this address. If it came from a share link, it may have been cut short."),
-        405: gettext("This page cannot be used that way; go back and use its buttons."),
-        413: gettext("That was too much to send at once."),
-    }.get(exc.code or 0, exc.description)
-
-
-def _title(exc: HTTPException) -> str:
-    """The error page's heading in the reader's language (the server library's name otherwise)."""
-    return {
-        400: gettext("Bad request"),
-        403: gettext("Not allowed"),
-        404: gettext("Not found"),
-        405: gettext("Not this way"),
-        409: gettext("Changed meanwhile"),
-        413: gettext("Too much at once"),
-        422: gettext("Cannot be done"),
-        429: gettext("Too many requests"),
-    }.get(exc.code or 0) or exc.name
-
-
-def _http_error(exc: HTTPException) -> ResponseReturnValue:
-    if _wants_json():
-        body: dict[str, str] = {"error": getattr(exc, "english", None) or exc.description or exc.name}
-        if i18n.reader_locale():
-            body["error_localized"] = _plain_words(exc) or exc.name
-        field = getattr(exc, "field", None)
-        if field:
-            body["field"] = field
-        response = jsonify(body)
-        if exc.code is not None:
-            response.status_code = exc.code
-        return with_error_headers(response, exc)
-    from referee.web.views import render_page
-
-    response = render_page(
-        "errors/error.html", "partials/error.html", status=exc.code or 500,
-        code=exc.code, title=_title(exc), detail=_plain_words(exc),
-    )
-    return with_error_headers(response, exc)
-
-
-def with_error_headers(response: Response, exc: HTTPException) -> Response:
-    """The headers an HTTP error carries besides its body (``Allow`` on a 405, ``Retry-After``…)."""
-    for name, value in exc.get_headers():
-        if name.lower() != "content-type":
-            response.headers[name] = value
     return response
 
 
@@ -218,8 +182,6 @@ def _database_error(exc: Exception) -> ResponseReturnValue:
     its outbox and sends it again (static/js/app.js), a form keeps what was typed."""
     if not database_down(exc):
         return _server_error(exc)
-    from referee.web.serve import shown_path
-
     first_line = str(getattr(exc, "orig", None) or exc).strip().splitlines()[:1]
     current_app.logger.warning("database not answering (%s %s answered 503): %s", request.method,
                                shown_path(request.path), first_line[0] if first_line else type(exc).__name__)
@@ -229,14 +191,12 @@ def _database_error(exc: Exception) -> ResponseReturnValue:
         pass
     detail = gettext("The referee cannot reach its records just now, so nothing was saved. "
                      "What you typed is kept: send it again in a minute.")
-    if _wants_json():
+    if errors.wants_json():
         response = jsonify(error="the database is not answering; nothing was saved, send it again later")
         response.status_code = 503
     else:
-        from referee.web.views import render_page
-
-        response = render_page("errors/error.html", "partials/error.html", status=503, code=503,
-                               title=gettext("Not answering"), detail=detail)
+        response = views.render_page("errors/error.html", "partials/error.html", status=503, code=503,
+                                     title=gettext("Not answering"), detail=detail)
     response.headers["Retry-After"] = str(DATABASE_RETRY_SECONDS)
     response.headers["Cache-Control"] = "no-store"
     return response
@@ -245,15 +205,13 @@ def _database_error(exc: Exception) -> ResponseReturnValue:
 def _server_error(exc: Exception) -> ResponseReturnValue:
     current_app.logger.exception("unhandled error", exc_info=exc)
     db.session.rollback()
-    if _wants_json():
+    if errors.wants_json():
         body = {"error": "the referee hit an internal error; nothing was saved"}
         if i18n.reader_locale():
             body["error_localized"] = gettext("The referee hit an internal error. Nothing was saved; try again.")
         return jsonify(body), 500
-    from referee.web.views import render_page
-
     try:
-        return render_page(
+        return views.render_page(
             "errors/error.html", "partials/error.html", status=500, code=500,
             title=gettext("Something went wrong"),
             detail=gettext("The referee hit an internal error. Nothing was saved; try again."),

@@ -1,7 +1,9 @@
 """The JSON API blueprint: shared error handling, the card parser, the OpenAPI document.
 
 Every game's endpoints are registered on :data:`bp` by its own web module.
-A mistake in the input is a 400 with ``{"error": "..."}`` naming the problem.
+A mistake in the input is a :class:`~referee.errors.RefereeError` (:class:`~referee.errors.UnreadableInput`
+for a body not shaped as the endpoint takes it), answered 400 with ``{"error": "..."}`` naming
+the problem; anything else raised by a view is a bug, answered 500 (and logged).
 """
 
 from __future__ import annotations
@@ -10,45 +12,34 @@ from typing import Any
 
 from flask import Blueprint, jsonify, request
 from flask.typing import ResponseReturnValue
-from flask_babel import gettext
-from werkzeug.exceptions import HTTPException
 
 from referee.cards import format_cards, parse_cards
+from referee.errors import RefereeError, UnreadableInput
 from referee.text import Message, message
-from referee.web import openapi
-from referee.web.i18n import reason_fields
+from referee.web import openapi, registry
+from referee.web.errors import answer_json
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 
-class BadRequest(ValueError):
-    """A request body that is not what the endpoint takes, said as a referee sentence.
-
-    ``sentence`` is the whole mistake (``error``, translated as ``error_localized``); ``reason``
-    is the referee sentence inside it when the mistake is in one field's cards (its
-    ``reason_code`` and ``params`` are given), else the sentence itself; ``field`` names the
-    field at fault.
-    """
-
-    def __init__(self, sentence: Message, *, reason: Message | None = None, field: str | None = None) -> None:
-        super().__init__(str(sentence))
-        self.sentence = sentence
-        self.reason = reason if reason is not None else sentence
-        self.field = field
+def in_field(exc: RefereeError, field: str, what: Message) -> UnreadableInput:
+    """The mistake ``exc`` found in the request's ``field``, said with ``what`` the field holds
+    ("the play: '1x' at position 3 is not a card"); its ``reason`` stays the referee's own."""
+    return UnreadableInput(exc.reason, said=message("{what}: {why}", what=what, why=exc.reason), field=field)
 
 
 def json_body(*, required: tuple[str, ...] = (), allowed: tuple[str, ...] = ()) -> dict[str, Any]:
     """The request's JSON object, with its required fields present and no unknown ones."""
     data = request.get_json(silent=True)
     if not isinstance(data, dict):
-        raise BadRequest(message("the body must be a JSON object (Content-Type: application/json)"))
+        raise UnreadableInput(message("the body must be a JSON object (Content-Type: application/json)"))
     for key in required:
         if key not in data:
-            raise BadRequest(message("the field {field} is missing", field=repr(key)), field=key)
+            raise UnreadableInput(message("the field {field} is missing", field=repr(key)), field=key)
     if allowed:
         unknown = sorted(set(data) - set(allowed) - set(required))
         if unknown:
-            raise BadRequest(message("unknown field {field} (allowed: {allowed})", field=repr(unknown[0]),
+            raise UnreadableInput(message("unknown field {field} (allowed: {allowed})", field=repr(unknown[0]),
                                      allowed=", ".join(sorted({*allowed, *required}))), field=unknown[0])
     return data
 
@@ -60,7 +51,7 @@ def text_field(data: dict[str, Any], key: str, *, default: str = "") -> str:
     if isinstance(value, list) and all(isinstance(v, str) for v in value):
         return " ".join(value)
     if not isinstance(value, str):
-        raise BadRequest(message("the field {field} must be a string of cards", field=repr(key)), field=key)
+        raise UnreadableInput(message("the field {field} must be a string of cards", field=repr(key)), field=key)
     return value
 
 
@@ -69,42 +60,20 @@ def rules_field(data: dict[str, Any]) -> dict[str, Any]:
     if rules is None:
         return {}
     if not isinstance(rules, dict):
-        raise BadRequest(message("the field {field} must be an object of house-rule switches", field="'rules'"),
+        raise UnreadableInput(message("the field {field} must be an object of house-rule switches", field="'rules'"),
                          field="rules")
     return rules
 
 
-@bp.errorhandler(ValueError)
-def bad_input(exc: ValueError) -> ResponseReturnValue:
-    """400 with the English ``error``; a mistake that carries a referee sentence (every
-    :class:`BadRequest`, bad notation, too many copies, a house rule, ...) adds its
-    ``reason_code`` and ``params`` and, for a reader of another language, ``error_localized``
-    (the whole mistake, the field it names included). ``field`` names the field at fault."""
-    body: dict[str, Any] = {"error": str(exc)}
-    reason = getattr(exc, "reason", None)
-    if isinstance(reason, Message):
-        body.update(reason_fields(reason, key="error"), error=str(exc))
-    sentence = getattr(exc, "sentence", None)
-    if isinstance(sentence, Message) and "error_localized" in body:
-        body["error_localized"] = sentence.translate(gettext)
-    field = getattr(exc, "field", None) or getattr(exc, "switch", None) and "rules"
-    if field:
-        body["field"] = field
-    return jsonify(body), 400
-
-
-@bp.errorhandler(HTTPException)
-def http_error(exc: HTTPException) -> ResponseReturnValue:
-    """The app's own answer for an API path: ``error`` in English, ``error_localized``, ``field``."""
-    from referee.web import _http_error
-
-    return _http_error(exc)
+@bp.errorhandler(RefereeError)
+def bad_input(exc: RefereeError) -> ResponseReturnValue:
+    """The one answer to a mistake in a request (:func:`referee.web.answer_json`): 400, or the
+    status the web layer gave it (403, 413)."""
+    return answer_json(exc)
 
 
 @bp.route("/openapi.json")
 def openapi_document() -> ResponseReturnValue:
-    from referee.web import registry
-
     return jsonify(openapi.document(registry.entries()))
 
 

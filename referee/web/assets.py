@@ -22,11 +22,17 @@ import re
 import shutil
 import tempfile
 from dataclasses import dataclass
+from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 from wsgiref.headers import Headers
 
-from flask import Flask
+import resvg_py
+from flask import Flask, current_app
+from whitenoise import WhiteNoise
+
+from referee.cards import notation_for_javascript
+from referee.web import engine, registry
 
 ROOT = Path(__file__).resolve().parents[2]
 STATIC = ROOT / "static"
@@ -57,14 +63,16 @@ class Build:
         return self.names.get(filename, filename)
 
     @property
+    def has_htmx(self) -> bool:
+        return "vendor/htmx.min.js" in self.names
+
+    @property
     def has_workbox(self) -> bool:
         return all(f"vendor/workbox/workbox-{m}.prod.js" in self.names for m in WORKBOX_MODULES)
 
 
-def _htmx_file() -> Path:
-    import js_lib_htmx
-
-    return Path(js_lib_htmx.__file__).resolve().parent / "static" / "htmx" / "htmx.min.js"
+HTMX = NODE_MODULES / "htmx.org" / "dist" / "htmx.min.js"
+"""htmx, from npm (``htmx.org``, pinned in package-lock.json like Workbox and Pyodide)."""
 
 
 def sources() -> dict[str, Path]:
@@ -73,7 +81,8 @@ def sources() -> dict[str, Path]:
     for path in sorted(STATIC.rglob("*")):
         if path.is_file() and not path.name.startswith("."):
             found[path.relative_to(STATIC).as_posix()] = path
-    found["vendor/htmx.min.js"] = _htmx_file()
+    if HTMX.exists():
+        found["vendor/htmx.min.js"] = HTMX
     for module in WORKBOX_MODULES:
         lib = NODE_MODULES / f"workbox-{module}" / "build" / f"workbox-{module}.prod.js"
         if lib.exists():
@@ -89,6 +98,7 @@ def release_id(files: dict[str, Path]) -> str:
     for path in sorted(TEMPLATES.rglob("*.html")):
         digest.update(path.relative_to(TEMPLATES).as_posix().encode() + b"\0" + path.read_bytes())
     digest.update(Path(__file__).read_bytes())
+    digest.update(notation_json())
     return digest.hexdigest()[:12]
 
 
@@ -109,16 +119,37 @@ def maskable_svg(svg: str) -> str:
             f'<g transform="translate(32 32) scale(0.72) translate(-32 -32)">{mark.group(0)}</g></svg>')
 
 
-def render_icons(folder: Path) -> None:
-    """The PNG icons of the manifest, drawn from static/icon.svg (resvg, pinned on PyPI)."""
-    import resvg_py
-
+def icon_drawings() -> dict[str, tuple[str, int]]:
+    """Each PNG icon of the manifest: the SVG it is drawn from and its size."""
     svg = ICON_SVG.read_text(encoding="utf-8")
-    for name, size, maskable in ICONS:
-        png = resvg_py.svg_to_bytes(svg_string=maskable_svg(svg) if maskable else svg, width=size, height=size)
+    return {name: (maskable_svg(svg) if maskable else svg, size) for name, size, maskable in ICONS}
+
+
+def render_icons(folder: Path, cache: Path) -> None:
+    """The PNG icons of the manifest, drawn from static/icon.svg (resvg, pinned on PyPI) once:
+    kept in ``cache/<hash of what is drawn>/``, so a new release with the same icon (and every
+    start after the first) copies them instead of drawing them again."""
+    drawings = icon_drawings()
+    key = hashlib.sha256(json.dumps([drawings, version("resvg-py")], sort_keys=True).encode()).hexdigest()[:16]
+    kept = cache / key
+    if not all((kept / name).exists() for name in drawings):
+        cache.mkdir(parents=True, exist_ok=True)
+        work = Path(tempfile.mkdtemp(prefix=f".{key}-", dir=cache))
+        try:
+            for name, (svg, size) in drawings.items():
+                target = work / name
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_bytes(bytes(resvg_py.svg_to_bytes(svg_string=svg, width=size, height=size)))
+            try:
+                work.rename(kept)
+            except OSError:  # another process drew them first
+                pass
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+    for name in drawings:
         target = folder / name
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(bytes(png))
+        shutil.copyfile(kept / name, target)
 
 
 def minified(name: str, data: bytes) -> bytes:
@@ -146,17 +177,26 @@ def _compress(folder: Path) -> None:
             compressor.compress(str(path))
 
 
-def _copy(files: dict[str, Path], folder: Path) -> dict[str, str]:
+NOTATION_MARK = b"/*thirteen:card-notation*/{}"
+"""Where a script takes the card notation: the library's (:func:`referee.cards.notation_for_javascript`),
+written in when the release is built, so the grammar is said once."""
+
+
+def notation_json() -> bytes:
+    return json.dumps(notation_for_javascript(), ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+def _copy(files: dict[str, Path], folder: Path, icons: Path) -> dict[str, str]:
     names: dict[str, str] = {}
     for name, path in files.items():
-        data = path.read_bytes()
+        data = path.read_bytes().replace(NOTATION_MARK, notation_json())
         if name.startswith("vendor/workbox/"):  # its source map is not shipped
             data = re.sub(rb"\n//# sourceMappingURL=\S+\s*$", b"\n", data)
         data = minified(name, data)
         target = folder / name
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(data)
-    render_icons(folder)
+    render_icons(folder, icons)
     for path in sorted(folder.rglob("*")):
         if path.is_file():
             name = path.relative_to(folder).as_posix()
@@ -177,7 +217,7 @@ def build(instance: Path) -> Build:
         home.mkdir(parents=True, exist_ok=True)
         work = Path(tempfile.mkdtemp(prefix=f".{release}-", dir=home))
         try:
-            names = _copy(files, work)
+            names = _copy(files, work, instance / "icons")
             _compress(work)
             (work / "names.json").write_text(json.dumps(names, indent=1, sort_keys=True), encoding="utf-8")
             try:
@@ -210,10 +250,6 @@ def _static_headers(headers: Headers, path: str, url: str) -> None:
 
 def init_app(app: Flask) -> Build:
     """Serve the built folder at /static/ and make ``url_for('static', ...)`` give hashed names."""
-    from whitenoise import WhiteNoise
-
-    from referee.web import engine
-
     built = build(Path(app.instance_path))
     app.extensions["thirteen_assets"] = built
     app.wsgi_app = WhiteNoise(  # type: ignore[method-assign]  # Flask's way to add WSGI middleware
@@ -224,8 +260,6 @@ def init_app(app: Flask) -> Build:
     # The phone's engine (Pyodide and the library), in folders named after their content.
     phone_engine = None
     if app.config.get("PHONE_ENGINE", True):
-        from referee.web import registry
-
         games = registry.load(app.config.get("GAME_PACKAGES") or registry.GAME_PACKAGES)
         phone_engine = engine.build(Path(app.instance_path), games)
     app.extensions["thirteen_engine"] = phone_engine
@@ -241,8 +275,6 @@ def init_app(app: Flask) -> Build:
 
 
 def current() -> Build:
-    from flask import current_app
-
     built = current_app.extensions["thirteen_assets"]
     if not isinstance(built, Build):
         raise RuntimeError("referee.web.assets.init_app was not called for this app")

@@ -39,10 +39,12 @@ import zipfile
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, url_for
 from flask_babel import get_locale, gettext
+
+from referee.web.registry import GameEntry, PhoneScreen
 
 ROOT = Path(__file__).resolve().parents[2]
 PYODIDE = ROOT / "node_modules" / "pyodide"
@@ -50,9 +52,6 @@ TEMPLATES = ROOT / "templates"
 TRANSLATIONS = ROOT / "translations"
 RUNTIME_FILES = ("pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "pyodide-lock.json")
 URL_PREFIX = "engine/"  # under /static/
-
-if TYPE_CHECKING:
-    from referee.web.registry import GameEntry, PhoneScreen
 
 # What every screen the phone answers shares (the web package itself binds Flask); each game's
 # own screens come from its registry entry (referee.web.registry.PhoneScreen): their modules,

@@ -18,16 +18,15 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Callable
 from itertools import accumulate
 from typing import Any, NoReturn
 from urllib.parse import urlsplit
 
-from flask import Flask, Response, abort, current_app, request
-from flask_babel import force_locale, gettext
-from werkzeug.exceptions import HTTPException
+from flask import Flask, Response, current_app, request
 from werkzeug.routing import IntegerConverter, Map
 
+from referee.errors import RefereeError
+from referee.text import Message, message
 from referee.web.numbers import MAX_NUMBER as MAX_NUMBER  # the views read them from here
 from referee.web.numbers import whole_number as whole_number
 
@@ -37,6 +36,8 @@ MAX_JSON_DEPTH = 32
 # C0 controls and DEL, except tab, line feed and carriage return (a textarea may send those).
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+CROSS_SITE = message("This came from another website, so the referee did not accept it. "
+                     "Open the game's own page and send it from there.")
 
 
 def has_control_character(text: str) -> bool:
@@ -124,18 +125,12 @@ LARGER_BODIES: dict[str, int] = {}
 """The few paths that take more than ``MAX_CONTENT_LENGTH`` (a file uploaded to import), with
 their own limit in bytes; a package adds its path when it is imported."""
 
-def refuse(code: int, say: Callable[[], str], *, field: str | None = None) -> NoReturn:
-    """Abort with ``say()`` in the reader's language; the exception keeps it in English too
-    (``english``, the JSON API's ``error``) and the ``field`` at fault, if one is."""
-    with force_locale("en"):
-        english = say()
-    try:
-        abort(code, say())
-    except HTTPException as exc:
-        exc.english = english  # type: ignore[attr-defined]  # HTTPException has no such slot (read with getattr)
-        exc.field = field  # type: ignore[attr-defined]  # HTTPException has no such slot (read with getattr)
-        raise
 
+def refuse(status: int, said: Message, *, field: str | None = None) -> NoReturn:
+    """Refuse the request before any view sees it: the one refusal family (a
+    :class:`~referee.errors.RefereeError` with its HTTP ``status`` and the ``field`` at fault),
+    answered as every other (:func:`referee.web.errors.refused`)."""
+    raise RefereeError(said, field=field, status=status)
 
 
 def refuse_large_body() -> None:
@@ -147,7 +142,7 @@ def refuse_large_body() -> None:
         request.max_content_length = limit  # the form parser's own limit, for this request only
     length = request.content_length
     if limit is not None and (request.environ.get(TOO_LARGE) or (length is not None and length > limit)):
-        refuse(413, lambda: gettext("That was too much to send at once (at most %(kb)s KB).", kb=limit // 1024))
+        refuse(413, message("That was too much to send at once (at most {kb} KB).", kb=limit // 1024))
 
 
 def refuse_cross_site_write() -> None:
@@ -158,15 +153,13 @@ def refuse_cross_site_write() -> None:
     if fetch_site is not None:
         if fetch_site in ("same-origin", "none"):
             return
-        refuse(403, lambda: gettext("This came from another website, so the referee did not accept it. "
-                                    "Open the game's own page and send it from there."))
+        refuse(403, CROSS_SITE)
     origin = request.headers.get("Origin")
     if origin is None:
         return
     parts = urlsplit(origin)
     if origin == "null" or not _is_this_host(parts.netloc):
-        refuse(403, lambda: gettext("This came from another website, so the referee did not accept it. "
-                                    "Open the game's own page and send it from there."))
+        refuse(403, CROSS_SITE)
 
 
 def refuse_control_characters() -> None:
@@ -178,21 +171,17 @@ def refuse_control_characters() -> None:
     for multi in fields:
         for key, value in multi.items(multi=True):
             if has_control_character(key) or has_control_character(value):
-                shown = _shown(key)
-
-                def say(shown: str = shown) -> str:
-                    return gettext("The field “%(field)s” holds a control character (such as NUL) "
-                                   "that nobody can type; remove it and send again.", field=shown)
-
-                refuse(400, say, field=key if not has_control_character(key) else None)
+                refuse(400, message("The field “{field}” holds a control character (such as NUL) "
+                                    "that nobody can type; remove it and send again.", field=_shown(key)),
+                       field=key if not has_control_character(key) else None)
 
 
 def refuse_deep_json() -> None:
     """400 for a JSON body nested deeper than any endpoint reads (a parser would recurse)."""
     if request.method in _WRITES and request.is_json:
         if json_depth(request.get_data(cache=True)) > MAX_JSON_DEPTH:
-            refuse(400, lambda: gettext("the JSON body nests deeper than %(most)s levels; no endpoint takes that",
-                                        most=MAX_JSON_DEPTH))
+            refuse(400, message("the JSON body nests deeper than {most} levels; no endpoint takes that",
+                                most=MAX_JSON_DEPTH))
 
 
 def _shown(key: str) -> str:

@@ -25,6 +25,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from referee.errors import RefereeError
 from referee.switches import rules_from_mapping
 from referee.text import Message
 from referee.web.words import say
@@ -121,7 +122,7 @@ def rules_from_form(
     reason in ``errors["rules"]`` (shown beside the switches)."""
     try:
         return rules_from_mapping(cls, sent_switches(form, cls, ids))
-    except (ValueError, TypeError) as exc:
+    except RefereeError as exc:
         errors["rules"] = say(exc)
         return cls()
 

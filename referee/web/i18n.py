@@ -20,6 +20,7 @@ from flask import Flask, Response, current_app, request
 from flask_babel import Domain, get_locale, gettext
 
 from referee.text import Message
+from referee.web.extensions import babel
 from referee.web.words import rank_plural as rank_plural
 
 # The languages the app speaks, each named in itself (how its readers look for it).
@@ -108,8 +109,6 @@ class _AppDomain(Domain):
 
 
 def init_app(app: Flask) -> None:
-    from referee.web.extensions import babel
-
     babel.domain_instance = _AppDomain()
     app.jinja_env.globals.update(html_lang=html_lang, language_choices=language_choices)
     app.jinja_env.filters["rank_plural"] = rank_plural

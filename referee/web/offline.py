@@ -20,6 +20,7 @@ from flask import Blueprint, Response, abort, render_template, url_for
 from flask_babel import gettext
 
 from referee.web import assets, engine
+from referee.web.views import render_page
 
 bp = Blueprint("offline", __name__)
 
@@ -78,6 +79,4 @@ def service_worker() -> Response:
 
 @bp.route("/offline")
 def offline_page() -> Response:
-    from referee.web.views import render_page
-
     return render_page("offline.html", "offline.html")

@@ -14,10 +14,7 @@ import dataclasses
 import types
 import typing
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from referee.web.registry import GameEntry
+from typing import Any, Protocol
 
 # Beside every English sentence (``reason``, ``error``): its template and parameters, so that
 # other programs can say it in their own language; the app's own translation on request.
@@ -149,7 +146,18 @@ def json_operation(
     }
 
 
-def document(games: Sequence[GameEntry]) -> dict[str, Any]:
+class Documented(Protocol):
+    """A game as the document reads it (a :class:`~referee.web.registry.GameEntry`)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def api(self) -> Sequence[Section]: ...
+    @property
+    def rules(self) -> Sequence[type]: ...
+
+
+def document(games: Sequence[Documented]) -> dict[str, Any]:
     """The document: the shared paths, then each game's sections and rules schemas."""
     paths = copy.deepcopy(_SHARED.paths)
     schemas = copy.deepcopy(_SCHEMAS)

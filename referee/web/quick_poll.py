@@ -26,9 +26,11 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
+from referee.web import registry
+from referee.web.extensions import db
 from referee.web.news import SHARED_VERSION
 from referee.web.store import _VERSION_BY_TOKEN, is_token
-from referee.web.tables import FOLLOWED, KNOWN_VERSION, unchanged
+from referee.web.tables import KNOWN_VERSION, unchanged
 
 Environ = dict[str, Any]
 _SINCE = re.compile(r"since=([0-9]{1,10})")
@@ -124,11 +126,9 @@ def init_app(app: Flask) -> None:
 
     The headers are those the app itself gives an unchanged poll (its response hooks run once
     here: no-store, Vary, the content policy…), so both answers are the same."""
-    from referee.web.extensions import db
-
     routes = app.url_map.bind("localhost")
     pages = {}
-    for game in FOLLOWED:
+    for game in (followed for entry in registry.entries(app) for followed in entry.followed):
         if game.endpoint in app.view_functions:
             path = routes.build(game.endpoint, {"token": _PLACEHOLDER})
             pages[path.removesuffix(_PLACEHOLDER)] = game.kind

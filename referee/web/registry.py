@@ -5,7 +5,8 @@ Each package under ``referee/web/games/`` describes itself once, in its ``__init
 blueprints, the links of its home tile, its followed games (a :class:`~referee.web.tables.FollowedGame`
 per store kind: the live fragment, the poll, the keeper-only writes), the order its card
 picker shows the ranks in, the library's rules classes behind its switches, its part of the
-OpenAPI document, and a worked example of its forms.  Everything shared is derived from the
+OpenAPI document, and the screens its phone's engine answers.  (The worked examples the shared
+test suites drive each game with are the tests' own: ``tests/worked/<slug>.py``.)  Everything shared is derived from the
 entries: :func:`referee.web.init_app` registers the blueprints, the home page draws one tile per
 entry, the card picker reads the rank orders, the OpenAPI document gathers the paths and builds
 each rules schema from the library's switch metadata, and the tests' game lists are these
@@ -20,13 +21,12 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from flask import Blueprint, Flask, current_app
 
-if TYPE_CHECKING:
-    from referee.web.openapi import Section
-    from referee.web.tables import FollowedGame
+from referee.web.openapi import Section
+from referee.web.tables import FollowedGame
 
 GAME_PACKAGES: tuple[str, ...] = (
     "referee.web.games.tienlen",
@@ -61,63 +61,6 @@ class HomeLink:
 
     label: Callable[[], str]
     endpoint: str
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Example:
-    """A worked example of one followed game's forms, read by the shared tests (one row per
-    followed game in every parametrised suite) and by whoever reads the entry to learn the game.
-
-    Paths are under the game's ``/g/<token>`` address; ``typed`` is what the refused write typed
-    (kept in its field on a 409 and a 422).
-    """
-
-    new: Mapping[str, Any]
-    """The form that starts a game (``POST <prefix>/new`` answers 303 to the keeper page)."""
-    legal: tuple[str, Mapping[str, Any]]
-    """A write the rules accept on the new game: (path after the token, form)."""
-    refused: tuple[str, Mapping[str, Any]]
-    """A write the rules refuse on the new game, with a typed card field."""
-    typed: str
-    unreadable: tuple[str, Mapping[str, Any]]
-    """A write whose cards the referee cannot read: the third card is ``1x``."""
-    watch_words: str
-    """A sentence of the game's page, in English (the languages suite finds it translated)."""
-    extra_pages: tuple[str, ...] = ()
-    """Other pages under the token (a round page, a CSV)."""
-    names_field: str = "name0"
-    """The new-game field that holds the first player's name."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Contract:
-    """A worked example of the game's state machine in the rules library, through the one
-    contract of :mod:`referee.errors` (``tests/test_contract.py`` runs it for every entry)."""
-
-    name: str
-    new: Callable[[], Any]
-    """A fresh state."""
-    act: Callable[[Any], Any]
-    """An accepted action: returns its record."""
-    refused: Callable[[Any], Any]
-    """An action the rules refuse as the game stands."""
-    can_refused: Callable[[Any], bool]
-    bad_notation: Callable[[Any], Any]
-    """The ``check_x`` of an action whose cards cannot be read (the third is ``9x`` or ``5x``)."""
-    can_bad_notation: Callable[[Any], bool]
-    snapshot: Callable[[Any], Any]
-    records: Any
-    """The game's :class:`~referee.records.Records`."""
-    replay: Callable[[Any, list[Any]], Any]
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Screen:
-    """A page of the game outside its tables, with a sentence it shows (the languages and
-    weight suites open each one)."""
-
-    endpoint: str
-    words: str
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -188,11 +131,6 @@ class GameEntry:
     """The library's rules classes behind the game's switches (fields, defaults, ``CHOICES``)."""
     api: tuple[Section, ...] = ()
     """The game's paths and schemas in the OpenAPI document."""
-    examples: Mapping[str, Example] = field(default_factory=dict)
-    """A worked example per followed kind."""
-    screens: tuple[Screen, ...] = ()
-    contracts: tuple[Contract, ...] = ()
-    """A worked example of each state machine of the game in the rules library."""
     phone: tuple[PhoneScreen, ...] = ()
     """The screens the phone's engine answers too (by their ``data-local`` kinds)."""
     starts: tuple[GroupStart, ...] = ()
@@ -205,9 +143,6 @@ class GameEntry:
     def kinds(self) -> tuple[str, ...]:
         """The store kinds this game writes."""
         return tuple(f.kind for f in self.followed)
-
-    def followed_game(self, kind: str) -> FollowedGame[Any]:
-        return next(f for f in self.followed if f.kind == kind)
 
 
 def load(packages: Iterable[str]) -> tuple[GameEntry, ...]:

@@ -29,15 +29,15 @@ from __future__ import annotations
 import argparse
 import io
 import logging
-import re
 import sys
 import time
 from collections.abc import Callable, Iterable
 from typing import Any
-from urllib.parse import unquote_plus
 
 import qrcode
 
+from referee.web.logs import shown_path as shown_path  # gunicorn.conf.py and the tests read it here
+from referee.web.logs import shown_query
 from referee.web.sharing import is_loopback, lan_address
 
 CONNECTION_LIMIT = 2000
@@ -48,31 +48,6 @@ IDLE_SECONDS = 120
 SWITCH_SECONDS = 0.001
 
 log = logging.getLogger("thirteen.requests")
-
-_TOKEN_IN_PATH = re.compile(r"(/g/)([A-Za-z0-9_-]{4})[A-Za-z0-9_-]+")
-_LONG_TOKEN = re.compile(r"([A-Za-z0-9_-]{4})[A-Za-z0-9_-]{16,}")
-
-
-def shown_query(query: str) -> str:
-    """A query string fit for a log: decoded, with share-link tokens cut as in a path, and any
-    other run of 20 or more token characters (a link's token anywhere) cut to its first 4.
-
-    >>> shown_query("next=%2Fgame%2Fg%2FmeWmpUBiMFKYcdPCUk_NQrydpf&x=1")
-    'next=/game/g/meWm…&x=1'
-    >>> shown_query("link=http://192.168.1.20:8000/game/g/Ql1JEuxAn-XGUUsQh38kcDtGgEQgfFm2"), shown_query("since=12")
-    ('link=http://192.168.1.20:8000/game/g/Ql1J…', 'since=12')
-    """
-    return _LONG_TOKEN.sub(r"\1…", shown_path(unquote_plus(query)))
-
-
-def shown_path(path: str) -> str:
-    """A request path fit for a log: a share-link token is cut to its first 4 characters.
-
-    >>> shown_path("/game/g/AbCdEfGhIjKlMnOpQrStUvWxYz012345/act")
-    '/game/g/AbCd…/act'
-    """
-    return _TOKEN_IN_PATH.sub(r"\1\2…", path)
-
 
 class RequestLog:
     """WSGI middleware: one line per request (method, path, status, milliseconds)."""

@@ -39,17 +39,17 @@ from flask import Blueprint, Response, jsonify, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import get_locale, gettext, ngettext
 
-from referee.errors import RefereeError
+from referee.errors import RefereeError, UnreadableInput
 from referee.evening_end import EveningEnd, Progress, progress
 from referee.settle import MAX_PEOPLE, SETTLE_CHOICES, Transfer, settle
 from referee.switches import rules_from_mapping
 from referee.text import message
 from referee.web import openapi
-from referee.web.api import BadRequest, json_body
 from referee.web.api import bp as api_bp
+from referee.web.api import json_body
 from referee.web.models import Event, Game
 from referee.web.store import Access, live_events
-from referee.web.tables import FollowedGame, Refused
+from referee.web.tables import FollowedGame
 from referee.web.words import say
 
 __all__ = [
@@ -87,19 +87,19 @@ def settle_api() -> ResponseReturnValue:
     data = json_body(required=("balances",), allowed=("balances",))
     balances = data["balances"]
     if not isinstance(balances, dict):
-        raise BadRequest(message("the field {field} must be an object of names and whole amounts",
+        raise UnreadableInput(message("the field {field} must be an object of names and whole amounts",
                                  field="'balances'"), field="balances")
     for name, amount in balances.items():
         if len(name) > MAX_NAME:
-            raise BadRequest(message("the name {name} is longer than {most} characters",
-                                     name=repr(name[:20] + "…"), most=MAX_NAME), field="balances")
+            raise UnreadableInput(message("the name {name} is longer than {most} characters",
+                                          name=repr(name[:20] + "…"), most=MAX_NAME), field="balances")
         if isinstance(amount, int) and not isinstance(amount, bool) and abs(amount) > MAX_AMOUNT:
-            raise BadRequest(message("{name}'s balance {value} is more than {most} in the smallest unit",
+            raise UnreadableInput(message("{name}'s balance {value} is more than {most} in the smallest unit",
                                      name=name, value=amount, most=MAX_AMOUNT), field="balances")
     try:
         transfers = settle(balances)
     except RefereeError as exc:
-        raise BadRequest(exc.reason, field="balances") from None
+        raise UnreadableInput(exc.reason, field="balances") from None
     return jsonify(transfers=[t.to_dict() for t in transfers])
 
 
@@ -179,15 +179,15 @@ def parse_stake(typed: str, currency: str) -> int:
     try:
         value = parse_decimal(text, locale=_babel_locale())
     except (NumberFormatError, InvalidOperation, ValueError):
-        raise Refused(gettext("“%(typed)s” is not an amount of money.", typed=text), at="stake") from None
+        raise RefereeError(message("“{typed}” is not an amount of money.", typed=text), field="stake") from None
     smallest = value.scaleb(get_currency_precision(currency))
     if smallest != smallest.to_integral_value():
-        raise Refused(gettext("%(currency)s has no amount smaller than %(unit)s.", currency=currency,
-                              unit=format_money(1, currency)), at="stake")
+        raise RefereeError(message("{currency} has no amount smaller than {unit}.", currency=currency,
+                                   unit=format_money(1, currency)), field="stake")
     amount = int(smallest)
     if not 0 <= amount <= MAX_STAKE:
-        raise Refused(gettext("A stake is between nothing and %(most)s.", most=format_money(MAX_STAKE, currency)),
-                      at="stake")
+        raise RefereeError(message("A stake is between nothing and {most}.", most=format_money(MAX_STAKE, currency)),
+                           field="stake")
     return amount
 
 
@@ -406,7 +406,7 @@ END_FIELDS = ("target", "games", "until", "utc_offset")
 
 
 def read_end(form: Mapping[str, Any], errors: dict[str, str] | None = None) -> EveningEnd:
-    """The end switches of a form (empty fields: off); a mistake raises :class:`Refused`
+    """The end switches of a form (empty fields: off); a mistake raises :class:`~referee.errors.RefereeError`
     at the field (or, with ``errors``, is put there and all off is answered)."""
     raw = {key: str(form.get(key, ""))[:12].strip() for key in END_FIELDS}
     values: dict[str, Any] = {}
@@ -423,7 +423,7 @@ def read_end(form: Mapping[str, Any], errors: dict[str, str] | None = None) -> E
     except RefereeError as exc:
         switch = getattr(exc, "switch", "") or "target"
         if errors is None:
-            raise Refused(exc, at=switch) from None
+            raise exc.about(switch) from None
         errors[switch] = say(exc)
         return EveningEnd()
 
@@ -437,12 +437,12 @@ def add_sheet_routes(bp: Blueprint, followed: FollowedGame[Any],
         typed = {"stake": str(request.form.get("stake", ""))[:30], "currency": str(request.form.get("currency", ""))[:3],
                  "settle": str(request.form.get("settle", "winner"))[:10]}
 
-        def decide(access: Access) -> tuple[str, dict[str, Any]]:
+        def decide(access: Access, state: Any) -> tuple[str, dict[str, Any]]:
             currency = typed["currency"].strip().upper()
             if currency not in list_currencies():
-                raise Refused(gettext("Choose a currency from the list."), at="currency")
+                raise RefereeError(message("Choose a currency from the list."), field="currency")
             if typed["settle"] not in SETTLE_CHOICES:
-                raise Refused(gettext("Choose how the stake is paid from the list."), at="settle")
+                raise RefereeError(message("Choose how the stake is paid from the list."), field="settle")
             return MONEY, Stake(parse_stake(typed["stake"], currency), currency, typed["settle"]).to_dict()
 
         return followed.write(token, decide, typed=typed, at="stake")
@@ -450,7 +450,7 @@ def add_sheet_routes(bp: Blueprint, followed: FollowedGame[Any],
     def end(token: str) -> Response:
         typed = {key: str(request.form.get(key, ""))[:12] for key in END_FIELDS}
 
-        def decide(access: Access) -> tuple[str, dict[str, Any]]:
+        def decide(access: Access, state: Any) -> tuple[str, dict[str, Any]]:
             return END, read_end(typed).to_dict()
 
         return followed.write(token, decide, typed=typed, at="target")

@@ -17,6 +17,7 @@ from typing import Any, TypeVar, cast
 from sqlalchemy import CursorResult, bindparam, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
+from referee.errors import NothingToUndo, RefereeError
 from referee.text import Message, message
 from referee.web.extensions import db
 from referee.web.models import NAME_MAX, Event, Game, Player, Write, _now
@@ -39,10 +40,6 @@ class StaleGame(Exception):
         super().__init__(f"the game changed (version {seen} is now {game.version})")
 
 
-class UndoNothing(ValueError):
-    """There is nothing left to undo."""
-
-
 @dataclass(frozen=True)
 class Access:
     """A game reached through a share link, and what that link may do."""
@@ -55,37 +52,34 @@ class Access:
         return self.role == "keeper"
 
 
-class PlayerNamesError(ValueError):
-    """Names a game cannot start with; ``reason`` is the translatable sentence."""
-
-    def __init__(self, reason: Message) -> None:
-        self.reason = reason
-        super().__init__(str(reason))
+def _bad_names(reason: Message) -> RefereeError:
+    return RefereeError(reason, field="names")
 
 
 def clean_names(names: Iterable[str], *, least: int, most: int = MAX_PLAYERS) -> list[str]:
-    """Player names, trimmed and checked: a count in range, none empty, none too long, no repeats."""
+    """Player names, trimmed and checked: a count in range, none empty, none too long, no repeats
+    (a :class:`~referee.errors.RefereeError` about the field ``names`` otherwise)."""
     names = list(names)
     for n in names:
         if _CONTROL.search(n):
-            raise PlayerNamesError(message(
+            raise _bad_names(message(
                 "the name {name} holds a control character (such as NUL) that nobody can type",
                 name=repr(_CONTROL.sub("", n)[:NAME_MAX])))
     cleaned = [" ".join(n.split()) for n in names]
     cleaned = [n for n in cleaned if n]
     if least == most and len(cleaned) != least:
-        raise PlayerNamesError(message("this game needs exactly {n} players, not {count}", n=least, count=len(cleaned)))
+        raise _bad_names(message("this game needs exactly {n} players, not {count}", n=least, count=len(cleaned)))
     if not least <= len(cleaned) <= most:
-        raise PlayerNamesError(message(
+        raise _bad_names(message(
             "this game needs {least} to {most} players, not {count}", least=least, most=most, count=len(cleaned)))
     for n in cleaned:
         if len(n) > NAME_MAX:
-            raise PlayerNamesError(message(
+            raise _bad_names(message(
                 "the name {name}… is longer than {most} characters", name=repr(n[:NAME_MAX]), most=NAME_MAX))
     lowered = [n.casefold() for n in cleaned]
     for n in cleaned:
         if lowered.count(n.casefold()) > 1:
-            raise PlayerNamesError(message("two players are both called {name}", name=repr(n)))
+            raise _bad_names(message("two players are both called {name}", name=repr(n)))
     return cleaned
 
 
@@ -343,7 +337,7 @@ def undo_last(game: Game, seen: int, write: WriteId | None = None) -> Event:
     """Record an undo of the latest effective event (kept in the history)."""
     live = live_events(game)
     if not live:
-        raise UndoNothing("there is nothing to undo")
+        raise NothingToUndo()
     target = live[-1]
     return append_event(game, seen, UNDO, {"undoes": target.seq, "kind": target.kind}, write)
 

@@ -31,33 +31,29 @@ What a game provides (one :class:`FollowedGame` in its web module):
     the store's name for the game (``Game.kind``).
 ``endpoint``
     the table page's endpoint, e.g. ``"<game>.table"`` (share links, redirects, polls).
-``render(access, feedback, status)``
+``build(game)``
+    the game's state from the stored game (its events replayed through the rules library, or a
+    view of the replayed state): :meth:`FollowedGame.state` builds it once per request and
+    version and hands it to the three below, so no callback replays the game itself.
+``render(access, state, feedback, status)``
     the game's page (or its fragment for htmx) showing the state and the :class:`Feedback`:
     ``feedback.stale``, ``feedback.error`` (shown beside the field ``feedback.at``, or above
     the table with the ``notices`` macro), ``feedback.notice`` and ``feedback.typed`` (the
     fields to put back).  Its template includes ``poll()`` and ``notices()``.
-``last_move(access)``
+``last_move(access, state)``
     the latest move still in force, in the players' words (the undo button and the
     "Undone: …" notice), or ``None``.
 ``live`` (optional)
     ``"table"`` (the default) or ``"sheet"``: the live section of its template carries
     ``data-live="{{ live }}"`` (the watcher's stale mark and notice, in app.js).
-``build`` (optional)
-    the game as its pages use it, from the stored game (a score sheet): :meth:`FollowedGame.opened`
-    opens the link, checks a keeper, and builds it.
-``refusals`` (optional)
-    the library's exception classes answered as a refusal (422 with the sentence).  The
-    default, :class:`~referee.errors.RefereeError`, is every mistake the library explains: a
-    :class:`~referee.errors.RefusedAction` (the rules say no) and a mistake in what was typed
-    (bad notation, too many copies); each carries its sentence as its ``reason``
-    :class:`~referee.text.Message`.
 
-and, for each action, a *decide* function that reads the form and asks the rules library
-for the record to store: ``decide(access) -> (event kind, payload)``.  It raises one of
-``refusals`` (or :class:`Refused`, to say where the sentence goes) when the rules say no,
-and :class:`BadForm` when the form cannot be read.  The route is then one line:
-``return GAME.write(token, decide, typed={"cards": ...})``; the table page is
-``return GAME.page(token)`` and undo ``return GAME.undo(token)``.
+and, for each action, a *decide* function that reads the form and does the action on the
+state with the rules library: ``decide(access, state) -> (event kind, payload)``.  When the
+rules say no (or the form cannot be read) it raises the library's
+:class:`~referee.errors.RefereeError` (:class:`~referee.errors.UnreadableInput` for a form that
+cannot be read), whose ``field`` says where the sentence goes; nothing else is caught.  The
+route is then one line: ``return GAME.write(token, decide, typed={"cards": ...})``; the table
+page is ``return GAME.page(token)`` and undo ``return GAME.undo(token)``.
 
 Adding a fourth game is: a rules module in ``referee/``; a package ``referee/web/games/<game>/``
 with its ``FollowedGame``, its forms (creating a game, the decide functions) and its routes, and
@@ -74,31 +70,25 @@ import re
 import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, NamedTuple, Protocol, TypeVar
 
-from flask import Blueprint, Response, abort, request, url_for
+from flask import Blueprint, Response, abort, g, request, url_for
 from flask_babel import gettext
 
-from referee.errors import RefereeError
-from referee.text import Message
+from referee.errors import REFUSED, NothingToUndo, RefereeError
 from referee.web import news, store
 from referee.web.extensions import db
 from referee.web.guard import MAX_JSON_DEPTH, json_depth, whole_number
 from referee.web.house_rules import kept_rules
 from referee.web.models import Game, Write
 from referee.web.sharing import qr_svg, share_links
-from referee.web.store import Access, StaleGame, UndoNothing, WriteId, find_by_token, game_version
+from referee.web.store import Access, StaleGame, WriteId, find_by_token, game_version
 from referee.web.views import redirect_to, say, wants_fragment
 
 REMEMBER_SECONDS = 3600 * 24 * 365
 POLL_SECONDS = 3
 """How often every followed page asks the server whether the game moved on."""
 
-REFUSED = 422
-"""The status of an action the rules refuse (the same in every game)."""
-
-BAD_FORM = 400
-"""The status of a form that cannot be read (a missing version, a seat that does not exist)."""
 
 
 @dataclass
@@ -122,33 +112,34 @@ class Feedback:
         return self.typed.get(name, "")
 
 
-class Refused(Exception):
-    """An action the rules refuse, with its sentence and where the sentence is shown.
-
-    ``reason`` is a :class:`Message`, a library error carrying one, or a sentence already
-    in the reader's language.
-    """
-
-    def __init__(self, reason: Message | BaseException | str, *, at: str | None = None, detail: Any = None) -> None:
-        self.sentence = say(reason)
-        self.at = at
-        self.detail = detail
-        super().__init__(self.sentence)
-
-
-class BadForm(Refused):
-    """A form the referee cannot read (answered 400, with the table and the sentence)."""
-
-
-Render = Callable[[Access, Feedback, int], Response]
-FOLLOWED: list[FollowedGame[Any]] = []  # every game's, each with its own state type
 KNOWN_VERSION = "thirteen.poll_version"
 """The environ key of (token, version) a poll's version lookup already found (referee.web.quick_poll)."""
-"""Every followed game (their unchanged polls are answered before Flask: referee.web.quick_poll)."""
-Decide = Callable[[Access], tuple[str, dict[str, Any]]]
+_STATES = "followed_states"
+"""The ``flask.g`` key of the states built in this request, by (kind, game id, version)."""
+
+class Done(NamedTuple):
+    """What a decide returns when it did the action on the state it was handed (the library's
+    doer appended the record): the event to store.  The state is then the next version's, and
+    the page answering the write is drawn from it without building it again.  A decide that
+    returns a plain ``(kind, payload)`` leaves the state to be built again."""
+
+    kind: str
+    payload: dict[str, Any]
+
+    @classmethod
+    def of(cls, record: _Record) -> Done:
+        """A library record as a score sheet stores it: its ``action`` is the event's kind."""
+        payload = record.to_dict()
+        return cls(str(payload.pop("action")), payload)
+
+
+class _Record(Protocol):
+    def to_dict(self) -> dict[str, Any]: ...
 
 
 S = TypeVar("S")
+Render = Callable[[Access, S, Feedback, int], Response]
+Decide = Callable[[Access, S], tuple[str, dict[str, Any]]]
 
 
 @dataclass(frozen=True)
@@ -158,18 +149,17 @@ class FollowedGame(Generic[S]):
     blueprint: Blueprint
     kind: str
     endpoint: str
-    render: Render
-    last_move: Callable[[Access], str | None]
-    refusals: tuple[type[Exception], ...] = (RefereeError,)
-    build: Callable[[Any], S] | None = None
-    """The game as its pages use it, rebuilt from the stored game (a score sheet)."""
+    build: Callable[[Game], S]
+    """The game's state (the library's, or a view of it) from the stored game: built once per
+    request and version (:meth:`state`) and handed to ``render``, ``last_move`` and each decide."""
+    render: Render[S]
+    last_move: Callable[[Access, S], str | None]
     live: str = "table"
     """What the page follows, as a watcher's stale notice names it: ``"table"`` or ``"sheet"``.
     The live section carries it as ``data-live`` (from :meth:`context`), which app.js reads."""
 
     def __post_init__(self) -> None:
         self.blueprint.after_request(_no_store)
-        FOLLOWED.append(self)
 
     # --- reading ------------------------------------------------------------------------
 
@@ -177,16 +167,21 @@ class FollowedGame(Generic[S]):
         """The game behind a share link, or a 404 page."""
         return open_game(token, self.kind)
 
+    def state(self, access: Access) -> S:
+        """The game's state at the version this request read: built at most once per request."""
+        states: dict[tuple[str, int, int], Any] = g.setdefault(_STATES, {})
+        key = (self.kind, access.game.id, access.game.version)
+        if key not in states:
+            states[key] = self.build(access.game)
+        return states[key]  # type: ignore[no-any-return]  # stored by this method, built by self.build
+
     def opened(self, token: str, *, keeper: bool = False) -> tuple[Access, S]:
-        """The game behind a share link and the game as its pages use it (``build``): the one
-        step before every page and write that needs it (a 404 for an unknown link; with
-        ``keeper``, a 403 through a watch link)."""
+        """The game behind a share link and its state: the one step before every page and write
+        that needs it (a 404 for an unknown link; with ``keeper``, a 403 through a watch link)."""
         access = self.open(token)
         if keeper:
             require_keeper(access)
-        if self.build is None:
-            raise TypeError(f"{self.kind}: a FollowedGame without build has no state to open")
-        return access, self.build(access.game)
+        return access, self.state(access)
 
     def page(self, token: str) -> Response:
         """The table page: a 204 for a poll that finds nothing new, else the state."""
@@ -205,8 +200,8 @@ class FollowedGame(Generic[S]):
                 return news.shared_answer(token, version, render)
         return self.show(self.open(token), Feedback())
 
-    def show(self, access: Access, feedback: Feedback, status: int = 200, render: Render | None = None) -> Response:
-        return (render or self.render)(access, feedback, status)
+    def show(self, access: Access, feedback: Feedback, status: int = 200, render: Render[S] | None = None) -> Response:
+        return (render or self.render)(access, self.state(access), feedback, status)
 
     def context(self, access: Access) -> dict[str, Any]:
         """What every followed page shows: the game, the role, this link's token, the share box."""
@@ -230,15 +225,21 @@ class FollowedGame(Generic[S]):
         return access, seen_version()
 
     def write(
-        self, token: str, decide: Decide, *, typed: Mapping[str, str] | None = None, at: str | None = None,
-        detail: Any = None, render: Render | None = None, after: Mapping[str, Any] | None = None,
+        self, token: str, decide: Decide[S], *, typed: Mapping[str, str] | None = None, at: str | None = None,
+        detail: Any = None, render: Render[S] | None = None, after: Mapping[str, Any] | None = None,
     ) -> Response:
         """One keeper action: judged on the state this phone saw, stored as one event.
 
-        ``typed`` is what the phone typed (kept on a 409 or a 422); ``at`` is where a
-        refusal of this action is shown; ``render`` another page than the table for the
-        answers that are not a success (a score sheet's round page); ``after`` extra
-        arguments for the table address a plain form is sent back to.
+        ``decide(access, state)`` does the action on the state (the library's doer, which
+        appends its record) and returns the event to store as :class:`Done` (then the page
+        answering the write is drawn from that state, not built again), or asks the store for
+        another event with a plain ``(kind, payload)``.  It raises a :class:`~referee.errors.RefereeError` when the rules
+        say no (its ``status``, 422, or 400 for an :class:`~referee.errors.UnreadableInput`;
+        its ``field``, else ``at``, is where the sentence is shown; its ``detail``, else
+        ``detail``, the game's account of what was typed).  ``typed`` is what the phone typed
+        (kept on a 409 or a 422); ``render`` another page than the table for the answers that
+        are not a success (a score sheet's round page); ``after`` extra arguments for the table
+        address a plain form is sent back to.
         """
         access, seen = self.keeper(token)
         feedback = Feedback(typed=dict(typed or {}), detail=detail)
@@ -247,22 +248,24 @@ class FollowedGame(Generic[S]):
             return self.again(access, feedback, stored, mine, render)  # sent again
         if seen != access.game.version:
             return self.stale(access, feedback, render)
+        state = self.state(access)
         try:
-            kind, payload = decide(access)
-        except BadForm as exc:
-            return self.refuse(access, feedback, exc.sentence, exc.at or at, render, status=BAD_FORM)
-        except Refused as exc:
+            decided = decide(access, state)
+        except RefereeError as exc:
             if exc.detail is not None:
                 feedback.detail = exc.detail
-            return self.refuse(access, feedback, exc.sentence, exc.at or at, render)
-        except self.refusals as exc:
-            return self.refuse(access, feedback, say(exc), at, render)
+            return self.refuse(access, feedback, say(exc.said), exc.field or at, render, status=exc.status)
+        kind, payload = decided
+        states: dict[tuple[str, int, int], Any] = g.setdefault(_STATES, {})
+        states.pop((self.kind, access.game.id, seen), None)  # the action may be done on it: not ``seen``'s now
         try:
             store.append_event(access.game, seen, kind, payload, mine)
         except StaleGame:
             if mine and (stored := store.applied_write(access.game, mine)):
                 return self.again(access, feedback, stored, mine, render)
             return self.stale(access, feedback, render)
+        if isinstance(decided, Done) and not any(isinstance(v, store.NewGame) for v in payload.values()):
+            states[(self.kind, access.game.id, seen + 1)] = state  # the stored event is its last record
         return self.done(access, after=after)
 
     def undo(self, token: str, *, typed: Mapping[str, str] | None = None) -> Response:
@@ -274,10 +277,10 @@ class FollowedGame(Generic[S]):
             return self.again(access, feedback, stored, mine)
         if seen != access.game.version:
             return self.stale(access, feedback)
-        what = self.last_move(access)
+        what = self.last_move(access, self.state(access))
         try:
             store.undo_last(access.game, seen, mine)
-        except UndoNothing:
+        except NothingToUndo:
             return self.refuse(access, feedback, gettext("There is nothing to undo."), None)
         except StaleGame:
             if mine and (stored := store.applied_write(access.game, mine)):
@@ -322,7 +325,7 @@ class FollowedGame(Generic[S]):
     # --- answers ------------------------------------------------------------------------
 
     def again(self, access: Access, feedback: Feedback, stored: Write, mine: WriteId,
-              render: Render | None = None) -> Response:
+              render: Render[S] | None = None) -> Response:
         """A write id already applied: the same write is answered as it was (the game as it is
         now), at whatever version it is sent; the same id with another body is stale (409).
         ``after`` (what the first answer's address added, such as the entry to mark) is left
@@ -339,17 +342,16 @@ class FollowedGame(Generic[S]):
         token = access.game.keeper_token
         return redirect_to(url_for(self.endpoint, token=token, **dict(after or {})))
 
-    def stale(self, access: Access, feedback: Feedback, render: Render | None = None) -> Response:
+    def stale(self, access: Access, feedback: Feedback, render: Render[S] | None = None) -> Response:
         """Someone wrote first: the fresh state, a notice, and what was typed (409)."""
         feedback.stale = True
         return self.show(access, feedback, 409, render)
 
     def refuse(self, access: Access, feedback: Feedback, sentence: str, at: str | None,
-               render: Render | None = None, *, status: int = REFUSED) -> Response:
+               render: Render[S] | None = None, *, status: int = REFUSED) -> Response:
         """The rules say no: the state unchanged, the reason, the typed input kept (422)."""
         feedback.error, feedback.at = sentence, at
         return self.show(access, feedback, status, render)
-
 
 
 WRITE_ID = re.compile(r"[0-9a-z]{6,40}")
@@ -441,30 +443,12 @@ def seen_version(form: Mapping[str, Any] | None = None) -> int:
     return version
 
 
-def poll_unchanged(token: str, kind: str) -> Response | None:
-    """For a poll (``?since=N``): an empty 204 when the game is still at version N.
-
-    Most of a room's traffic is this answer, so it costs one indexed lookup of one column:
-    no game object, no players, no events, no template.  Anything else (no ``since``, a
-    changed game, an unknown link) is left to the page, which answers it in full.
-    """
-    since = whole_number(request.args.get("since"))
-    if since is None or since != game_version(token, kind):
-        return None
-    return unchanged()
-
-
 def unchanged() -> Response:
     """A poll's answer when nothing changed: empty, never cached."""
     response = Response(status=204)
     response.headers["Cache-Control"] = "no-store"
     response.vary.add("HX-Request")
     return response
-
-
-def unchanged_since(access: Access) -> Response | None:
-    """:func:`poll_unchanged` for a game already loaded."""
-    return poll_unchanged(access.game.watch_token, access.game.kind)
 
 
 # ---------------------------------------------------------------------------------------

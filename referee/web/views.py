@@ -20,6 +20,7 @@ from werkzeug.exceptions import HTTPException
 
 from referee.cards import format_cards
 from referee.web.checks import read_cards as read_cards  # the pages read card fields as the phone does
+from referee.web.database import database_ok
 from referee.web.guard import same_site_target
 from referee.web.words import say as say  # a referee sentence in the reader's language
 
@@ -30,10 +31,6 @@ def htmx_details() -> HtmxHeaders | None:
     that installed its request class."""
     details = getattr(request, "htmx", None)
     return details if isinstance(details, HtmxHeaders) else None
-
-
-def is_htmx() -> bool:
-    return bool(htmx_details())
 
 
 def wants_fragment() -> bool:
@@ -71,7 +68,7 @@ def home() -> Response:
 
 @bp.route("/vendor/htmx.min.js")
 def htmx_js() -> Response:
-    """htmx, from the pinned pip package (never a CDN).  Pages link its versioned copy under
+    """htmx, from the pinned npm package (never a CDN).  Pages link its versioned copy under
     /static/ (compressed, cached for a year); this old address points there."""
     return redirect_to(url_for("static", filename="vendor/htmx.min.js"), 308)
 
@@ -79,8 +76,6 @@ def htmx_js() -> Response:
 @bp.route("/healthz")
 def health() -> tuple[dict[str, str], int]:
     """For a load balancer or container healthcheck: 200 when the database answers, else 503."""
-    from referee.web.database import database_ok
-
     if database_ok():
         return {"status": "ok", "database": "ok"}, 200
     return {"status": "unavailable", "database": "not answering"}, 503

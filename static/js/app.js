@@ -3,8 +3,9 @@
 
    - The banner: a request that cannot reach the referee is said plainly, and cleared as
      soon as one gets through.
-   - Sending: a write (a form with a `version` field) shows "Sending…" on its button and
-     its buttons are disabled until the answer comes, so a slow network gets no second tap.
+   - Sending: a write (a form with a `version` field) shows "Sending…" on its button; htmx
+     disables its buttons until the answer comes (the form's hx-disabled-elt), so a slow
+     network gets no second tap.
    - The outbox: a write whose fate is unknown (a play, a pass, a round, a correction, an
      undo that cannot reach the referee, or that gets no clear answer: a 500, a 502/503/504, a
      429, a dropped connection) is kept in localStorage with everything it carried, the version it
@@ -19,8 +20,8 @@
      and catches up by itself, as its polls go on.
    - A check (a verdict or a split) that could not be sent is asked again when the network
      is back.
-   - Plain write forms (the round form) are sent through htmx (boosted), so they get all of
-     the above; without JavaScript they post as before. */
+   - Plain write forms (the round form) are sent through htmx (hx-boost in their template), so
+     they get all of the above; without JavaScript they post as before. */
 (function () {
   "use strict";
   var WORDS = {};
@@ -80,20 +81,8 @@
     return (cfg && cfg.headers && cfg.headers["X-Thirteen-Replay"]) || "";
   }
 
-  /* A plain write form (no hx-post) is sent through htmx, so it is kept when offline too. */
-  function boost(scope) {
-    if (!scope || !scope.querySelectorAll) return;
-    var forms = Array.prototype.slice.call(scope.querySelectorAll("form"));
-    if (scope.tagName === "FORM") forms.push(scope);
-    forms.forEach(function (form) {
-      if (form.hasAttribute("hx-post") || form.hasAttribute("hx-boost")) return;
-      if ((form.getAttribute("method") || "").toLowerCase() !== "post" || !writeForm(form)) return;
-      form.setAttribute("hx-boost", "true");
-      if (window.htmx) window.htmx.process(form);
-    });
-  }
-
-  /* Sending: the form's buttons wait, and the tapped one says so. */
+  /* Sending: htmx disables the form's buttons while it is sent (the form's hx-disabled-elt, in
+     the template) and marks it .htmx-request; the tapped button says so (app.css). */
   function submitterOf(detail) {
     var ev = detail.requestConfig && detail.requestConfig.triggeringEvent;
     if (ev && ev.submitter) return ev.submitter;
@@ -101,26 +90,13 @@
     var form = writeForm(detail.elt);
     return form ? form.querySelector("button[type=submit], button:not([type])") : null;
   }
-  function startSending(detail) {
-    var form = writeForm(detail.elt);
-    if (!form) return;
-    form.classList.add("is-sending");
-    form.setAttribute("aria-busy", "true");
-    form.querySelectorAll("button").forEach(function (b) {
-      if (!b.disabled) { b.disabled = true; b.dataset.waiting = "1"; }
-    });
+  function markSending(detail) {
     var button = submitterOf(detail);
     if (button) button.dataset.sending = word("sending", "Sending…");
   }
-  function stopSending(detail) {
+  function unmarkSending(detail) {
     var form = writeForm(detail.elt);
-    if (!form) return;
-    form.classList.remove("is-sending");
-    form.removeAttribute("aria-busy");
-    form.querySelectorAll("button").forEach(function (b) {
-      if (b.dataset.waiting) { b.disabled = false; delete b.dataset.waiting; }
-      delete b.dataset.sending;
-    });
+    if (form) form.querySelectorAll("button[data-sending]").forEach(function (b) { delete b.dataset.sending; });
   }
 
   /* --- the outbox --------------------------------------------------------------------- */
@@ -387,14 +363,14 @@
         return;
       }
     }
-    if (isWrite(d)) startSending(d);
+    if (isWrite(d)) markSending(d);
   });
   function lost(e) {
     var d = e.detail;
     if (liveSection()) markStale();
     if (replayId(d)) { say(offlineWords()); replayDone(d); return; }
     if (isWrite(d)) {
-      stopSending(d);
+      unmarkSending(d);
       /* Kept in the outbox, which says it waits and is sent by itself: the banner's "Nothing
          was sent" would contradict it beside it.  Said only when the phone could not keep it. */
       if (keep(d)) clear(); else say(offlineWords());
@@ -424,7 +400,7 @@
   });
   document.addEventListener("htmx:afterRequest", function (e) {
     var d = e.detail;
-    if (isWrite(d)) stopSending(d);
+    if (isWrite(d)) unmarkSending(d);
     if (!d.xhr || !d.xhr.status) return;  /* not answered: handled by sendError/timeout */
     var wasStale = stale;
     markFresh();
@@ -432,7 +408,7 @@
     if (d.successful && !sendingId) clear();
     if (wasStale) reconnect();
   });
-  document.addEventListener("htmx:load", function (e) { boost(e.detail.elt); freshStartingIds(e.detail.elt); render(); });
+  document.addEventListener("htmx:load", function (e) { freshStartingIds(e.detail.elt); render(); });
   window.addEventListener("online", reconnect);
   window.addEventListener("pageshow", function (e) {
     leaving = false;
@@ -449,7 +425,6 @@
 
   document.addEventListener("DOMContentLoaded", function () {
     if (window.htmx) window.htmx.config.timeout = 15000;
-    boost(document);
     freshStartingIds(document);
     var rendered = Date.parse(document.body.dataset.rendered || "");
     if (document.body.hasAttribute("data-from-cache")) {

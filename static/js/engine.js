@@ -8,8 +8,8 @@
    started at once on every page (its files are kept by the service worker and the browser).
    Its state is said in the page's footer, in the page's language.
 
-   Once ready, an htmx request from an element marked data-local="<kind>" (a check form, the
-   Three Thirteen score form, a round's live split) is answered here: htmx:confirm is
+   Once ready, an htmx request from an element marked data-local="<kind>" (a check form, a
+   score form, a round's live split) is answered here: htmx:confirm is
    stopped, the values htmx would send go to the worker, and its HTML is swapped in the way
    htmx would have (htmx.swap: the target, the out-of-band field errors, the page's history
    for a form with hx-push-url).  While the engine is not ready, or if it fails to answer,
@@ -217,10 +217,12 @@
 
   /* --- a followed table: the next move judged here, the moves waiting to be sent applied --- */
   /* The element that holds a table's game, and the move an address is (its last part, when the
-     table judges that move here: data-local-moves), else null. */
+     table judges that move here: data-local-moves), else null.  A table is the page's live
+     section (data-live); in its dock (data-after-action) the answer's lines go before the
+     buttons (data-dock-keep), which stay. */
   function gameHolder(elt) {
     var form = elt.closest("form") || elt;
-    var table = form.closest("#tt-table, #table");
+    var table = form.closest("[data-live]");
     return form.closest("[data-local-game]") || (table && table.querySelector("[data-local-game]"));
   }
   function moveOf(holder, path) {
@@ -234,7 +236,7 @@
     if (list.some(function (w) { return !moveOf(holder, w.path); })) return null;  /* an undo waits: the server judges */
     return list.map(function (w) { return { action: moveOf(holder, w.path), form: w.params }; });
   }
-  function tableOf(form) { return form.closest("#tt-table, #table") || document; }
+  function tableOf(form) { return form.closest("[data-live]") || document; }
   function showDock(form, html) {
     var dock = tableOf(form).querySelector("[data-after-action]");
     if (!dock) return;

@@ -19,28 +19,32 @@
   "use strict";
   if (window.Thirteen && window.Thirteen.setupPicker) return;
   var SUITS = { s: "♠", c: "♣", d: "♦", h: "♥" };
-  var SUIT_OF = { "♠": "s", "♤": "s", "♣": "c", "♧": "c", "♦": "d", "♢": "d", "♥": "h", "♡": "h" };
   /* A game's rank order comes with its picker (data-ranks, from the game's registry entry). */
   var ACE_LOW = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
-  var TOKEN = /(JK|RJ|BJ)|(10|[2-9AJQKT])[\uFE0E\uFE0F]?([SCDH♠♤♣♧♦♢♥♡])|([♠♤♣♧♦♢♥♡])[\uFE0E\uFE0F]?(10|[2-9AJQKT])/iy;
-  var SEP = /[\s,;]+/y;
-
-  function canonRank(r) { r = r.toUpperCase(); return r === "T" ? "10" : r; }
-  function canonSuit(s) { return SUIT_OF[s] || s.toLowerCase(); }
+  /* The notation typed cards are read in is the referee's own: referee.cards writes it here when
+     the release is built (referee.web.assets, NOTATION_MARK); compiled once. */
+  var GRAMMAR = /*thirteen:card-notation*/{};
+  var NOTATION = {
+    token: new RegExp(GRAMMAR.token || "(?!)", (GRAMMAR.flags || "") + "y"),
+    sep: new RegExp(GRAMMAR.separators || "\\s+", "y"),
+    suits: GRAMMAR.suits || {}, ranks: GRAMMAR.ranks || {}, jokers: GRAMMAR.jokers || {}
+  };
+  /* A spelling the notation lists, else the text itself in the case the notation writes it in. */
+  function canon(map, text, lower) { return map[text] || map[text.toUpperCase()] || (lower ? text.toLowerCase() : text.toUpperCase()); }
 
   /* Read the cards the text holds, skipping what is not a card (the server names it). */
   function parse(text) {
-    var out = [], pos = 0, m;
+    var out = [], pos = 0, m, n = NOTATION;
     while (pos < text.length) {
-      SEP.lastIndex = pos;
-      if ((m = SEP.exec(text))) { pos = SEP.lastIndex; continue; }
-      TOKEN.lastIndex = pos;
-      m = TOKEN.exec(text);
+      n.sep.lastIndex = pos;
+      if ((m = n.sep.exec(text))) { pos = n.sep.lastIndex; continue; }
+      n.token.lastIndex = pos;
+      m = n.token.exec(text);
       if (!m) { pos += 1; continue; }
-      if (m[1]) out.push(m[1].toUpperCase());
-      else if (m[2]) out.push(canonRank(m[2]) + canonSuit(m[3]));
-      else out.push(canonRank(m[5]) + canonSuit(m[4]));
-      pos = TOKEN.lastIndex;
+      if (m[1]) out.push(canon(n.jokers, m[1]));
+      else if (m[2]) out.push(canon(n.ranks, m[2]) + canon(n.suits, m[3], true));
+      else out.push(canon(n.ranks, m[5]) + canon(n.suits, m[4], true));
+      pos = n.token.lastIndex;
     }
     return out;
   }
@@ -495,7 +499,7 @@
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", function () { scan(document); });
   else scan(document);  /* brought by a page htmx swapped in */
   document.addEventListener("htmx:load", function (e) { scan(e.detail.elt); });
-  /* Any load order: app.js and round.js add to the same object. */
+  /* Any load order: app.js and the games' own scripts add to the same object. */
   window.Thirteen = window.Thirteen || {};
   window.Thirteen.parseCards = parse;
   window.Thirteen.setupPicker = setup;

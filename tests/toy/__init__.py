@@ -10,22 +10,26 @@ suites and its OpenAPI entry all come from the registry.
 
 from __future__ import annotations
 
-from typing import Any
+import dataclasses
 
 from flask import Blueprint, Response, jsonify, request
 from flask_babel import gettext
 
+from referee.errors import RefereeError, UnreadableInput
+from referee.text import message
 from referee.web import api, openapi, store
-from referee.web.registry import Contract, Example, GameEntry, HomeLink, Screen
-from referee.web.tables import BadForm, Feedback, FollowedGame, Refused
+from referee.web.models import Game
+from referee.web.players import read_players
+from referee.web.registry import GameEntry, HomeLink
+from referee.web.tables import Done, Feedback, FollowedGame
 from referee.web.views import render_page, say
-from tests.toy.rules import RECORDS, HigherRules, Setup, State, parse_one, replay
+from tests.toy.rules import HigherRules, Setup, State, parse_one, replay
 
 KIND = "toy_higher"
 
 bp = Blueprint("toy", __name__, url_prefix="/toy", template_folder="templates")
 api_bp = Blueprint("toy_api", __name__, url_prefix="/api/toy")
-api_bp.register_error_handler(ValueError, api.bad_input)
+api_bp.register_error_handler(RefereeError, api.bad_input)
 API = openapi.Section()
 
 
@@ -37,35 +41,36 @@ def index() -> Response:
 @bp.post("/new")
 def new() -> Response:
     form = request.form
+    players = read_players(form, least=2, most=2)
     try:
-        names = store.clean_names([form.get("name0", ""), form.get("name1", "")], least=2, most=2)
         rules = HigherRules.from_mapping({"aces_high": form.get("aces_high", "off")})
         start = parse_one(form.get("start", ""))
-    except ValueError as exc:
-        return render_page("toy/index.html", "toy/index.html", status=422, errors={"names": say(exc)}, form=form)
+    except RefereeError as exc:
+        players = dataclasses.replace(players, error=players.error or say(exc))
+    if players.error:
+        return render_page("toy/index.html", "toy/index.html", status=422, errors={"names": players.error}, form=form)
+    names = players.names
     setup = Setup(tuple(names), start, rules)
     return GAME.start(names, rules=rules.to_dict(), setup=setup.to_dict())  # the phone's tokens too, if it sent them
 
 
-def state_of(access: store.Access) -> State:
-    return replay(access.game.setup, [e.payload for e in store.live_events(access.game)])
+def state_of(game: Game) -> State:
+    return replay(game.setup, [e.payload for e in store.live_events(game)])
 
 
-def last_move(access: store.Access) -> str | None:
-    state = state_of(access)
+def last_move(access: store.Access, state: State) -> str | None:
     if not state.log:
         return None
     record = state.log[-1]
     return f"{state.setup.players[record.seat]} {record.card}"
 
 
-def render_table(access: store.Access, feedback: Feedback, status: int = 200) -> Response:
-    state = state_of(access)
+def render_table(access: store.Access, state: State, feedback: Feedback, status: int = 200) -> Response:
     return render_page("toy/table.html", "toy/_table.html", status=status, **GAME.context(access),
-                       state=state, feedback=feedback, undo_label=last_move(access))
+                       state=state, feedback=feedback, undo_label=last_move(access, state))
 
 
-GAME = FollowedGame(bp, kind=KIND, endpoint="toy.table", render=render_table, last_move=last_move)
+GAME = FollowedGame(bp, kind=KIND, endpoint="toy.table", build=state_of, render=render_table, last_move=last_move)
 
 
 @bp.get("/g/<token>")
@@ -73,15 +78,12 @@ def table(token: str) -> Response:
     return GAME.page(token)
 
 
-def decide(access: store.Access) -> tuple[str, dict[str, Any]]:
+def decide(access: store.Access, state: State) -> Done:
     raw = request.form.get("cards", "")
     if not raw.strip():
-        raise BadForm(gettext("Tap the cards played, in order, then Play."), at="cards")
-    try:
-        record = state_of(access).play(raw)
-    except ValueError as exc:
-        raise Refused(exc, at="cards") from None
-    return record.action, record.to_dict()
+        raise UnreadableInput(message("Tap the cards played, in order, then Play."), field="cards")
+    record = state.play(raw)
+    return Done(record.action, record.to_dict())
 
 
 @bp.post("/g/<token>/play")
@@ -131,29 +133,4 @@ ENTRY = GameEntry(
     followed=(GAME,),
     rules=(HigherRules,),
     api=(API,),
-    examples={
-        KIND: Example(
-            new={"name0": "Ana", "name1": "Ben", "start": "5h"},
-            legal=("/play", {"cards": "9s"}),
-            refused=("/play", {"cards": "2h"}),  # 2♥ is not higher than 5♥
-            typed="2h",
-            unreadable=("/play", {"cards": "Q♦ K♦ 1x"}),
-            watch_words="Moves",
-        ),
-    },
-    screens=(Screen(endpoint="toy.index", words="Start the table"),),
-    contracts=(
-        Contract(
-            name="toy",
-            new=lambda: State(Setup(("Ana", "Ben"), parse_one("5h"))),
-            act=lambda g: g.play("9s"),
-            refused=lambda g: g.play("2h"),  # not higher than 5♥
-            can_refused=lambda g: g.can_play("2h"),
-            bad_notation=lambda g: g.check_play("5x"),
-            can_bad_notation=lambda g: g.can_play("5x"),
-            snapshot=lambda g: [r.to_dict() for r in g.log],
-            records=RECORDS,
-            replay=lambda g, log: replay(g.setup, log),
-        ),
-    ),
 )

@@ -34,13 +34,15 @@ from flask import Blueprint, Response, abort, make_response, request, url_for
 from flask_babel import get_locale, gettext
 
 from referee import group as groups_lib
+from referee.errors import UnreadableInput
 from referee.group import Group, GroupSetup, Person
+from referee.text import message
 from referee.web import guard, registry, store
 from referee.web.extensions import db
 from referee.web.guard import whole_number
 from referee.web.models import Game
 from referee.web.store import GROUP, Access, live_events
-from referee.web.tables import BadForm, Feedback, FollowedGame, open_game, require_keeper, starting_id
+from referee.web.tables import Feedback, FollowedGame, open_game, require_keeper, starting_id
 from referee.web.views import redirect_to, render_page, say
 
 bp = Blueprint("groups", __name__, url_prefix="/groups")
@@ -56,7 +58,7 @@ def build_group(game: Game) -> Group:
     return groups_lib.replay(setup, [e.payload for e in live_events(game)])
 
 
-def last_move(access: Access) -> str | None:
+def last_move(access: Access, group: Group | None = None) -> str | None:
     live = live_events(access.game)
     if not live:
         return None
@@ -76,10 +78,9 @@ def starts() -> list[tuple[registry.GameEntry, registry.GroupStart]]:
     return [(entry, start) for entry in registry.entries() for start in entry.starts]
 
 
-def render_group(access: Access, feedback: Feedback, status: int = 200) -> Response:
+def render_group(access: Access, group: Group, feedback: Feedback, status: int = 200) -> Response:
     from referee.web.groups.evenings import evening_count, evenings_of
 
-    group = build_group(access.game)
     every = request.args.get("every") == "1"
     return render_page(
         "groups/page.html", "groups/_page.html", status=status, **GROUP_GAME.context(access),
@@ -112,7 +113,7 @@ def _record(record: Any) -> tuple[str, dict[str, Any]]:
 def _person(form: Any, group: Group) -> int:
     number = whole_number(form.get("person", ""), high=10_000)
     if number is None:
-        raise BadForm(gettext("The form does not say which person; reload the page and try again."))
+        raise UnreadableInput(message("The form does not say which person; reload the page and try again."))
     return number
 
 
@@ -181,8 +182,8 @@ def page(token: str) -> Response:
 def add(token: str) -> Response:
     name = request.form.get("name", "")
 
-    def decide(access: Access) -> tuple[str, dict[str, Any]]:
-        return _record(build_group(access.game).check_add_person(name))
+    def decide(access: Access, group: Group) -> tuple[str, dict[str, Any]]:
+        return _record(group.check_add_person(name))
 
     return GROUP_GAME.write(token, decide, typed={"name": name}, at="name")
 
@@ -191,8 +192,7 @@ def add(token: str) -> Response:
 def rename(token: str) -> Response:
     name = request.form.get("name", "")
 
-    def decide(access: Access) -> tuple[str, dict[str, Any]]:
-        group = build_group(access.game)
+    def decide(access: Access, group: Group) -> tuple[str, dict[str, Any]]:
         return _record(group.check_rename_person(_person(request.form, group), name))
 
     return GROUP_GAME.write(token, decide, typed={"rename": name})
@@ -200,8 +200,7 @@ def rename(token: str) -> Response:
 
 @bp.post("/g/<token>/remove")
 def remove(token: str) -> Response:
-    def decide(access: Access) -> tuple[str, dict[str, Any]]:
-        group = build_group(access.game)
+    def decide(access: Access, group: Group) -> tuple[str, dict[str, Any]]:
         return _record(group.check_remove_person(_person(request.form, group)))
 
     return GROUP_GAME.write(token, decide)
@@ -213,11 +212,11 @@ def move(token: str) -> Response:
     day = request.form.get("day", "")
     game_token = request.form.get("game", "")
 
-    def decide(access: Access) -> tuple[str, dict[str, Any]]:
+    def decide(access: Access, group: Group) -> tuple[str, dict[str, Any]]:
         found = store.find_by_token(game_token)
         if found is None or found.game.group_id != access.game.id:
-            raise BadForm(gettext("That game is not one of this group's."))
-        return _record(build_group(access.game).check_move_game(found.game.watch_token, day))
+            raise UnreadableInput(message("That game is not one of this group's."))
+        return _record(group.check_move_game(found.game.watch_token, day))
 
     return GROUP_GAME.write(token, decide, typed={"day": day})
 

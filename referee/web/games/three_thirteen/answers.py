@@ -9,10 +9,12 @@ and the same templates.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from referee.cards import AnyCard, NotationError, Rank, TooManyCopiesError, parse_cards
-from referee.switches import SwitchError, rules_from_mapping, rules_to_dict
+from referee.errors import RefereeError
+from referee.switches import rules_from_mapping, rules_to_dict
 from referee.three_thirteen import (
     Face,
     HandSizeError,
@@ -95,7 +97,7 @@ def score_screen(args: Mapping[str, Any]) -> Answer:
     ctx: dict[str, Any] = {"error": None, "result": None}
     try:
         rules = rules_from_form(args, SCORE_SWITCHES)
-    except (SwitchError, ValueError) as exc:
+    except RefereeError as exc:
         rules = ThreeThirteenRules()
         ctx["error"] = say(exc)
     schedule = Schedule(rules)
@@ -152,6 +154,21 @@ def preview_screen(setup: Mapping[str, Any], seat: int, form: Mapping[str, Any])
     return Answer("three_thirteen/_preview.html", {"p": result, "seat": seat})
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class JudgedHand:
+    """One hand of a round judged whole, as ``_round_judged.html`` draws it."""
+
+    seat: int
+    name: str
+    points: int | None
+    out: bool
+    split: dict[str, Any] | None
+    """The hand's split (:func:`seat_split`), or ``None`` for typed points."""
+    typed: bool
+    """The points were typed, not the cards."""
+    error: str | None
+
+
 def round_screen(setup: Mapping[str, Any], form: Mapping[str, Any]) -> Answer:
     """A round's entry judged whole, as Save would have it judged: each hand's split and points
     (shown at once when the round is saved offline and waits on the phone to be sent);
@@ -161,9 +178,9 @@ def round_screen(setup: Mapping[str, Any], form: Mapping[str, Any]) -> Answer:
     cards = [str(form.get(f"cards_{i}", ""))[:400] for i in range(players)]
     points = [str(form.get(f"points_{i}", ""))[:10] for i in range(players)]
     verdict: RoundVerdict = rules_judge_round(rules_of(setup["rules"]), players, number, cards, points, out)
-    hands = [{"seat": s.seat, "name": str(setup["names"][s.seat]), "points": s.score, "out": s.seat in verdict.out,
-              "split": seat_split(s, verdict.factor), "typed": s.hand is None,
-              "error": say(s.problem) if s.problem is not None else None} for s in verdict.seats]
+    hands = [JudgedHand(seat=s.seat, name=str(setup["names"][s.seat]), points=s.score, out=s.seat in verdict.out,
+                        split=seat_split(s, verdict.factor), typed=s.hand is None,
+                        error=say(s.problem) if s.problem is not None else None) for s in verdict.seats]
     return Answer("three_thirteen/_round_judged.html",
                   {"hands": hands, "number": number, "ok": verdict.ok,
                    "problem": say(verdict.problem) if verdict.problem is not None else None})

@@ -25,7 +25,6 @@ from referee.web.games.three_thirteen.answers import (
     stored_rules,
 )
 from referee.web.i18n import rank_plural
-from referee.web.rebuilt import sheet_of
 from referee.web.sheets import Change, change_history
 from referee.web.store import history, live_events
 from referee.web.views import say
@@ -101,6 +100,29 @@ def entry_from_payload(payload: Mapping[str, Any], players: int) -> RoundEntry:
 
 # ---------------------------------------------------------------------------
 # The sheet
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RoundInfo:
+    """A round as the pages say it: its banner, a row of the chart of rounds."""
+
+    number: int
+    rounds: int
+    dealt: int
+    wild: str
+    wild_plural: str
+    doubled: bool
+    short: bool
+    """Five cards or fewer: going out takes a single meld."""
+    dealer: str = ""
+    starter: str = ""
+
+    @classmethod
+    def of(cls, schedule: Schedule, number: int, *, dealer: str = "", starter: str = "") -> RoundInfo:
+        wild = schedule.wild_rank(number)
+        return cls(number=number, rounds=schedule.rounds, dealt=schedule.cards_dealt(number), wild=wild.symbol,
+                   wild_plural=rank_plural(wild), doubled=schedule.is_doubled(number),
+                   short=schedule.cards_dealt(number) <= 5, dealer=dealer, starter=starter)
 
 
 @dataclass(frozen=True)
@@ -223,24 +245,11 @@ class Sheet:
     def winner_names(self) -> list[str]:
         return [self.names[s] for s in self.winners]
 
-    def round_info(self, number: int) -> dict[str, Any]:
-        s = self.schedule
-        dealer = self.state.dealer(number)
-        starter = self.state.starter(number)
-        wild = s.wild_rank(number)
-        return {
-            "number": number,
-            "rounds": s.rounds,
-            "dealt": s.cards_dealt(number),
-            "wild": wild.symbol,
-            "wild_plural": rank_plural(wild),
-            "doubled": s.is_doubled(number),
-            "dealer": self.names[dealer],
-            "starter": self.names[starter],
-            "short": s.cards_dealt(number) <= 5,
-        }
+    def round_info(self, number: int) -> RoundInfo:
+        return RoundInfo.of(self.schedule, number, dealer=self.names[self.state.dealer(number)],
+                            starter=self.names[self.state.starter(number)])
 
-    def all_rounds(self) -> list[dict[str, Any]]:
+    def all_rounds(self) -> list[RoundInfo]:
         return [self.round_info(n) for n in range(1, self.schedule.rounds + 1)]
 
     def saved(self, number: int) -> SheetRound | None:
@@ -258,5 +267,5 @@ def rebuild(game: Any) -> SheetState:
 
 
 def build_sheet(game: Any) -> Sheet:
-    """The sheet as this request read it: replayed once per request (:mod:`referee.web.rebuilt`)."""
-    return Sheet(sheet_of(game, rebuild), game)
+    """The sheet as its pages show it (its ``FollowedGame`` builds it once per request)."""
+    return Sheet(rebuild(game), game)

@@ -7,6 +7,7 @@ for the whole table (see :mod:`referee.web.games.three_thirteen.sheet`).
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
@@ -16,8 +17,7 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 
 from referee.cards import AnyCard, NotationError, parse_cards
-from referee.errors import RefereeError
-from referee.switches import SwitchError
+from referee.errors import RefereeError, UnreadableInput
 from referee.text import message
 from referee.three_thirteen import (
     Schedule,
@@ -34,6 +34,7 @@ from referee.web.games.three_thirteen.sheet import (
     CORRECT,
     KIND,
     RoundEntry,
+    RoundInfo,
     Sheet,
     SheetRound,
     build_sheet,
@@ -46,14 +47,13 @@ from referee.web.games.three_thirteen.sheet import (
 )
 from referee.web.guard import whole_number
 from referee.web.house_rules import SwitchLabel, Words, switch_labels
-from referee.web.i18n import rank_plural
-from referee.web.rebuilt import written
+from referee.web.players import read_players
 from referee.web.sheets import Chart, csv_download, spreadsheet_cell
-from referee.web.store import MAX_PLAYERS, Access, clean_names, live_events
+from referee.web.store import MAX_PLAYERS, Access, live_events
 from referee.web.tables import (
+    Done,
     Feedback,
     FollowedGame,
-    Refused,
     Render,
     remembered,
     seen_version,
@@ -103,42 +103,33 @@ def index() -> Response:
 
 @bp.post("/new")
 def new_game() -> Response:
-    sent = [str(n) for n in request.form.getlist("names")]
-    raw = sent[:MAX_PLAYERS] + [""] * (MAX_PLAYERS - len(sent))
+    players = read_players(request.form, least=2, most=MAX_PLAYERS, mark="dealer", default_mark=0)
+    raw = [*players.rows[:MAX_PLAYERS], *[""] * (MAX_PLAYERS - len(players.rows))]
     errors: dict[str, str] = {}
     rules = ThreeThirteenRules()
     try:
         rules = rules_from_form(request.form)
-    except (SwitchError, ValueError) as exc:
+    except RefereeError as exc:
         errors["rules"] = say(exc)
-    dealer_row = whole_number(request.form.get("dealer", "0"), high=MAX_PLAYERS - 1) or 0
-    names: list[str] = []
-    try:
-        # Every name sent is counted: a form with more rows than seats is refused, not cut short.
-        names = clean_names(sent, least=2, most=MAX_PLAYERS)
-    except ValueError as exc:
-        errors["names"] = say(exc)
-    if not 0 <= dealer_row < MAX_PLAYERS or not " ".join(raw[dealer_row].split()):
+    if players.error:
+        errors["names"] = players.error
+    dealer_row = players.marked_row or 0
+    if players.marked is None:
         errors["dealer"] = gettext("Choose the first dealer among the named players.")
     if errors:
         return render_page(
             "three_thirteen/index.html", "three_thirteen/index.html", status=422,
             specs=switch_specs(), values=form_values(rules), names=raw, dealer=dealer_row, errors=errors,
         )
-    dealer = sum(1 for n in raw[:dealer_row] if " ".join(n.split()))
-    return GAME.start(names, rules=stored_rules(rules), setup={"first_dealer": dealer})
+    return GAME.start(players.names, rules=stored_rules(rules), setup={"first_dealer": players.marked})
 
 
 @bp.get("/rules")
 def rules_page() -> Response:
-    chart = [
-        {"number": n, "dealt": Schedule().cards_dealt(n), "wild_plural": rank_plural(Schedule().wild_rank(n)),
-         "short": Schedule().cards_dealt(n) <= 5, "doubled": Schedule(ThreeThirteenRules(doubles=True)).is_doubled(n)}
-        for n in range(1, 12)
-    ]
+    doubles = Schedule(ThreeThirteenRules(doubles=True))  # the chart marks the rounds the switch doubles
+    chart = [RoundInfo.of(doubles, n) for n in range(1, 12)]
     longer = Schedule(ThreeThirteenRules(longer_game=True))
-    extra = [{"number": n, "dealt": longer.cards_dealt(n), "wild_plural": rank_plural(longer.wild_rank(n))}
-             for n in (12, 13)]
+    extra = [dataclasses.replace(RoundInfo.of(longer, n), doubled=False, short=False) for n in (12, 13)]
     return render_page("three_thirteen/rules.html", "three_thirteen/rules.html", chart=chart, extra=extra,
                        specs=switch_specs())
 
@@ -163,7 +154,7 @@ def _sheet_context(access: Access, sheet: Sheet) -> dict[str, Any]:
             **money_context(access, sheet.names, sheet.totals, sheet.finished, len(sheet.rounds))}
 
 
-def last_move(access: Access) -> str | None:
+def last_move(access: Access, sheet: Sheet) -> str | None:
     """The latest entry still in force, in the players' words (the undo button)."""
     live = live_events(access.game)
     if not live:
@@ -176,18 +167,17 @@ def last_move(access: Access) -> str | None:
     return gettext("Round %(n)s entered", n=event.payload.get("round"))
 
 
-def render_sheet(access: Access, feedback: Feedback, status: int = 200) -> Response:
-    sheet = build_sheet(access.game)
+def render_sheet(access: Access, sheet: Sheet, feedback: Feedback, status: int = 200) -> Response:
     saved = request.args.get("saved", "")
     saved_round = whole_number(saved, low=1, high=999)
     return render_page(
         "three_thirteen/game.html", "three_thirteen/_sheet.html", status=status,
-        feedback=feedback, saved_round=saved_round, undo_label=last_move(access), **_sheet_context(access, sheet),
+        feedback=feedback, saved_round=saved_round, undo_label=last_move(access, sheet), **_sheet_context(access, sheet),
     )
 
 
-GAME: FollowedGame[Sheet] = FollowedGame(bp, kind=KIND, endpoint="three_thirteen.game", render=render_sheet,
-                                          last_move=last_move, live="sheet", build=build_sheet)
+GAME: FollowedGame[Sheet] = FollowedGame(bp, kind=KIND, endpoint="three_thirteen.game", build=build_sheet,
+                                          render=render_sheet, last_move=last_move, live="sheet")
 
 
 settle_up.add_sheet_routes(bp, GAME)  # the stake (keeper form); the end switches are not used here
@@ -252,11 +242,10 @@ def _render_round(access: Access, sheet: Sheet, number: int, entry: RoundEntry, 
     )
 
 
-def _round_answer(number: int) -> Render:
+def _round_answer(number: int) -> Render[Sheet]:
     """A refused or stale round entry is answered on the round page, with what was typed."""
 
-    def render(access: Access, feedback: Feedback, status: int) -> Response:
-        sheet = build_sheet(access.game)
+    def render(access: Access, sheet: Sheet, feedback: Feedback, status: int) -> Response:
         shown = min(number, sheet.next_round or sheet.schedule.rounds) if feedback.stale else number
         return _render_round(access, sheet, shown, feedback.detail, status=status, stale=feedback.stale,
                              saved_splits=_saved_splits(sheet, shown) if feedback.stale else None)
@@ -278,15 +267,13 @@ def save_round(token: str, number: int) -> Response:
     points = [form.get(f"points_{i}", "")[:10] for i in range(n)]
     entry = RoundEntry(number, [c.strip() for c in cards], [p.strip() for p in points], set(out))
 
-    def decide(access: Access) -> tuple[str, dict[str, Any]]:
-        state = build_sheet(access.game).state
+    def decide(access: Access, sheet: Sheet) -> Done:
         try:
-            record = state.enter_round(number, cards, points, out)
+            record = sheet.state.enter_round(number, cards, points, out)
         except RoundRefused as exc:
-            shown = entry_from_verdict(exc.verdict, cards, points, out)
-            raise Refused(shown.problem or gettext("Nothing was saved: fix the hands marked below."),
-                          detail=shown) from None
-        return written(access.game, state, record)
+            problem = exc.verdict.problem or message("Nothing was saved: fix the hands marked below.")
+            raise RefereeError(problem, detail=entry_from_verdict(exc.verdict, cards, points, out)) from None
+        return Done.of(record)
 
     return GAME.write(token, decide, detail=entry, render=_round_answer(number), after={"saved": number})
 
@@ -389,11 +376,11 @@ def api_score() -> ResponseReturnValue:
     hand = api.text_field(data, "hand")
     round_number = data["round"]
     if isinstance(round_number, bool) or not isinstance(round_number, int):
-        raise api.BadRequest(message("the field {field} must be a whole number (1 for the first round)",
+        raise UnreadableInput(message("the field {field} must be a whole number (1 for the first round)",
                                      field="'round'"), field="round")
     players = data.get("players", 4)
     if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= MAX_PLAYERS:
-        raise api.BadRequest(message("the field {field} must be a whole number from 2 to {most}",
+        raise UnreadableInput(message("the field {field} must be a whole number from 2 to {most}",
                                      field="'players'", most=MAX_PLAYERS), field="players")
     rules = rules_of(api.rules_field(data))
     schedule = Schedule(rules)
@@ -401,8 +388,7 @@ def api_score() -> ResponseReturnValue:
     try:
         cards = parse_cards(hand)
     except NotationError as exc:
-        raise api.BadRequest(message("{what}: {why}", what=message("the hand"), why=exc.reason),
-                             reason=exc.reason, field="hand") from None
+        raise api.in_field(exc, "hand", message("the hand")) from None
     split = split_hand(cards, round_number, rules, players=players)
     factor = 2 if schedule.is_doubled(round_number) else 1
     return jsonify(

@@ -95,7 +95,7 @@ def check_screen(form: Mapping[str, Any], remembered: Mapping[str, Any], *, oob:
         try:
             rules = rules_from_mapping(TienLenRules, {**rules.to_dict(), **sent})
             save_rules = rules.to_dict()
-        except (ValueError, TypeError) as exc:
+        except RefereeError as exc:
             errors["rules"] = say(exc)
 
     verdict: Verdict | None = None

@@ -18,6 +18,7 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 
 from referee.cards import Card, NotationError, TooManyCopiesError, check_copies, parse_cards
+from referee.errors import UnreadableInput
 from referee.switches import rules_from_mapping
 from referee.text import Message, message
 from referee.tienlen import (
@@ -136,8 +137,7 @@ def _api_cards(data: dict[str, Any], key: str, where: Message) -> tuple[Any, ...
         cards = parse_cards(text)
         check_copies(cards, decks=1)
     except (NotationError, TooManyCopiesError) as exc:
-        raise api.BadRequest(message("{what}: {why}", what=where, why=exc.reason), reason=exc.reason,
-                             field=key) from None
+        raise api.in_field(exc, key, where) from None
     return cards
 
 
@@ -150,7 +150,7 @@ def _api_lowest(data: dict[str, Any]) -> Card:
     except NotationError:
         card = None
     if card is None or str(card) not in LOWEST_CHOICES:
-        raise api.BadRequest(message("the field {field} must be one card from 3♠ to {highest}",
+        raise UnreadableInput(message("the field {field} must be one card from 3♠ to {highest}",
                                      field="'lowest'", highest=LOWEST_CHOICES[-1]), field="lowest")
     return card
 
@@ -164,7 +164,7 @@ def api_check() -> ResponseReturnValue:
     if first_play is None:
         first_play = False
     if not isinstance(first_play, bool):
-        raise api.BadRequest(message("the field {field} must be true or false", field="'first_play'"),
+        raise UnreadableInput(message("the field {field} must be true or false", field="'first_play'"),
                              field="first_play")
     lowest = _api_lowest(data)
     rules = rules_from_mapping(TienLenRules, api.rules_field(data))

@@ -20,6 +20,7 @@ from typing import Any
 
 from flask_babel import gettext
 
+from referee.errors import RefereeError
 from referee.switches import rules_from_mapping
 from referee.tienlen import Game, Setup, replay_game
 from referee.tienlen_evening import (
@@ -37,7 +38,6 @@ from referee.web.extensions import db
 from referee.web.games.tienlen.forms import FormVerdict, form_verdict, typed_from
 from referee.web.games.tienlen.forms import typed_from_facts as _typed_from_facts
 from referee.web.models import Game as StoredGame
-from referee.web.rebuilt import sheet_of, written
 from referee.web.store import live_events
 from referee.web.views import say
 
@@ -67,8 +67,8 @@ def rebuild(game: StoredGame) -> Evening:
 
 
 def build_sheet(game: StoredGame) -> Evening:
-    """The evening as this request read it: replayed once per request (:mod:`referee.web.rebuilt`)."""
-    return sheet_of(game, rebuild)
+    """The evening as its pages show it (its ``FollowedGame`` builds it once per request)."""
+    return rebuild(game)
 
 
 def describe(payment: Payment, names: Sequence[str]) -> str:
@@ -165,9 +165,12 @@ class Entry:
 
 
 def refused_entry(typed: Mapping[str, str], exc: EntryRefused, names: Sequence[str], *,
-                  left_field: str = "left") -> Entry:
-    """The library's refusal shown on the form: each mistake beside its field."""
-    return Entry(dict(typed)).take(form_verdict(exc.verdict, typed, left_field=left_field), names)
+                  left_field: str = "left") -> RefereeError:
+    """The sheet's refusal of an entry, with the entry judged (each mistake beside its field) as
+    its ``detail``."""
+    verdict = form_verdict(exc.verdict, typed, left_field=left_field)
+    shown = Entry(dict(typed)).take(verdict, names)
+    return RefereeError(verdict.problem or (NOTHING_SAVED if shown.errors else exc.reason), detail=shown)
 
 
 def typed_from_facts(facts: Mapping[str, Any], names: Sequence[str]) -> dict[str, str]:
@@ -180,7 +183,7 @@ def typed_from_facts(facts: Mapping[str, Any], names: Sequence[str]) -> dict[str
 
 
 __all__ = [
-    "KIND", "GAME", "CORRECT", "FOLLOW", "Sheet", "Entry", "TableHand", "build_sheet", "rebuild", "written",
+    "KIND", "GAME", "CORRECT", "FOLLOW", "Sheet", "Entry", "TableHand", "build_sheet", "rebuild",
     "refused_entry", "table_hands", "typed_from", "typed_from_facts", "seat_map", "followed_table",
     "last_move", "describe", "ScoreInputError",
 ]

@@ -18,10 +18,12 @@ from flask import Blueprint, Response, abort, request, url_for
 from flask_babel import gettext
 
 from referee.cards import Card, NotationError
-from referee.errors import RefereeError
+from referee.errors import RefereeError, UnreadableInput
 from referee.switches import rules_from_mapping
+from referee.text import message
 from referee.tienlen import THREE_OF_SPADES, Setup, TienLenRules, lowest_cards
 from referee.tienlen_evening import (
+    NOTHING_SAVED,
     EntryRefused,
     Evening,
     EveningSetup,
@@ -49,20 +51,19 @@ from referee.web.games.tienlen.evening import (
     table_state,
     typed_from,
     typed_from_facts,
-    written,
 )
 from referee.web.games.tienlen.evening_money import evening_context
 from referee.web.games.tienlen.forms import MIN_CHOP_ROWS, chop_rows, form_verdict, read_game, reading_verdict
 from referee.web.guard import whole_number
 from referee.web.house_rules import SwitchLabel, Words, rules_from_form, sent_switches, switch_labels
 from referee.web.models import Game as StoredGame
+from referee.web.players import read_players
 from referee.web.sheets import Chart, csv_download, spreadsheet_cell
 from referee.web.store import Access, find_by_token
 from referee.web.tables import (
-    BadForm,
+    Done,
     Feedback,
     FollowedGame,
-    Refused,
     Render,
     remembered,
     require_keeper,
@@ -122,13 +123,12 @@ def index() -> Response:
 @bp.post("/new")
 def new() -> Response:
     form = request.form
-    rows = [" ".join(str(form.get(f"name{i}", "")).split())[:80] for i in range(MAX_PLAYERS)]
+    players = read_players(form, least=MIN_PLAYERS, most=MAX_PLAYERS)
+    rows = list(players.rows)
     errors: dict[str, str] = {}
-    names: list[str] = []
-    try:
-        names = store.clean_names(rows, least=MIN_PLAYERS, most=MAX_PLAYERS)
-    except store.PlayerNamesError as exc:
-        errors["names"] = say(exc)
+    names = players.names
+    if players.error:
+        errors["names"] = players.error
     values = sent_switches(form, ScoreRules)
     rules = rules_from_form(form, ScoreRules, errors)
     end = settle_up.read_end(form, errors)
@@ -153,8 +153,7 @@ def _context(access: Access, sheet: Sheet) -> dict[str, Any]:
             "describe": describe, "undo_label": last_move(sheet, access.game), **evening_context(access, sheet)}
 
 
-def render_sheet(access: Access, feedback: Feedback, status: int = 200) -> Response:
-    sheet = build_sheet(access.game)
+def render_sheet(access: Access, sheet: Sheet, feedback: Feedback, status: int = 200) -> Response:
     added = request.args.get("added", "")
     return render_page(
         "tienlen_scores/sheet.html", "tienlen_scores/_sheet.html", status=status, feedback=feedback,
@@ -165,12 +164,12 @@ def render_sheet(access: Access, feedback: Feedback, status: int = 200) -> Respo
     )
 
 
-def _undo_label(access: Access) -> str | None:
-    return last_move(build_sheet(access.game), access.game)
+def _undo_label(access: Access, sheet: Sheet) -> str | None:
+    return last_move(sheet, access.game)
 
 
-SHEET: FollowedGame[Sheet] = FollowedGame(bp, kind=KIND, endpoint="tienlen_scores.sheet", render=render_sheet,
-                                           last_move=_undo_label, live="sheet", build=build_sheet)
+SHEET: FollowedGame[Sheet] = FollowedGame(bp, kind=KIND, endpoint="tienlen_scores.sheet", build=build_sheet,
+                                           render=render_sheet, last_move=_undo_label, live="sheet")
 
 
 settle_up.add_sheet_routes(bp, SHEET)  # the stake and the end of the evening (keeper forms)
@@ -189,11 +188,10 @@ def undo(token: str) -> Response:
 # --- a game by hand, or a correction ------------------------------------------------------
 
 
-def _entry_page(number: int | None) -> Render:
+def _entry_page(number: int | None) -> Render[Sheet]:
     """The by-hand form answers its own refusals and stale writes, with what was typed."""
 
-    def render(access: Access, feedback: Feedback, status: int) -> Response:
-        sheet = build_sheet(access.game)
+    def render(access: Access, sheet: Sheet, feedback: Feedback, status: int) -> Response:
         entry = feedback.detail if isinstance(feedback.detail, Entry) else Entry(dict(feedback.typed))
         return _render_entry(access, sheet, number, entry, status=status, feedback=feedback)
 
@@ -215,7 +213,7 @@ def _render_entry(access: Access, sheet: Sheet, number: int | None, entry: Entry
 @bp.get("/g/<token>/add")
 def add_page(token: str) -> Response:
     access, sheet = SHEET.opened(token)
-    return SHEET.show(access, Feedback(), render=lambda a, f, s: _render_entry(a, sheet, None, Entry({})))
+    return _render_entry(access, sheet, None, Entry({}))
 
 
 @bp.get("/g/<token>/game/<int:number>")
@@ -223,7 +221,7 @@ def game_page(token: str, number: int) -> Response:
     access, sheet = SHEET.opened(token)
     saved = _saved_or_404(sheet, number)
     entry = Entry(typed_from_facts(saved.record.facts, sheet.names))
-    return SHEET.show(access, Feedback(), render=lambda a, f, s: _render_entry(a, sheet, number, entry))
+    return _render_entry(access, sheet, number, entry)
 
 
 def _saved_or_404(sheet: Sheet, number: int) -> SheetGame:
@@ -243,21 +241,20 @@ def _save_by_hand(token: str, number: int | None) -> Response:
         _saved_or_404(sheet, number)
     entry = Entry(typed)
 
-    def decide(access: Access) -> tuple[str, dict[str, Any]]:
-        evening = build_sheet(access.game)
+    def decide(access: Access, evening: Sheet) -> Done:
         old = evening.saved(number) if number is not None else None
         rules = old.record.rules if old is not None and old.source == "table" else evening.rules
         reading = read_game(evening.names, rules, typed)
         if reading.facts is None:
-            shown = Entry(typed).take(reading_verdict(reading), evening.names)
-            raise Refused(shown.problem or say(reading_verdict(reading).reason), detail=shown)
+            verdict = reading_verdict(reading)
+            shown = Entry(typed).take(verdict, evening.names)
+            raise RefereeError(verdict.problem or (NOTHING_SAVED if shown.errors else verdict.reason), detail=shown)
         facts = reading.facts
         try:
             record = evening.add_by_hand(facts) if number is None else evening.correct(number, facts)
         except EntryRefused as exc:
-            shown = refused_entry(typed, exc, evening.names)
-            raise Refused(shown.problem or say(exc), detail=shown) from None
-        return written(access.game, evening, record)
+            raise refused_entry(typed, exc, evening.names) from None
+        return Done.of(record)
 
     after = {"added": number or len(sheet.games) + 1}
     return SHEET.write(token, decide, typed=typed, detail=entry, render=_entry_page(number), after=after)
@@ -297,9 +294,8 @@ def _followed_once(access: Access, table_id: int) -> StoredGame | None:
     return None
 
 
-def _table_page(table_id: int, hand: int, *, once: StoredGame | None = None) -> Render:
-    def render(access: Access, feedback: Feedback, status: int) -> Response:
-        sheet = build_sheet(access.game)
+def _table_page(table_id: int, hand: int, *, once: StoredGame | None = None) -> Render[Sheet]:
+    def render(access: Access, sheet: Sheet, feedback: Feedback, status: int) -> Response:
         entry = feedback.detail if isinstance(feedback.detail, Entry) else Entry(dict(feedback.typed))
         return _render_table_entry(access, sheet, table_id, hand, entry, status=status, feedback=feedback, once=once)
 
@@ -361,8 +357,7 @@ def from_table_preview(token: str, table_id: int, hand: int) -> Response:
 @bp.get("/g/<token>/table/<int:table_id>/<int:hand>")
 def from_table_page(token: str, table_id: int, hand: int) -> Response:
     access, sheet = SHEET.opened(token)
-    return SHEET.show(access, Feedback(),
-                      render=lambda a, f, s: _render_table_entry(a, sheet, table_id, hand, Entry({})))
+    return _render_table_entry(access, sheet, table_id, hand, Entry({}))
 
 
 def _leftover(typed: dict[str, str], prefix: str = "cards_") -> dict[int, str]:
@@ -383,15 +378,13 @@ def add_from_table(token: str, table_id: int, hand: int) -> Response:
     hands = table_state(table).hands
     leftover, caught = _leftover(typed), _leftover(typed, "caught_")
 
-    def decide(access: Access) -> tuple[str, dict[str, Any]]:
-        evening = build_sheet(access.game)
+    def decide(access: Access, evening: Sheet) -> Done:
         try:
-            return written(access.game, evening, evening.add_from_table(table_id, hands, hand, leftover, caught))
+            return Done.of(evening.add_from_table(table_id, hands, hand, leftover, caught))
         except EntryRefused as exc:
-            shown = refused_entry(typed, exc, evening.names, left_field="cards")
-            raise Refused(shown.problem or say(exc), detail=shown) from None
+            raise refused_entry(typed, exc, evening.names, left_field="cards") from None
         except RefereeError as exc:
-            raise Refused(exc, detail=Entry(typed).take(form_verdict(judge_from_table(
+            raise RefereeError(exc.reason, detail=Entry(typed).take(form_verdict(judge_from_table(
                 evening.names, evening.rules, table_id, hands, hand, leftover, caught), typed, left_field="cards"),
                 evening.names)) from None
 
@@ -410,20 +403,20 @@ def start_table(token: str) -> Response:
     typed = {"leader": str(form.get("leader", ""))[:2], "lowest": str(form.get("lowest", "3♠"))[:4]}
     new_tables: list[store.NewGame] = []
 
-    def decide(access: Access) -> tuple[str, dict[str, Any]]:
+    def decide(access: Access, evening: Sheet) -> tuple[str, dict[str, Any]]:
         leader = whole_number(typed["leader"], high=sheet.players - 1)
         if leader is None:
-            raise Refused(gettext("Tap the player who holds the lowest card dealt: they lead the first hand."),
-                          at="leader")
+            raise RefereeError(message("Tap the player who holds the lowest card dealt: they lead the first hand."),
+                               field="leader")
         try:
             lowest = Card.parse(typed["lowest"] or str(THREE_OF_SPADES))
         except (NotationError, ValueError):
-            raise BadForm(gettext("Choose the lowest card dealt from the list."), at="lowest") from None
+            raise UnreadableInput(message("Choose the lowest card dealt from the list."), field="lowest") from None
         game_rules = _table_rules(sheet.rules)
         try:
             setup = Setup(tuple(sheet.names), game_rules, leader=leader, lowest_card=lowest)
         except RefereeError as exc:
-            raise Refused(exc, at="lowest") from None
+            raise exc.about("lowest") from None
         table = store.NewGame(TABLE_KIND, sheet.names, game_rules.to_dict(),
                               {**setup.to_dict(), "sheet": access.game.keeper_token,
                                "sheet_watch": access.game.watch_token})
@@ -487,14 +480,13 @@ def follow(token: str) -> Response:
     """Follow a table by its link (keeper or watch link), if it has this sheet's players."""
     typed = {"link": str(request.form.get("link", ""))[:300].strip()}
 
-    def decide(access: Access) -> tuple[str, dict[str, Any]]:
+    def decide(access: Access, evening: Sheet) -> Done:
         link = typed["link"].rstrip("/")
         found = find_by_token(link.rsplit("/", 1)[-1], TABLE_KIND) if link else None
         if found is None:
-            raise Refused(gettext("That is not the link of a Tiến lên table: copy it from the table's share box."),
-                          at="link")
-        evening = build_sheet(access.game)
-        return written(access.game, evening, evening.follow(found.game.id, found.game.player_names))
+            raise RefereeError(message("That is not the link of a Tiến lên table: copy it from the table's share box."),
+                               field="link")
+        return Done.of(evening.follow(found.game.id, found.game.player_names))
 
     return SHEET.write(token, decide, typed=typed, at="link")
 

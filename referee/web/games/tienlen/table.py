@@ -20,14 +20,16 @@ htmx the table fragment comes back directly.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from flask import Blueprint, Response, request
 from flask_babel import gettext
 
 from referee.cards import Card, NotationError
-from referee.errors import RefereeError
+from referee.errors import RefereeError, UnreadableInput
 from referee.switches import rules_from_mapping
+from referee.text import message
 from referee.tienlen import (
     THREE_OF_SPADES,
     Action,
@@ -46,10 +48,12 @@ from referee.web.games.tienlen.answers import describe, instant_label, is_bomb_p
 from referee.web.games.tienlen.check import combo_name, switch_specs
 from referee.web.guard import whole_number
 from referee.web.house_rules import sent_switches
+from referee.web.models import Game as StoredGame
+from referee.web.players import read_players
 from referee.web.store import Access
 from referee.web.tables import (
-    BadForm,
     Decide,
+    Done,
     Feedback,
     FollowedGame,
     remembered,
@@ -67,27 +71,32 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 4
 # ---------------------------------------------------------------------------
 
 
-def game_setup(access: Access) -> Setup:
-    return Setup.from_dict(access.game.setup)
-
-
-def live_state(access: Access) -> Game:
+def live_state(game: StoredGame) -> Game:
     """The game as the library sees it: the effective events replayed."""
-    return replay_game(game_setup(access), live_records(access))
+    return replay_game(Setup.from_dict(game.setup), live_records(game))
 
 
-def live_records(access: Access) -> list[dict[str, Any]]:
-    return [e.payload for e in store.live_events(access.game)]
+def live_records(game: StoredGame) -> list[dict[str, Any]]:
+    return [e.payload for e in store.live_events(game)]
 
 
-def last_move(access: Access) -> str | None:
+def last_move(access: Access, state: Game) -> str | None:
     """The latest move still in force, for the undo button."""
     live = store.live_events(access.game)
-    return describe(live[-1].payload, tuple(access.game.player_names)) if live else None
+    return describe(live[-1].payload, state.setup.players) if live else None
 
 
-def render_table(access: Access, feedback: Feedback, status: int = 200) -> Response:
-    state = live_state(access)
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PastHand:
+    """A finished hand of the table, as its list of past hands says it."""
+
+    number: int
+    winner: int | None
+    order: tuple[str, ...]
+    """The players in the order they went out."""
+
+
+def render_table(access: Access, state: Game, feedback: Feedback, status: int = 200) -> Response:
     hand = state.hand
     names = state.setup.players
     rules = state.setup.rules
@@ -102,25 +111,23 @@ def render_table(access: Access, feedback: Feedback, status: int = 200) -> Respo
         rules=rules,
         hand_number=len(state.hands),
         hand_log=[describe(a, names) for a in hand.log],
-        past_hands=[
-            {"number": i + 1, "winner": h.winner, "order": [names[s] for s in h.finishing_order]}
-            for i, h in enumerate(state.hands[:-1])
-        ],
+        past_hands=[PastHand(number=i + 1, winner=h.winner, order=tuple(names[s] for s in h.finishing_order))
+                    for i, h in enumerate(state.hands[:-1])],
         table_bomb=_table_bomb(hand),
         kind_label=combo_name,
         instant_label=instant_label,
         can_pass=hand.turn is not None and hand.can_pass(hand.turn),
-        undo_label=last_move(access),
+        undo_label=last_move(access, state),
         feedback=feedback,
         instant_kinds=[(k.value, instant_label(k)) for k in InstantWinKind],
         can_declare=(rules.instant_wins and not hand.log and not hand.over),
         # The game as the phone's engine replays it to judge the next move by itself.
-        phone_game={"setup": access.game.setup, "records": live_records(access)} if access.can_write else None,
+        phone_game={"setup": access.game.setup, "records": live_records(access.game)} if access.can_write else None,
     )
 
 
-GAME: FollowedGame[object] = FollowedGame(  # no build: its pages read the state themselves
-    bp, kind=KIND, endpoint="tienlen_table.table", render=render_table, last_move=last_move)
+GAME: FollowedGame[Game] = FollowedGame(
+    bp, kind=KIND, endpoint="tienlen_table.table", build=live_state, render=render_table, last_move=last_move)
 
 
 def _table_bomb(hand: Any) -> bool:
@@ -134,9 +141,10 @@ def _table_bomb(hand: Any) -> bool:
 def _seat(form: Any, state: Game) -> int:
     seat = whole_number(form.get("seat", ""))
     if seat is None:
-        raise BadForm(gettext("The form does not say which player acts; reload the page and try again."))
+        raise UnreadableInput(message("The form does not say which player acts; reload the page and try again."),
+                              field="seat")
     if not 0 <= seat < len(state.setup.players):
-        raise BadForm(gettext("There is no such seat at this table."))
+        raise UnreadableInput(message("There is no such seat at this table."), field="seat")
     return seat
 
 
@@ -154,24 +162,19 @@ def new() -> Response:
         return _new_form(names, values, leader="", hand_size="13", errors=errors, lowest=str(THREE_OF_SPADES))
 
     form = request.form
-    rows = [" ".join(form.get(f"name{i}", "").split()) for i in range(MAX_PLAYERS)]
-    named = [i for i, n in enumerate(rows) if n]
+    players = read_players(form, least=MIN_PLAYERS, most=MAX_PLAYERS, mark="leader")
+    rows = list(players.rows)
     values = sent_switches(form, TienLenRules)
     leader_raw = form.get("leader", "")
     size_raw = form.get("hand_size", "13").strip() or "13"
     lowest_raw = (form.get("lowest") or str(THREE_OF_SPADES)).strip()[:4]
 
-    names = [rows[i] for i in named]
-    try:
-        names = store.clean_names(names, least=MIN_PLAYERS, most=MAX_PLAYERS)
-    except store.PlayerNamesError as exc:
-        errors["names"] = say(exc)
-    leader = -1
-    leader_row = whole_number(leader_raw)
-    if leader_row in named:
-        leader = named.index(leader_row)
-    else:
-        errors["leader"] = _tap_the_leader(lowest_raw, len(named))
+    names = list(players.names) or [n for n in rows if n.split()]
+    if players.error:
+        errors["names"] = players.error
+    leader = -1 if players.marked is None else players.marked
+    if players.marked is None:
+        errors["leader"] = _tap_the_leader(lowest_raw, len(names))
     try:
         rules = rules_from_mapping(TienLenRules, values)
     except SwitchError as exc:
@@ -263,12 +266,12 @@ def table(token: str) -> Response:
     return GAME.page(token)  # picker.js carries cards being tapped across a poll
 
 
-def _decide(do: Callable[[Game], Action]) -> Decide:
+def _decide(do: Callable[[Game], Action]) -> Decide[Game]:
     """Judge an action on the table this phone saw; the record becomes the event."""
 
-    def decide(access: Access) -> tuple[str, dict[str, Any]]:
-        payload = do(live_state(access)).to_dict()
-        return str(payload["action"]), payload
+    def decide(access: Access, state: Game) -> Done:
+        payload = do(state).to_dict()
+        return Done(str(payload["action"]), payload)
 
     return decide
 
@@ -301,7 +304,7 @@ def instant_win(token: str) -> Response:
         try:
             kind = InstantWinKind(request.form.get("kind", ""))
         except ValueError:
-            raise BadForm(gettext("Choose which instant win is declared.")) from None
+            raise UnreadableInput(message("Choose which instant win is declared."), field="kind") from None
         return state.declare_instant_win(seat, kind)
 
     return GAME.write(token, _decide(declare), typed={"seat": request.form.get("seat", "")[:4]})

@@ -13,7 +13,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from referee.cards import AnyCard, Joker, NotationError, Suit, TooManyCopiesError, parse_card, parse_cards
-from referee.errors import RefereeError
+from referee.errors import RefereeError, UnreadableInput
+from referee.text import message
 from referee.trece import (
     DemandError,
     Draw,
@@ -178,19 +179,6 @@ def describe(record: Record, state: State) -> str:
     return str(record)  # pragma: no cover
 
 
-class MoveRefused(Exception):
-    """A move the rules refuse: ``reason`` (a library error or a sentence), shown ``at`` a field."""
-
-    def __init__(self, reason: Any, at: str | None) -> None:
-        super().__init__(str(reason))
-        self.reason = reason
-        self.at = at
-
-
-class MoveUnreadable(ValueError):
-    """A form that cannot be read (the server answers 400)."""
-
-
 def judge(state: State, form: Mapping[str, Any]) -> Record:
     """The action the form asks for, done on ``state`` (its record), or why not."""
     action = form.get("action", "")
@@ -198,23 +186,23 @@ def judge(state: State, form: Mapping[str, Any]) -> Record:
         try:
             cards = parse_cards(form.get("cards", ""))
         except NotationError as exc:
-            raise MoveRefused(exc, "cards") from None
+            raise exc.about("cards") from None
         if not cards:
-            raise MoveRefused(gettext("Tap the cards played, in order, then Play."), "cards")
+            raise RefereeError(message("Tap the cards played, in order, then Play."), field="cards")
         try:
             return state.play(None, cards)
         except IllegalPlayError as exc:
-            raise MoveRefused(exc, "play") from None
+            raise exc.about("play") from None
         except (TooManyCopiesError, EmptyPlayError) as exc:
-            raise MoveRefused(exc, "cards") from None
+            raise exc.about("cards") from None
     if action == "draw":
         return state.draw()
     if action in ("last_card", "thirteen"):
         player = form.get("player", "")
         if player not in ("0", "1"):
-            raise MoveUnreadable(gettext("Say which player calls."))
+            raise UnreadableInput(message("Say which player calls."), field="player")
         return state.call_last_card(int(player)) if action == "last_card" else state.call_thirteen(int(player))
-    raise MoveUnreadable(gettext("Unknown action: play, draw, last card or thirteen."))
+    raise UnreadableInput(message("Unknown action: play, draw, last card or thirteen."), field="action")
 
 
 def table_move(game: Mapping[str, Any], pending: Sequence[Mapping[str, Any]], form: Mapping[str, Any]) -> Answer:
@@ -227,12 +215,9 @@ def table_move(game: Mapping[str, Any], pending: Sequence[Mapping[str, Any]], fo
                                "demand_red": state.demand is not None and state.demand.is_red}
     try:
         record = judge(state, form)
-    except MoveRefused as exc:
-        context.update(feedback=Said(error=say(exc.reason), at=exc.at), turn=None)
-        return Answer("trece/_dock.html", context, status=422)
     except RefereeError as exc:
-        context.update(feedback=Said(error=say(exc)), turn=None)
-        return Answer("trece/_dock.html", context, status=422)
+        context.update(feedback=Said(error=say(exc.said), at=exc.field), turn=None)
+        return Answer("trece/_dock.html", context, status=exc.status)
     context.update(feedback=Said(), log=[describe(record, state)], turn=None,
                    demand_red=state.demand is not None and state.demand.is_red)
     return Answer("trece/_dock.html", context)

@@ -25,6 +25,7 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 
 from referee.cards import Card, NotationError, Suit, parse_card, parse_cards
+from referee.errors import UnreadableInput
 from referee.switches import rules_from_mapping
 from referee.text import message
 from referee.trece import (
@@ -38,20 +39,13 @@ from referee.trece import (
 from referee.web import api, openapi, settle_up, store
 from referee.web.games.trece import answers
 from referee.web.games.trece.answers import JOKER_CODES as JOKER_CODES
-from referee.web.games.trece.answers import MoveRefused, MoveUnreadable, describe, judge, read_one_card
+from referee.web.games.trece.answers import describe, judge, read_one_card
 from referee.web.games.trece.money import money_context
 from referee.web.house_rules import SwitchLabel, Words, rules_from_form, switch_labels
 from referee.web.i18n import reason_fields
 from referee.web.models import Game
-from referee.web.tables import (
-    BadForm,
-    Feedback,
-    FollowedGame,
-    Refused,
-    remember_rules,
-    remembered,
-    remembered_rules,
-)
+from referee.web.players import read_players
+from referee.web.tables import Done, Feedback, FollowedGame, remember_rules, remembered, remembered_rules
 from referee.web.views import render_page, say
 
 KIND = "trece"
@@ -77,11 +71,11 @@ def read_suit(raw: Any) -> Suit | None:
         return None
     wrong = message("the field {field} must be a suit such as ♥ or h, or null", field="'must_follow'")
     if not isinstance(raw, str):
-        raise api.BadRequest(wrong, field="must_follow")
+        raise UnreadableInput(wrong, field="must_follow")
     try:
         return Suit.parse(raw.strip())
     except ValueError:
-        raise api.BadRequest(message("the field {field} must be a suit such as ♥ or h, or null: {value} is not a suit",
+        raise UnreadableInput(message("the field {field} must be a suit such as ♥ or h, or null: {value} is not a suit",
                                      field="'must_follow'", value=repr(raw.strip())), field="must_follow") from None
 
 
@@ -123,18 +117,16 @@ def trece_api_check() -> ResponseReturnValue:
     data = api.json_body(required=("top", "play"), allowed=("must_follow", "rules"))
     top_text = api.text_field(data, "top")
     if not top_text.strip():
-        raise api.BadRequest(message("the field {field} must name the card on top of the pile", field="'top'"),
+        raise UnreadableInput(message("the field {field} must name the card on top of the pile", field="'top'"),
                              field="top")
     try:
         top = parse_card(top_text)
     except NotationError as exc:
-        raise api.BadRequest(message("{what}: {why}", what=message("the top of the pile"), why=exc.reason),
-                             reason=exc.reason, field="top") from None
+        raise api.in_field(exc, "top", message("the top of the pile")) from None
     try:
         play = parse_cards(api.text_field(data, "play"))
     except NotationError as exc:
-        raise api.BadRequest(message("{what}: {why}", what=message("the play"), why=exc.reason),
-                             reason=exc.reason, field="play") from None
+        raise api.in_field(exc, "play", message("the play")) from None
     must_follow = read_suit(data.get("must_follow"))
     rules = rules_from_mapping(TreceRules, api.rules_field(data))
     verdict = check_play(top, play, must_follow, rules)
@@ -188,12 +180,11 @@ API.add_path(
 def new_game() -> Response:
     form = request.form
     errors: dict[str, str] = {}
-    names: list[str] = []
-    try:
-        names = store.clean_names([form.get("name0", ""), form.get("name1", "")], least=2, most=2)
-    except ValueError as exc:
-        errors["names"] = say(exc)
-    dealer = 1 if form.get("dealer") == "1" else 0
+    players = read_players(form, least=2, most=2, mark="dealer")
+    names = players.names
+    if players.error:
+        errors["names"] = players.error
+    dealer = 1 if players.marked_row == 1 else 0
     turned, turned_rank, turned_suit = read_one_card(form, "turned", errors, jokers=False)
     if turned is None and "turned" not in errors:
         errors["turned"] = gettext("Choose the card turned face up to start the pile (rank and suit).")
@@ -232,16 +223,14 @@ def _stake_undone(game: Game) -> str | None:
     return settle_up.undo_label(live[-1]) if live else None
 
 
-def last_move(access: store.Access) -> str | None:
+def last_move(access: store.Access, state: State) -> str | None:
     """The latest move still in force, for the undo button."""
     if (label := _stake_undone(access.game)) is not None:
         return label
-    state = game_state(access.game)
     return describe(state.log[-1], state) if state.log else None
 
 
-def render_table(access: store.Access, feedback: Feedback, status: int = 200) -> Response:
-    state = game_state(access.game)
+def render_table(access: store.Access, state: State, feedback: Feedback, status: int = 200) -> Response:
     log = [describe(r, state) for r in state.log]
     return render_page(
         "trece/table.html", "trece/_table.html", status=status, **GAME.context(access),
@@ -256,8 +245,8 @@ def render_table(access: store.Access, feedback: Feedback, status: int = 200) ->
     )
 
 
-GAME: FollowedGame[object] = FollowedGame(  # no build: its pages read the state themselves
-    bp, kind=KIND, endpoint="trece.table", render=render_table, last_move=last_move)
+GAME: FollowedGame[State] = FollowedGame(
+    bp, kind=KIND, endpoint="trece.table", build=game_state, render=render_table, last_move=last_move)
 
 
 settle_up.add_sheet_routes(bp, GAME)  # the stake per game won (keeper form)
@@ -268,16 +257,11 @@ def table(token: str) -> Response:
     return GAME.page(token)
 
 
-def decide(access: store.Access) -> tuple[str, dict[str, Any]]:
-    """The action the form asks for, judged on the table this phone saw (as the phone judges it:
+def decide(access: store.Access, state: State) -> Done:
+    """The action the form asks for, done on the table this phone saw (as the phone judges it:
     :func:`referee.web.games.trece.answers.judge`)."""
-    try:
-        record = judge(game_state(access.game), request.form)
-    except MoveRefused as exc:
-        raise Refused(exc.reason, at=exc.at) from None
-    except MoveUnreadable as exc:
-        raise BadForm(str(exc)) from None
-    return record.action, record.to_dict()
+    record = judge(state, request.form)
+    return Done(record.action, record.to_dict())
 
 
 @bp.post("/g/<token>/act")

@@ -1,0 +1,127 @@
+"""The app's answers to a mistake: one for the referee's (:class:`~referee.errors.RefereeError`),
+one for an HTTP error, in a page, a fragment or the JSON API alike.
+
+A view (or a hook before it) raises the library's :class:`~referee.errors.RefereeError` for every
+mistake a person should read: the rules refuse (422), the input cannot be read
+(:class:`~referee.errors.UnreadableInput`, 400), or the web layer's own refusals (a cross-site
+write 403, a body too large 413, given as ``status``).  Nothing else is answered as bad input: any
+other exception is a bug, a 500 that is logged.
+
+A followed game's write shows the refusal on its own page (:meth:`referee.web.tables.FollowedGame.write`);
+everywhere else :func:`refused` answers it: the error page (or its fragment for htmx) with the
+sentence in the reader's language, or under ``/api/`` the JSON body
+
+``error``
+    the whole sentence in English (``said``: the reason placed, "the play: '1x' is not a card");
+``reason_code`` / ``params``
+    the referee's sentence (``reason``) as data: its template (the catalogue msgid) and blanks;
+``error_localized``
+    the whole sentence in the reader's language, when the request names one the app speaks;
+``field``
+    the input it is about, when one is.
+
+The JSON API has no game to refuse an action against: a mistake the referee read and refused
+there (422 on a page) is the request's mistake, 400, as the OpenAPI document says.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Response, jsonify, request
+from flask.typing import ResponseReturnValue
+from flask_babel import gettext
+from werkzeug.exceptions import HTTPException
+
+from referee.errors import REFUSED, UNREADABLE, RefereeError
+from referee.web import i18n
+from referee.web.i18n import message_json
+from referee.web.views import render_page, say
+
+
+def wants_json() -> bool:
+    """Whether this request is the JSON API's."""
+    return request.path.startswith("/api/")
+
+
+def api_status(exc: RefereeError) -> int:
+    """The status of ``exc`` in the JSON API: 400 for any mistake in what was sent (the API
+    refuses no action as a game stands), else the one the web layer gave it (403, 413)."""
+    return UNREADABLE if exc.status == REFUSED else exc.status
+
+
+def json_fields(exc: RefereeError) -> dict[str, Any]:
+    """The JSON API's body for ``exc`` (see the module docstring)."""
+    body: dict[str, Any] = {"error": str(exc.said), **message_json(exc.reason)}
+    if i18n.reader_locale():
+        body["error_localized"] = exc.said.translate(gettext)
+    if exc.field:
+        body["field"] = exc.field
+    return body
+
+
+def answer_json(exc: RefereeError) -> Response:
+    response = jsonify(json_fields(exc))
+    response.status_code = api_status(exc)
+    return response
+
+
+def refused(exc: RefereeError) -> ResponseReturnValue:
+    """The app's answer to a :class:`RefereeError` no view answered itself."""
+    if wants_json():
+        return answer_json(exc)
+    return render_page("errors/error.html", "partials/error.html", status=exc.status, code=exc.status,
+                       title=title(exc.status), detail=say(exc.said))
+
+
+def plain_words(exc: HTTPException) -> str | None:
+    """Our own sentence for an error that carries only the server library's stock text."""
+    if exc.description != type(exc).description:
+        return exc.description  # a view's own reason, already in players' words
+    return {
+        400: gettext("The referee could not read what was sent. Check the form and send it again."),
+        403: gettext("This link may not do that."),
+        404: gettext("There is nothing at this address. If it came from a share link, it may have been cut short."),
+        405: gettext("This page cannot be used that way; go back and use its buttons."),
+        413: gettext("That was too much to send at once."),
+    }.get(exc.code or 0, exc.description)
+
+
+def title(code: int | None) -> str | None:
+    """The error page's heading in the reader's language (``None``: the server library's name)."""
+    return {
+        400: gettext("Bad request"),
+        403: gettext("Not allowed"),
+        404: gettext("Not found"),
+        405: gettext("Not this way"),
+        409: gettext("Changed meanwhile"),
+        413: gettext("Too much at once"),
+        422: gettext("Cannot be done"),
+        429: gettext("Too many requests"),
+    }.get(code or 0)
+
+
+def http_error(exc: HTTPException) -> ResponseReturnValue:
+    """An HTTP error (404, 405, a view's ``abort(403, reason)``): the error page, or under
+    ``/api/`` ``{"error": …}`` (``error_localized`` for a reader of another language)."""
+    if wants_json():
+        body: dict[str, str] = {"error": exc.description or exc.name}
+        if i18n.reader_locale():
+            body["error_localized"] = plain_words(exc) or exc.name
+        response = jsonify(body)
+        if exc.code is not None:
+            response.status_code = exc.code
+        return with_error_headers(response, exc)
+    response = render_page(
+        "errors/error.html", "partials/error.html", status=exc.code or 500,
+        code=exc.code, title=title(exc.code) or exc.name, detail=plain_words(exc),
+    )
+    return with_error_headers(response, exc)
+
+
+def with_error_headers(response: Response, exc: HTTPException) -> Response:
+    """The headers an HTTP error carries besides its body (``Allow`` on a 405, ``Retry-After``…)."""
+    for name, value in exc.get_headers():
+        if name.lower() != "content-type":
+            response.headers[name] = value
+    return response

@@ -1,0 +1,34 @@
+"""What the dead-code finder (vulture, tests/test_lint.py) cannot see used: each name with who uses it.
+
+Vulture reads Python only; a name used from a template counts already (the lint test gives it
+every identifier of the templates).  A name here is used by a framework, a string or a file
+format; it is not dead code.
+"""
+
+# ruff: noqa
+_ = object()
+
+# Phone screens: reached through their registry entry's "module:function" string (PhoneScreen.answer).
+_.phone_check, _.phone_table, _.phone_score, _.phone_preview, _.phone_round
+
+# zipfile reads it when it writes the entry (the engine's zip: a file readable by everyone).
+_.external_attr
+
+# Werkzeug's converter reads the class attribute (referee.web.guard.AsciiIntegerConverter).
+_.regex
+
+# Flask-Babel: a Domain's cache hook, and the Babel object's domain (referee.web.i18n).
+_.get_translations_cache, _.domain_instance
+
+# A database column, written by store.append_event's UPDATE (values(updated_at=...)).
+_.updated_at
+
+# The rules library's public names: the ranks of a deck (Rank.FOUR ... Rank.NINE), and the
+# contract's can_x of every action (referee/errors.py: can_x is True exactly when x is accepted).
+_.FOUR, _.FIVE, _.SIX, _.SEVEN, _.EIGHT, _.NINE
+_.can_next_hand, _.can_correct, _.can_add_from_table, _.can_follow
+
+# Dead in the rules library, left to its owners (issue 30: the modules being split), to be
+# deleted with it: referee/three_thirteen_solver.py _face_points, referee/tienlen.py pass_turn
+# (an alias of pass_, twice), referee/tienlen_evening.py GameAdded.finished_game.
+_._face_points, _.pass_turn, _.finished_game
