@@ -19,7 +19,7 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 from werkzeug.exceptions import HTTPException
 
 from referee.web import guard, i18n
-from referee.web.database import MIGRATIONS, configure_engine, upgrade_database
+from referee.web.database import MIGRATIONS, close_session, configure_engine, saved_state, upgrade_database, watch_commits
 from referee.web.extensions import babel, compress, db, htmx, migrate
 
 
@@ -30,6 +30,8 @@ def init_app(app: Flask) -> None:
     db.init_app(app)
     with app.app_context():
         configure_engine(db.engine)
+    close_session(app)  # a connection that dropped is thrown away quietly, never a traceback
+    watch_commits()  # a 503 says whether this request's write was stored (database.saved_state)
     migrate.init_app(app, db, directory=MIGRATIONS)
     babel.init_app(app, locale_selector=i18n.select_locale)
     i18n.init_app(app)
@@ -195,7 +197,7 @@ def with_error_headers(response: Response, exc: HTTPException) -> Response:
     return response
 
 
-DATABASE_RETRY_SECONDS = 30
+DATABASE_RETRY_SECONDS = 5
 
 
 def database_down(exc: BaseException) -> bool:
@@ -209,31 +211,55 @@ def database_down(exc: BaseException) -> bool:
 def _database_error(exc: Exception) -> ResponseReturnValue:
     """A database that does not answer: 503 in the reader's language, one log line, no traceback.
 
-    Nothing was stored (the write's transaction never committed); a phone keeps the write in
-    its outbox and sends it again (static/js/app.js), a form keeps what was typed."""
+    The answer says what became of the write (``X-Thirteen-Saved``, :func:`database.saved_state`):
+    ``no`` (no commit began: nothing was stored), ``unknown`` (the database dropped during the
+    commit), ``yes`` (stored; only showing it failed).  It carries the write's id back
+    (``X-Thirteen-Write``): sending the write again with that id is safe, it is stored once
+    (static/js/app.js keeps it in its outbox and resends it), and a form keeps what was typed."""
     if not database_down(exc):
         return _server_error(exc)
     from referee.web.serve import shown_path
 
     first_line = str(getattr(exc, "orig", None) or exc).strip().splitlines()[:1]
-    current_app.logger.warning("database not answering (%s %s answered 503): %s", request.method,
-                               shown_path(request.path), first_line[0] if first_line else type(exc).__name__)
+    saved = saved_state()
+    current_app.logger.warning("database not answering (%s %s answered 503, saved: %s): %s", request.method,
+                               shown_path(request.path), saved, first_line[0] if first_line else type(exc).__name__)
     try:
         db.session.rollback()
     except DBAPIError:
         pass
-    detail = gettext("The referee cannot reach its records just now, so nothing was saved. "
-                     "What you typed is kept: send it again in a minute.")
+    if saved == "yes":
+        detail = gettext("It was saved, but the referee cannot reach its records just now to show it. "
+                         "Open the page again in a minute.")
+        english = "the database stopped answering after the write was stored; open the page again later"
+    elif saved == "unknown":
+        detail = gettext("The referee cannot reach its records just now. What you typed is kept: send it "
+                         "again in a minute (it is never saved twice).")
+        english = "the database is not answering; send it again later with the same write id (never stored twice)"
+    else:
+        detail = gettext("The referee cannot reach its records just now, so nothing was saved. "
+                         "What you typed is kept: send it again in a minute.")
+        english = "the database is not answering; nothing was saved, send it again later"
     if _wants_json():
-        response = jsonify(error="the database is not answering; nothing was saved, send it again later")
+        body = {"error": english}
+        if i18n.reader_locale():
+            body["error_localized"] = detail
+        response = jsonify(body)
         response.status_code = 503
     else:
         from referee.web.views import render_page
 
-        response = render_page("errors/error.html", "partials/error.html", status=503, code=503,
-                               title=gettext("Not answering"), detail=detail)
+        try:
+            response = render_page("errors/error.html", "partials/error.html", status=503, code=503,
+                                   title=gettext("Not answering"), detail=detail)
+        except Exception:  # the page itself needs the database (it never should): say it plainly
+            response = Response(detail, 503, mimetype="text/plain")
     response.headers["Retry-After"] = str(DATABASE_RETRY_SECONDS)
     response.headers["Cache-Control"] = "no-store"
+    response.headers["X-Thirteen-Saved"] = saved
+    write = request.headers.get("X-Thirteen-Write", "")
+    if write and len(write) <= 64 and write.isascii() and write.isalnum():
+        response.headers["X-Thirteen-Write"] = write
     return response
 
 
