@@ -128,3 +128,120 @@ def test_a_database_that_hangs_is_a_503_in_the_readers_language_and_never_needed
             server.stop()
         output = server.output()
         assert "Traceback" not in output, output[-3000:]
+
+
+# --------------------------------------------------------------------------- a connection that drops
+
+
+def _kill_backend_of(session_connection) -> None:  # type: ignore[no-untyped-def]
+    """End the server process behind one connection, as a crash or ``pg_ctl stop -m fast`` does."""
+    from referee.web.extensions import db
+
+    pid = session_connection.info.backend_pid
+    with db.engine.connect() as other:
+        other.exec_driver_sql(f"SELECT pg_terminate_backend({int(pid)})")
+        other.commit()
+
+
+@pytest.fixture
+def pg_app(make_app):  # type: ignore[no-untyped-def]
+    from referee.web.extensions import db
+
+    with PrivatePostgres() as pg:
+        app = make_app(pg.url)
+        yield app
+        with app.app_context():
+            db.session.remove()
+            db.engine.dispose()
+
+
+def _three_thirteen(client) -> str:  # type: ignore[no-untyped-def]
+    response = client.post("/three-thirteen/new", data={"names": ["Ana", "Bao"], "dealer": "0"})
+    assert response.status_code == 303
+    return response.headers["Location"].rsplit("/", 1)[-1]
+
+
+def _stored_events(app) -> int:  # type: ignore[no-untyped-def]
+    from referee.web.extensions import db
+
+    with app.app_context():
+        return int(db.session.scalar(select(func.count()).select_from(Event)))
+
+
+def test_a_write_stored_before_the_connection_dropped_is_never_said_to_be_unsaved(pg_app, caplog):
+    from sqlalchemy import event
+
+    from referee.web.extensions import db
+
+    client = pg_app.test_client()
+    token = _three_thirteen(client)
+
+    # The commit goes through; then the connection dies before the game is read again.
+    kills: list[int] = []
+
+    def kill_on_commit(connection) -> None:  # type: ignore[no-untyped-def]
+        kills.append(connection.connection.dbapi_connection.info.backend_pid)
+
+    with pg_app.app_context():
+        engine = db.engine
+    event.listen(engine, "commit", kill_on_commit)
+
+    def refuse(dialect, *_):  # type: ignore[no-untyped-def]
+        raise dialect.loaded_dbapi.OperationalError("connection refused: is the server running?")
+
+    def after_commit(session) -> None:  # type: ignore[no-untyped-def]
+        if kills:  # the server crashes right after the commit, and does not take connections yet
+            with engine.connect() as other:
+                other.exec_driver_sql(f"SELECT pg_terminate_backend({int(kills.pop())})")
+                other.commit()
+            event.listen(engine, "do_connect", refuse)
+            engine.dispose()  # no connection left alive
+
+    from sqlalchemy.orm import Session
+
+    event.listen(Session, "after_commit", after_commit)
+    try:
+        response = client.post(f"/three-thirteen/g/{token}/round/1", data=_round(7, 0),
+                               headers={"X-Thirteen-Write": "storedw1", "Accept-Language": "es"})
+    finally:
+        event.remove(Session, "after_commit", after_commit)
+        event.remove(engine, "commit", kill_on_commit)
+        if event.contains(engine, "do_connect", refuse):
+            event.remove(engine, "do_connect", refuse)
+    assert _stored_events(pg_app) == 1
+    assert response.status_code == 503
+    assert response.headers["X-Thirteen-Saved"] == "yes"
+    assert response.headers["X-Thirteen-Write"] == "storedw1"
+    page = response.get_data(as_text=True)
+    assert "así que no se guardó nada" not in page and "Se guardó, pero" in page
+    assert not [r for r in caplog.records if r.exc_info]
+    # Sent again (the phone did not know): answered as done, stored once.
+    again = client.post(f"/three-thirteen/g/{token}/round/1", data=_round(7, 0), headers={"X-Thirteen-Write": "storedw1"})
+    assert again.status_code == 303 and _stored_events(pg_app) == 1
+
+
+def test_a_connection_that_drops_before_the_request_ends_is_not_a_500_or_a_traceback(pg_app, caplog):
+    from flask import g
+
+    from referee.web.extensions import db
+
+    @pg_app.after_request
+    def drop(response):  # type: ignore[no-untyped-def]
+        # The page was read in a transaction still open; its server process dies before the
+        # request's session is closed (the rollback of the teardown meets a dead connection).
+        if g.get("drop_me"):
+            _kill_backend_of(db.session.connection().connection.dbapi_connection)
+        return response
+
+    @pg_app.before_request
+    def mark():  # type: ignore[no-untyped-def]
+        from flask import request
+
+        g.drop_me = request.args.get("drop") == "1"
+
+    client = pg_app.test_client()
+    token = _three_thirteen(client)
+    response = client.get(f"/three-thirteen/g/{token}?drop=1")
+    assert response.status_code == 200
+    assert not [r for r in caplog.records if r.exc_info]
+    assert client.get(f"/three-thirteen/g/{token}").status_code == 200  # the next request gets a live connection

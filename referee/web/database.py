@@ -79,15 +79,16 @@ def engine_options(uri: str) -> dict[str, Any]:
 
 
 class Breaker:
-    """Whether the database was just found not answering: for :data:`BREAKER_SECONDS` after
-    that, a new connection is refused at once; then one request at a time tries again (the
-    others are refused at once meanwhile) until one gets through."""
+    """Whether the database was just found not answering (a connection cut by the
+    :class:`Watchdog`, a connect that timed out): for :data:`BREAKER_SECONDS` after that, a new
+    connection is refused at once; then one request at a time tries again (the others are
+    refused at once meanwhile) until one gets through."""
 
     def __init__(self, seconds: float = BREAKER_SECONDS) -> None:
         self.seconds = seconds
         self.open_until = 0.0
         self.suspect = False
-        self.trying = threading.Lock()
+        self.probing_until = 0.0
 
     def trip(self) -> None:
         self.open_until = time.monotonic() + self.seconds
@@ -97,9 +98,14 @@ class Breaker:
         self.suspect = False
 
     def reason_to_refuse(self) -> str | None:
-        """Why a new connection is refused now, or ``None`` (then :meth:`trying` may be held)."""
-        if time.monotonic() < self.open_until:
+        """Why a new connection is refused now, or ``None`` (this one may try)."""
+        now = time.monotonic()
+        if now < self.open_until:
             return "the database did not answer a moment ago"
+        if self.suspect:
+            if now < self.probing_until:
+                return "the database is being tried again by another request"
+            self.probing_until = now + CONNECT_TIMEOUT_SECONDS + 1
         return None
 
 
@@ -164,33 +170,20 @@ def _watch_postgres(engine: Engine) -> None:
     engine.info.update(breaker=breaker, watchdog=watchdog)  # type: ignore[attr-defined]  # see above
 
     @event.listens_for(engine, "do_connect")
-    def _refuse_while_down(dialect: Any, conn_rec: Any, cargs: Any, cparams: Any) -> Any:
-        import psycopg
-
+    def _refuse_while_down(dialect: Any, conn_rec: Any, cargs: Any, cparams: Any) -> None:
         reason = breaker.reason_to_refuse()
-        if reason is None and breaker.suspect and not breaker.trying.acquire(blocking=False):
-            reason = "the database is being tried again by another request"
-        elif reason is None and breaker.suspect:
-            try:
-                connection = dialect.loaded_dbapi.connect(*cargs, **cparams)
-            except Exception:
-                breaker.trip()
-                raise
-            finally:
-                breaker.trying.release()
-            breaker.closed()
-            return connection
         if reason is not None:
-            raise psycopg.OperationalError(reason)
-        try:
-            return dialect.loaded_dbapi.connect(*cargs, **cparams)
-        except psycopg.OperationalError:
-            breaker.trip()
-            raise
+            raise dialect.loaded_dbapi.OperationalError(reason)
+
+    @event.listens_for(engine, "handle_error")
+    def _timed_out(context: Any) -> None:
+        if context.connection is None and "timeout" in str(context.original_exception).lower():
+            breaker.trip()  # a connect that got no answer in time
 
     @event.listens_for(engine, "connect")
     def _fresh(dbapi_connection: Any, record: Any) -> None:
         record.info["fresh"] = True
+        breaker.closed()
 
     @event.listens_for(engine, "checkout")
     def _ping(dbapi_connection: Any, record: Any, proxy: Any) -> None:
