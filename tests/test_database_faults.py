@@ -245,3 +245,98 @@ def test_a_connection_that_drops_before_the_request_ends_is_not_a_500_or_a_trace
     assert response.status_code == 200
     assert not [r for r in caplog.records if r.exc_info]
     assert client.get(f"/three-thirteen/g/{token}").status_code == 200  # the next request gets a live connection
+
+
+# --------------------------------------------------------------------------- stops and crashes
+
+
+def _keeper_through_outages(url: str, token: str, name: str, answers: list[tuple[str, int, str]],
+                            stop: threading.Event) -> None:
+    """Save corrections one after another, each with its own write id; a write told 503 is sent
+    again with its id (as the outbox does) unless the answer said nothing was saved (then a new
+    id).  Notes every (write id, status, X-Thirteen-Saved)."""
+    version, n = 0, 0
+    while not stop.is_set():
+        n += 1
+        write = f"{name}x{n:05d}"
+        while not stop.is_set():
+            try:
+                status, headers, _ = _request(url, "POST", f"/three-thirteen/g/{token}/round/1",
+                                              _round(n % 200, version), {"X-Thirteen-Write": write})
+            except (OSError, http.client.HTTPException):
+                status, headers = 0, {}
+            answers.append((write, status, headers.get("x-thirteen-saved", "")))
+            if status == 303:
+                version += 1
+                break
+            if status == 409:  # told so by a 503 that said "unknown": read the version again
+                version = _version_or_none(url, token) or version
+                break
+            if status == 503 and headers.get("x-thirteen-saved") == "no":
+                break
+            time.sleep(0.2)
+
+
+def _version_or_none(url: str, token: str) -> int | None:
+    try:
+        status, _, page = _request(url, "GET", f"/three-thirteen/g/{token}")
+    except OSError:
+        return None
+    found = re.search(r'data-version="(\d+)"', page)
+    return int(found.group(1)) if status == 200 and found else None
+
+
+@pytest.mark.parametrize("server_kind", ["waitress", "gunicorn"])
+def test_stops_and_crashes_of_postgres_are_503s_never_500s_and_no_stored_write_is_said_unsaved(tmp_path, server_kind):
+    from sqlalchemy import text
+
+    with PrivatePostgres() as pg:
+        server = ProductionServer(server_kind, pg.url, tmp_path / "log", workers=2, threads=4).start()
+        try:
+            tokens = [_new_game(server.url) for _ in range(4)]
+            answers: list[tuple[str, int, str]] = []
+            stop = threading.Event()
+            keepers = [threading.Thread(target=_keeper_through_outages, args=(server.url, t, f"k{i}", answers, stop))
+                       for i, t in enumerate(tokens)]
+            for k in keepers:
+                k.start()
+            for outage in ("fast", "crash", "fast", "crash"):
+                time.sleep(1.5)
+                if outage == "fast":
+                    pg.stop("fast")
+                else:
+                    pg.crash()
+                time.sleep(1)
+                pg.start()
+            time.sleep(3)
+            stop.set()
+            for k in keepers:
+                k.join(60)
+        finally:
+            server.stop()
+        engine = create_engine(pg.url)
+        try:
+            with engine.connect() as connection:
+                stored = set(connection.execute(text("SELECT write_id FROM writes")).scalars())
+                doubled = connection.execute(text(
+                    "SELECT count(*) FROM events e JOIN writes w ON w.game_id = e.game_id AND w.seq = e.seq")).scalar()
+        finally:
+            engine.dispose()
+    statuses = [status for _, status, _ in answers]
+    assert 500 not in statuses and statuses.count(303) >= 20, sorted(set(statuses))
+    assert 503 in statuses  # the outages were met
+    # Every 503 says what that request stored, so the phone knows whether to send it again.
+    assert {saved for _, status, saved in answers if status == 503} <= {"no", "unknown", "yes"}
+    assert all(saved for _, status, saved in answers if status == 503)
+    first: dict[str, tuple[int, str]] = {}
+    for write, status, saved in answers:
+        first.setdefault(write, (status, saved))
+    # "no" is what that request did: a write id first answered so was not stored by anyone.
+    said_unsaved = {w for w, (status, saved) in first.items() if status == 503 and saved == "no"}
+    wrong = said_unsaved & stored
+    assert not wrong, [a for a in answers if a[0] in wrong]
+    acknowledged = {w for w, status, _ in answers if status == 303}
+    assert acknowledged <= stored
+    assert doubled == len(stored)  # one event per write id
+    output = server.output()
+    assert "Traceback" not in output and "Exception while serving" not in output, output[-4000:]

@@ -232,7 +232,9 @@ def _database_error(exc: Exception) -> ResponseReturnValue:
         detail = gettext("It was saved, but the referee cannot reach its records just now to show it. "
                          "Open the page again in a minute.")
         english = "the database stopped answering after the write was stored; open the page again later"
-    elif saved == "unknown":
+    elif saved == "unknown" or (request.method not in ("GET", "HEAD") and request.headers.get("X-Thirteen-Write")):
+        # A write with an id may have been stored by an earlier try of the same id: only its
+        # resend can tell (and it is stored once).
         detail = gettext("The referee cannot reach its records just now. What you typed is kept: send it "
                          "again in a minute (it is never saved twice).")
         english = "the database is not answering; send it again later with the same write id (never stored twice)"
