@@ -18,13 +18,14 @@ from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from werkzeug.exceptions import HTTPException
 
-from referee.web import guard, i18n
+from referee.web import guard, i18n, logs
 from referee.web.database import MIGRATIONS, close_session, configure_engine, saved_state, upgrade_database, watch_commits
 from referee.web.extensions import babel, compress, db, htmx, migrate
 
 
 def init_app(app: Flask) -> None:
     app.url_map.converters["int"] = guard.AsciiIntegerConverter  # before any route is added
+    logs.install()  # no token in any log line of the process (referee.web.logs)
     app.config.setdefault("PUBLIC_URL", None)
     app.config.setdefault("LAN_SHARING", False)  # the LAN server turns it on (referee.web.sharing)
     db.init_app(app)

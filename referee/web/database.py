@@ -67,8 +67,9 @@ def engine_options(uri: str) -> dict[str, Any]:
     """The engine's settings for a database URL: a server database gets its timeouts (connect,
     statement, pool); SQLite's are set on each connection (:func:`configure_engine`)."""
     if uri.startswith("sqlite"):
-        return {}
+        return {"hide_parameters": True}  # an error's parameters may hold a token: never in a log
     return {
+        "hide_parameters": True,
         "pool_timeout": POOL_TIMEOUT_SECONDS,
         "connect_args": {
             "connect_timeout": CONNECT_TIMEOUT_SECONDS,

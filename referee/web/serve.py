@@ -38,6 +38,8 @@ from urllib.parse import unquote_plus
 
 import qrcode
 
+from referee.web.logs import cut_tokens
+from referee.web.logs import install as cut_tokens_in_every_log_line
 from referee.web.sharing import is_loopback, lan_address
 
 CONNECTION_LIMIT = 2000
@@ -66,12 +68,15 @@ def shown_query(query: str) -> str:
 
 
 def shown_path(path: str) -> str:
-    """A request path fit for a log: a share-link token is cut to its first 4 characters.
+    """A request path fit for a log: a share-link token is cut to its first 4 characters,
+    whatever the route that carries it (:func:`referee.web.logs.cut_tokens`).
 
     >>> shown_path("/game/g/AbCdEfGhIjKlMnOpQrStUvWxYz012345/act")
     '/game/g/AbCd…/act'
+    >>> shown_path("/tienlen/scores/score/Ql1JEuxAn-XGUUsQh38kcDtGgEQgfFm2/0")
+    '/tienlen/scores/score/Ql1J…/0'
     """
-    return _TOKEN_IN_PATH.sub(r"\1\2…", path)
+    return cut_tokens(_TOKEN_IN_PATH.sub(r"\1\2…", path))
 
 
 class RequestLog:
@@ -153,6 +158,7 @@ def main(argv: list[str] | None = None) -> int:
         print(taken, file=sys.stderr)
         return 2
     sys.setswitchinterval(SWITCH_SECONDS)
+    cut_tokens_in_every_log_line()  # waitress's own lines too ("Exception while serving /…")
     app = create_app()  # migrations first: alembic's logging setup replaces what was there
     _log_requests(quiet=args.quiet)
     # A keeper who opens http://127.0.0.1 gets share links with the LAN address, when phones can reach it.
