@@ -16,6 +16,7 @@ from typing import Any, TypeVar, cast
 
 from sqlalchemy import CursorResult, bindparam, or_, select, update
 from sqlalchemy.exc import IntegrityError
+from werkzeug.exceptions import Conflict
 
 from referee.text import Message, message
 from referee.web.extensions import db
@@ -106,7 +107,7 @@ def create_game(kind: str, names: Sequence[str], *, rules: dict[str, Any], setup
     double tap, a resend after a lost answer) gets the game it started, not a second one.
     """
     if created_by:
-        started = game_started_by(created_by, kind)
+        started = _started_with(created_by, kind)
         if started is not None:
             return started
     game = _new_game(kind, names, rules, setup, created_by)
@@ -116,11 +117,29 @@ def create_game(kind: str, names: Sequence[str], *, rules: dict[str, Any], setup
         db.session.commit()
     except IntegrityError:  # the same form, sent twice at once: the other request stored it
         db.session.rollback()
-        started = game_started_by(created_by or "", kind)
+        started = _started_with(created_by or "", kind) if created_by else None
         if started is None:
             raise
         return started
     return game
+
+
+class StartingIdTaken(Conflict):
+    """A form's starting id that already started a game of another kind (a page kept from
+    another game, or an id made up): 409, nothing is started."""
+
+    def __init__(self) -> None:
+        from flask_babel import gettext
+
+        super().__init__(gettext("This form already started another game. Open the page again to start a new one."))
+
+
+def _started_with(write_id: str, kind: str) -> Game | None:
+    """The game this starting id started, if of ``kind``; :class:`StartingIdTaken` if of another."""
+    started = db.session.scalar(select(Game).where(Game.created_by == write_id))
+    if started is not None and started.kind != kind:
+        raise StartingIdTaken()
+    return started
 
 
 def game_started_by(write_id: str, kind: str) -> Game | None:
