@@ -18,6 +18,7 @@ from referee.web.extensions import Base
 
 NAME_MAX = 40
 WRITE_ID_MAX = 40
+MADE_FOR_MAX = 60
 
 
 def _now() -> datetime:
@@ -43,6 +44,9 @@ class Game(Base):
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
     created_by: Mapped[str | None] = mapped_column(String(WRITE_ID_MAX), unique=True, default=None)
     """The write id of the form that started the game: the same form sent again opens this game."""
+    made_for: Mapped[str | None] = mapped_column(String(MADE_FOR_MAX), unique=True, default=None)
+    """``"<kind>:<game id>"`` for a game made for another (the score sheet "Score this hand" made for
+    a table): unique, so however many phones press at once, one game is made for each."""
 
     players: Mapped[list[Player]] = relationship(
         back_populates="game", order_by="Player.seat", cascade="all, delete-orphan"

@@ -91,33 +91,41 @@ def clean_names(names: Iterable[str], *, least: int, most: int = MAX_PLAYERS) ->
 
 
 def _new_game(kind: str, names: Sequence[str], rules: dict[str, Any], setup: dict[str, Any],
-              created_by: str | None = None) -> Game:
-    game = Game(kind=kind, rules=rules, setup=setup, version=0, created_by=created_by or None)
+              created_by: str | None = None, made_for: str | None = None) -> Game:
+    game = Game(kind=kind, rules=rules, setup=setup, version=0, created_by=created_by or None, made_for=made_for)
     game.players = [Player(seat=i, name=n) for i, n in enumerate(names)]
     db.session.add(game)
     return game
 
 
 def create_game(kind: str, names: Sequence[str], *, rules: dict[str, Any], setup: dict[str, Any],
-                events: Sequence[tuple[str, dict[str, Any]]] = (), created_by: str | None = None) -> Game:
+                events: Sequence[tuple[str, dict[str, Any]]] = (), created_by: str | None = None,
+                made_for: Game | None = None) -> Game:
     """Store a new game with its players, and its first ``events`` (kind, payload), in one
     transaction: the game never exists without them.
 
     ``created_by`` is the write id of the form that starts it: the same form sent again (a
     double tap, a resend after a lost answer) gets the game it started, not a second one.
+    ``made_for`` is the game it is made for (:func:`made_for`): one of ``kind`` per such game,
+    however many requests make it at once (the others get the one that was stored).
     """
+    key = _made_for_key(kind, made_for) if made_for is not None else None
+    if key is not None and (made := _made_with(key)) is not None:
+        return made
     if created_by:
         started = _started_with(created_by, kind)
         if started is not None:
             return started
-    game = _new_game(kind, names, rules, setup, created_by)
+    game = _new_game(kind, names, rules, setup, created_by, key)
     game.version = len(events)
     game.events = [Event(seq=i + 1, kind=k, payload=p) for i, (k, p) in enumerate(events)]
     try:
         db.session.commit()
     except IntegrityError:  # the same form, sent twice at once: the other request stored it
         db.session.rollback()
-        started = _started_with(created_by or "", kind) if created_by else None
+        started = _made_with(key) if key is not None else None
+        if started is None and created_by:
+            started = _started_with(created_by, kind)
         if started is None:
             raise
         return started
@@ -184,11 +192,17 @@ def find_by_token(token: str, kind: str | None = None) -> Access | None:
 
 
 def made_for(kind: str, source: Game) -> Game | None:
-    """The game of ``kind`` made for ``source`` (its setup says ``{"table": source.id}``),
-    created after it: the score sheet a table's "Score this hand" made, found again."""
-    made = db.session.scalars(select(Game).where(Game.kind == kind, Game.created_at >= source.created_at)
-                              .order_by(Game.id))
-    return next((g for g in made if isinstance(g.setup, dict) and g.setup.get("table") == source.id), None)
+    """The game of ``kind`` made for ``source`` (``create_game(..., made_for=source)``): the
+    score sheet a table's "Score this hand" made, found again by its unique, indexed key."""
+    return _made_with(_made_for_key(kind, source))
+
+
+def _made_for_key(kind: str, source: Game) -> str:
+    return f"{kind}:{source.id}"
+
+
+def _made_with(key: str) -> Game | None:
+    return db.session.scalar(select(Game).where(Game.made_for == key))
 
 
 @dataclass(frozen=True)
