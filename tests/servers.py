@@ -52,7 +52,7 @@ class ProductionServer:
     """One production server process (and its workers) on a free loopback port."""
 
     def __init__(self, kind: str, database_url: str, log: Path, *, workers: int = 2, port: int | None = None,
-                 quiet: bool = True, threads: int | None = None) -> None:
+                 quiet: bool = True, threads: int | None = None, env: dict[str, str] | None = None) -> None:
         self.kind = kind
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -74,6 +74,7 @@ class ProductionServer:
             self.env = server_env(database_url, **extra)
         else:
             raise ValueError(f"no production server called {kind!r}")
+        self.env.update(env or {})
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self, timeout: float = 60) -> ProductionServer:

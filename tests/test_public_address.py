@@ -27,3 +27,63 @@ def test_a_starting_id_reused_on_another_kind_of_game_is_a_409_that_starts_nothi
     assert _games(app) == before
     again = client.post(f"{first.prefix}/new", data={**first.new, "write": write})  # its own form: the same game
     assert again.status_code == 303 and _games(app) == before
+
+
+# --------------------------------------------------------------------------- behind a proxy, headers
+
+
+def _get(url: str, path: str, headers: dict[str, str]):  # type: ignore[no-untyped-def]
+    import http.client
+    import urllib.parse
+
+    connection = http.client.HTTPConnection(urllib.parse.urlsplit(url).netloc, timeout=30)
+    connection.request("GET", path, headers=headers)
+    response = connection.getresponse()
+    response.read()
+    connection.close()
+    return response
+
+
+@pytest.mark.parametrize("trusted", [True, False], ids=["trusted-proxy", "no-proxy"])
+def test_the_lan_server_believes_x_forwarded_proto_from_its_trusted_proxy_only(tmp_path, trusted):
+    from tests.servers import ProductionServer
+
+    env = {"TRUSTED_PROXY": "127.0.0.1"} if trusted else {}
+    with ProductionServer("waitress", f"sqlite:///{tmp_path / 'p.sqlite'}", tmp_path / "log", env=env) as server:
+        response = _get(server.url, "/lang/es?next=/", {"X-Forwarded-Proto": "https"})
+    cookie = response.getheader("Set-Cookie") or ""
+    assert ("Secure" in cookie) is trusted
+    assert (response.getheader("Strict-Transport-Security") is not None) is trusted
+
+
+def test_https_answers_carry_hsts_and_plain_ones_do_not(client):
+    assert "max-age=" in client.get("/", base_url="https://thirteen.example.org").headers["Strict-Transport-Security"]
+    assert "Strict-Transport-Security" not in client.get("/").headers
+
+
+def test_static_files_carry_the_content_policy_and_no_referrer(client):
+    import re
+
+    css = re.search(r'href="(/static/css/[^"]+\.css)"', client.get("/").get_data(as_text=True)).group(1)
+    for path in (css, "/static/icon.svg"):
+        response = client.get(path)
+        assert response.status_code == 200, path
+        assert "default-src 'self'" in response.headers["Content-Security-Policy"]
+        assert response.headers["Referrer-Policy"] == "no-referrer"
+        response.close()
+
+
+def test_a_table_started_from_an_evening_does_not_hold_the_evenings_keeper_link(app, client):
+    from referee.web.store import find_by_token
+
+    names = {f"name{i}": n for i, n in enumerate(("An", "Binh", "Chi", "Dung"))}
+    sheet = client.post("/tienlen/scores/new", data={**names, "write": "b2" * 16})
+    assert sheet.status_code == 303, sheet.get_data(as_text=True)
+    sheet_token = sheet.headers["Location"].rsplit("/", 1)[1]
+    table = client.post(f"/tienlen/scores/g/{sheet_token}/tables", data={"version": "0", "leader": "0"})
+    assert table.status_code == 303, table.get_data(as_text=True)
+    table_token = table.headers["Location"].rsplit("/", 1)[1]
+    with app.app_context():
+        watch = find_by_token(sheet_token).game.watch_token
+    page = client.get(f"/tienlen/g/{table_token}").get_data(as_text=True)
+    assert sheet_token not in page and watch in page

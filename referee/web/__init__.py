@@ -130,7 +130,13 @@ def _page_time() -> dict[str, str]:
     return {"rendered_at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")}
 
 
+HSTS = "max-age=31536000"
+"""Sent on answers to requests that came over https (directly or as a trusted proxy says)."""
+
+
 def _security_headers(response: Response) -> Response:
+    if request.is_secure:
+        response.headers.setdefault("Strict-Transport-Security", HSTS)
     response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
     response.headers.setdefault("Referrer-Policy", "no-referrer")
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
