@@ -176,28 +176,29 @@ def test_a_write_stored_before_the_connection_dropped_is_never_said_to_be_unsave
     client = pg_app.test_client()
     token = _three_thirteen(client)
 
-    # The commit goes through; then the connection dies before the game is read again.
-    kills: list[int] = []
-
-    def kill_on_commit(connection) -> None:  # type: ignore[no-untyped-def]
-        kills.append(connection.connection.dbapi_connection.info.backend_pid)
+    # The commit goes through; then the server crashes (every connection of the app dies) and
+    # takes no new connection yet, before the game is read again.
+    from sqlalchemy.orm import Session
+    from sqlalchemy.pool import NullPool
 
     with pg_app.app_context():
         engine = db.engine
-    event.listen(engine, "commit", kill_on_commit)
+    crashed: list[bool] = []
 
     def refuse(dialect, *_):  # type: ignore[no-untyped-def]
         raise dialect.loaded_dbapi.OperationalError("connection refused: is the server running?")
 
     def after_commit(session) -> None:  # type: ignore[no-untyped-def]
-        if kills:  # the server crashes right after the commit, and does not take connections yet
-            with engine.connect() as other:
-                other.exec_driver_sql(f"SELECT pg_terminate_backend({int(kills.pop())})")
-                other.commit()
-            event.listen(engine, "do_connect", refuse)
-            engine.dispose()  # no connection left alive
-
-    from sqlalchemy.orm import Session
+        if crashed:
+            return
+        crashed.append(True)
+        killer = create_engine(engine.url, poolclass=NullPool)
+        with killer.connect() as other:
+            other.exec_driver_sql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                                  "WHERE pid <> pg_backend_pid() AND datname = current_database()")
+            other.commit()
+        killer.dispose()
+        event.listen(engine, "do_connect", refuse)
 
     event.listen(Session, "after_commit", after_commit)
     try:
@@ -205,7 +206,6 @@ def test_a_write_stored_before_the_connection_dropped_is_never_said_to_be_unsave
                                headers={"X-Thirteen-Write": "storedw1", "Accept-Language": "es"})
     finally:
         event.remove(Session, "after_commit", after_commit)
-        event.remove(engine, "commit", kill_on_commit)
         if event.contains(engine, "do_connect", refuse):
             event.remove(engine, "do_connect", refuse)
     assert _stored_events(pg_app) == 1

@@ -178,8 +178,14 @@ def _watch_postgres(engine: Engine) -> None:
 
     @event.listens_for(engine, "handle_error")
     def _timed_out(context: Any) -> None:
-        if context.connection is None and "timeout" in str(context.original_exception).lower():
+        error = context.original_exception
+        if context.connection is None and "timeout" in str(error).lower():
             breaker.trip()  # a connect that got no answer in time
+        # The server shutting down or crashed (57P01-57P03), or a connection the client found
+        # dead (no SQLSTATE): a disconnection, so the connection is closed and the pool renewed.
+        if isinstance(error, context.engine.dialect.loaded_dbapi.OperationalError) and (
+                getattr(error, "sqlstate", None) in (None, "57P01", "57P02", "57P03")):
+            context.is_disconnect = True
 
     @event.listens_for(engine, "connect")
     def _fresh(dbapi_connection: Any, record: Any) -> None:
