@@ -87,3 +87,50 @@ def test_a_table_started_from_an_evening_does_not_hold_the_evenings_keeper_link(
         watch = find_by_token(sheet_token).game.watch_token
     page = client.get(f"/tienlen/g/{table_token}").get_data(as_text=True)
     assert sheet_token not in page and watch in page
+
+
+# --------------------------------------------------------------------------- the poll caches
+
+
+def _quick_poll(app):  # type: ignore[no-untyped-def]
+    from referee.web.quick_poll import QuickPoll
+
+    layer = app.wsgi_app
+    while not isinstance(layer, QuickPoll):
+        layer = layer.wsgi_app if hasattr(layer, "wsgi_app") else layer.application
+    return layer
+
+
+def test_polls_at_a_thousand_addresses_keep_a_bounded_cache(app, client):
+    from flask import template_rendered
+
+    from referee.web import bounded, news
+
+    news.forget_all()
+    game = next(r for r in ROWS if r.kind == "three_thirteen")
+    keeper, watch = game.create(client)
+    assert game.write(client, keeper, 0).status_code in (200, 303)
+    for i in range(1000):
+        response = client.get(game.page(watch), query_string={"since": "0"}, headers={"HX-Request": "true"},
+                              base_url=f"http://h{i}.example:8000")
+        assert response.status_code == 200
+    quick = _quick_poll(app)
+    assert len(quick.answers) <= bounded.HOSTS_PER_ANSWER and len(news._answers) <= bounded.HOSTS_PER_ANSWER
+    assert quick.answers.size <= quick.answers.limit and news._answers.size <= news._answers.limit
+    # Headers and cookies a client sets that change nothing are not in the key: answered from the cache.
+    rendered: list[str] = []
+    template_rendered.connect(lambda sender, template, context, **extra: rendered.append(template.name), app)
+    for extra in ({"HX-Current-URL": "http://h0.example:8000/x?y=1"}, {"Cookie": "tracker=abc123"}):
+        response = client.get(game.page(watch), query_string={"since": "0"}, base_url="http://h0.example:8000",
+                              headers={"HX-Request": "true", **extra})
+        assert response.status_code == 200
+    assert rendered == []
+
+
+def test_the_cache_is_bounded_in_bytes_not_entries():
+    from referee.web.bounded import BoundedCache
+
+    cache: BoundedCache[bytes] = BoundedCache(10_000)
+    for i in range(100):
+        cache.put(i, b"x" * 3000, 3000)
+    assert cache.size <= 10_000 and len(cache) == 3 and cache.get(99) is not None and cache.get(0) is None
