@@ -134,3 +134,52 @@ def test_the_cache_is_bounded_in_bytes_not_entries():
     for i in range(100):
         cache.put(i, b"x" * 3000, 3000)
     assert cache.size <= 10_000 and len(cache) == 3 and cache.get(99) is not None and cache.get(0) is None
+
+
+# --------------------------------------------------------------------------- limits per client
+
+
+@pytest.fixture
+def limited_app(make_app):  # type: ignore[no-untyped-def]
+    app = make_app(RATE_LIMITS=True, RATE_LIMIT_NEW_GAMES="3 per minute", RATE_LIMIT_WRITES="5 per minute")
+    yield app
+    with app.app_context():
+        db.engine.dispose()
+
+
+def test_a_client_starting_games_past_the_limit_gets_a_429_with_retry_after_in_its_language(limited_app):
+    game = ROWS[0]
+    flood = limited_app.test_client()
+    answers = [flood.post(f"{game.prefix}/new", data=dict(game.new), headers={"Accept-Language": "es"})
+               for _ in range(5)]
+    assert [a.status_code for a in answers] == [303, 303, 303, 429, 429]
+    refused = answers[-1]
+    assert 1 <= int(refused.headers["Retry-After"]) <= 60
+    assert "Espera" in refused.get_data(as_text=True)
+    assert _games(limited_app) == 3
+    # Another phone (another address) starts its game as usual.
+    other = limited_app.test_client()
+    assert other.post(f"{game.prefix}/new", data=dict(game.new),
+                      environ_base={"REMOTE_ADDR": "10.0.0.9"}).status_code == 303
+
+
+def test_writes_past_the_limit_are_429_and_polls_are_never_limited(limited_app):
+    game = ROWS[0]
+    client = limited_app.test_client()
+    keeper, _ = game.start(client)
+    statuses = [game.write(client, keeper, v).status_code for v in range(7)]
+    assert 429 in statuses and statuses.count(429) >= 2
+    assert all(client.get(game.page(keeper), query_string={"since": "0"}).status_code in (200, 204) for _ in range(30))
+
+
+def test_limits_are_off_unless_asked_for(app, client):
+    game = ROWS[0]
+    assert all(client.post(f"{game.prefix}/new", data=dict(game.new)).status_code == 303 for _ in range(40))
+
+
+def test_a_limited_api_call_is_a_json_429(limited_app):
+    client = limited_app.test_client()
+    path = next(r.rule for r in limited_app.url_map.iter_rules() if r.rule.startswith("/api/") and "POST" in r.methods)
+    answers = [client.post(path, json={}) for _ in range(7)]
+    refused = answers[-1]
+    assert refused.status_code == 429 and refused.is_json and "retry after" in refused.get_json()["error"]

@@ -19,7 +19,14 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 from werkzeug.exceptions import HTTPException
 
 from referee.web import guard, i18n, logs
-from referee.web.database import MIGRATIONS, close_session, configure_engine, saved_state, upgrade_database, watch_commits
+from referee.web.database import (
+    MIGRATIONS,
+    close_session,
+    configure_engine,
+    saved_state,
+    upgrade_database,
+    watch_commits,
+)
 from referee.web.extensions import babel, compress, db, htmx, migrate
 
 
@@ -74,6 +81,9 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(api.bp)
 
     guard.init_app(app)
+    from referee.web import limits
+
+    limits.init_app(app)  # per client: games started, writes (RATE_LIMITS; off on the LAN server)
     app.after_request(_security_headers)
     app.register_error_handler(HTTPException, _http_error)
     app.register_error_handler(DBAPIError, _database_error)
