@@ -183,3 +183,35 @@ def test_a_limited_api_call_is_a_json_429(limited_app):
     answers = [client.post(path, json={}) for _ in range(7)]
     refused = answers[-1]
     assert refused.status_code == 429 and refused.is_json and "retry after" in refused.get_json()["error"]
+
+
+# --------------------------------------------------------------------------- retention
+
+
+def test_retention_is_off_by_default_and_said_on_the_sheet_when_on(make_app):
+    from datetime import UTC, datetime, timedelta
+
+    from sqlalchemy import update
+
+    from referee.web.retention import forget_unused
+
+    quiet = make_app()
+    sheet = next(r for r in ROWS if r.live == "sheet")
+    client = quiet.test_client()
+    keeper, _ = sheet.start(client)
+    assert "This server removes" not in client.get(sheet.page(keeper)).get_data(as_text=True)
+    kept = make_app(RETENTION_DAYS=30)
+    client = kept.test_client()
+    old, _ = sheet.start(client)
+    fresh, _ = sheet.start(client)
+    page = client.get(sheet.page(old), headers={"Accept-Language": "es"}).get_data(as_text=True)
+    assert "30 días" in page
+    with kept.app_context():
+        db.session.execute(update(Game).where(Game.keeper_token == old)
+                           .values(updated_at=datetime.now(UTC) - timedelta(days=31)))
+        db.session.commit()
+        assert forget_unused(30) == 1
+    assert client.get(sheet.page(old)).status_code == 404
+    assert client.get(sheet.page(fresh)).status_code == 200
+    runner = kept.test_cli_runner()
+    assert "0 games" in runner.invoke(args=["games", "forget"]).output

@@ -84,6 +84,9 @@ def init_app(app: Flask) -> None:
     from referee.web import limits
 
     limits.init_app(app)  # per client: games started, writes (RATE_LIMITS; off on the LAN server)
+    from referee.web import retention
+
+    retention.init_app(app)  # RETENTION_DAYS: unused games removed (flask games forget), said on sheets
     app.after_request(_security_headers)
     app.register_error_handler(HTTPException, _http_error)
     app.register_error_handler(DBAPIError, _database_error)
