@@ -81,8 +81,9 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(api.bp)
 
     guard.init_app(app)
-    from referee.web import limits
+    from referee.web import api_schema, limits
 
+    api_schema.init_app(app)  # after the guard's checks: the API's bodies against its OpenAPI schema
     limits.init_app(app)  # per client: games started, writes (RATE_LIMITS; off on the LAN server)
     from referee.web import retention
 
