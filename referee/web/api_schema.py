@@ -4,7 +4,8 @@ and the document cannot disagree.
 Before any API view runs, a JSON body is validated against the request schema of its operation
 in ``/api/openapi.json`` (:func:`referee.web.openapi.document`, built once per app); a body the
 schema refuses is a 400 naming the field and what is wrong, in the API's ``{"error": ...}``
-form.  The views keep their own checks for what a schema cannot say (card notation, the rules'
+form (a house rule's value is left to the rules class, whose sentence names the switch; the
+schema is built from that class and says the same).  The views keep their own checks for what a schema cannot say (card notation, the rules'
 own refusals), never for what it does.
 """
 
@@ -72,6 +73,8 @@ def check_body() -> None:
     error = best_match(validator.iter_errors(data))
     if error is None:
         return
+    if _field(error) == "rules" and error.absolute_path:
+        return  # a switch's value: the rules class says it in players' words (its schema says the same)
     raise SchemaRefusal(_sentence(error, validator.schema), _field(error))
 
 
