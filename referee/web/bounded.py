@@ -79,8 +79,8 @@ def answer_cookies(header: str) -> tuple[tuple[str, str], ...]:
     """The cookies a page's answer depends on (the language, the house rules kept), from a
     ``Cookie`` header: any other cookie a client sends changes nothing and is left out.
 
-    >>> answer_cookies("lang=es; tracker=abc; rules_trece=%7B%7D")
-    (('lang', 'es'), ('rules_trece', '%7B%7D'))
+    >>> answer_cookies("lang=es; tracker=abc; rules_demo=%7B%7D")
+    (('lang', 'es'), ('rules_demo', '%7B%7D'))
     """
     if not header:
         return ()

@@ -33,8 +33,8 @@ def _cut(match: re.Match[str]) -> str:
 def cut_tokens(text: str) -> str:
     """``text`` with every token-like run cut to its first 4 characters.
 
-    >>> cut_tokens("POST /tienlen/scores/score/Ql1JEuxAn-XGUUsQh38kcDtGgEQgfFm2/0 303")
-    'POST /tienlen/scores/score/Ql1J…/0 303'
+    >>> cut_tokens("POST /game/sheet/score/Ql1JEuxAn-XGUUsQh38kcDtGgEQgfFm2/0 303")
+    'POST /game/sheet/score/Ql1J…/0 303'
     >>> cut_tokens("write lq3x9a0b1c2d3e4f5g6h7i8j9k0l1m; in _handle_dbapi_exception_noconnection")
     'write lq3x…; in _handle_dbapi_exception_noconnection'
     """

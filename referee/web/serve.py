@@ -74,8 +74,8 @@ def shown_path(path: str) -> str:
 
     >>> shown_path("/game/g/AbCdEfGhIjKlMnOpQrStUvWxYz012345/act")
     '/game/g/AbCd…/act'
-    >>> shown_path("/tienlen/scores/score/Ql1JEuxAn-XGUUsQh38kcDtGgEQgfFm2/0")
-    '/tienlen/scores/score/Ql1J…/0'
+    >>> shown_path("/game/sheet/score/Ql1JEuxAn-XGUUsQh38kcDtGgEQgfFm2/0")
+    '/game/sheet/score/Ql1J…/0'
     """
     return cut_tokens(_TOKEN_IN_PATH.sub(r"\1\2…", path))
 
