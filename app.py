@@ -56,10 +56,12 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         app.config.update(config)
         if "SQLALCHEMY_DATABASE_URI" in config:
             app.config["SQLALCHEMY_DATABASE_URI"] = _normalise_db_url(config["SQLALCHEMY_DATABASE_URI"])
-    # A server database's connections can go stale (a restart): each is pinged when taken from the
-    # pool.  A SQLite file has nothing to go stale, and the ping cost a sixth of a poll's time.
-    sqlite = str(app.config["SQLALCHEMY_DATABASE_URI"]).startswith("sqlite")
-    app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", {} if sqlite else {"pool_pre_ping": True})
+    # A server database gets its timeouts (connect, statement, pool); its connections are pinged
+    # when taken from the pool, under a watchdog (referee.web.database).  A SQLite file has
+    # nothing to go stale, and the ping cost a sixth of a poll's time.
+    from referee.web.database import engine_options
+
+    app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", engine_options(str(app.config["SQLALCHEMY_DATABASE_URI"])))
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _instance_secret(Path(app.instance_path))

@@ -26,9 +26,15 @@ import os
 
 from gunicorn.glogging import Logger
 
+from referee.web.logs import install as cut_tokens_in_every_log_line
+
+# Every log line of the master and its workers (the error lines too) has its tokens cut.
+cut_tokens_in_every_log_line()
+
 
 class TokenCuttingLogger(Logger):
-    """The access log with share-link tokens cut to 4 characters, as the LAN server logs them."""
+    """The access log with tokens cut to 4 characters in the path and the referrer, as the LAN
+    server logs them (``referee.web.logs``)."""
 
     def atoms(self, resp, req, environ, request_time):  # type: ignore[no-untyped-def]
         from referee.web.serve import shown_path

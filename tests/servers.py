@@ -52,7 +52,7 @@ class ProductionServer:
     """One production server process (and its workers) on a free loopback port."""
 
     def __init__(self, kind: str, database_url: str, log: Path, *, workers: int = 2, port: int | None = None,
-                 quiet: bool = True, threads: int | None = None) -> None:
+                 quiet: bool = True, threads: int | None = None, env: dict[str, str] | None = None) -> None:
         self.kind = kind
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -74,6 +74,7 @@ class ProductionServer:
             self.env = server_env(database_url, **extra)
         else:
             raise ValueError(f"no production server called {kind!r}")
+        self.env.update(env or {})
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self, timeout: float = 60) -> ProductionServer:
@@ -134,3 +135,80 @@ def fresh_postgres(admin_url: str) -> Iterator[str]:
         with admin.connect() as connection:
             connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
         admin.dispose()
+
+
+class PrivatePostgres:
+    """A PostgreSQL cluster of its own (``initdb`` in a temporary folder), for tests that stop,
+    freeze or crash the server without touching the suite's cluster."""
+
+    def __init__(self) -> None:
+        import tempfile
+
+        bins = sorted(Path("/usr/lib/postgresql").glob("*/bin"), key=lambda p: int(p.parent.name))
+        if not bins:
+            import pytest
+
+            pytest.fail("PostgreSQL is not installed (/usr/lib/postgresql/*/bin)")
+        self.bin = bins[-1]
+        self.folder = Path(tempfile.mkdtemp(prefix="thirteen-pg-"))  # the postgres user reaches /tmp/x
+        self.data = self.folder / "data"
+        self.port = free_port()
+        self.url = f"postgresql+psycopg://thirteen@127.0.0.1:{self.port}/postgres"
+        self.folder.chmod(0o777)
+
+    def _run(self, *command: str) -> None:
+        prefix = ["runuser", "-u", "postgres", "--"] if os.getuid() == 0 else []
+        subprocess.run([*prefix, *command], check=True, capture_output=True, timeout=120)
+
+    def start(self) -> PrivatePostgres:
+        if not self.data.exists():
+            self._run(str(self.bin / "initdb"), "-D", str(self.data), "-U", "thirteen", "--auth=trust", "-E", "UTF8")
+        self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-o",
+                  f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c fsync=off",
+                  "-l", str(self.folder / "log"), "-w", "start")
+        return self
+
+    def stop(self, mode: str = "fast") -> None:
+        self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", mode, "-w", "stop")
+
+    def processes(self) -> list[int]:
+        """The postmaster and every process it started."""
+        main = int((self.data / "postmaster.pid").read_text().split()[0])
+        children = []
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            with contextlib.suppress(OSError, IndexError, ValueError):
+                fields = stat.read_text().rsplit(")", 1)[1].split()
+                if int(fields[1]) == main:
+                    children.append(int(stat.parent.name))
+        return [main, *children]
+
+    def signal_all(self, signum: int) -> None:
+        """``signum`` to the postmaster first (a stopped one starts no new process), then to the
+        processes it started, twice over (one forked meanwhile is caught the second time)."""
+        for _ in range(2):
+            for pid in self.processes():
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signum)
+
+    def crash(self) -> None:
+        """SIGKILL the postmaster and its processes: a crash, recovered at the next start."""
+        self.signal_all(signal.SIGCONT)
+        self.signal_all(signal.SIGKILL)
+        deadline = time.monotonic() + 10
+        while (self.data / "postmaster.pid").exists() and time.monotonic() < deadline:
+            with contextlib.suppress(OSError, ValueError, IndexError):
+                os.kill(int((self.data / "postmaster.pid").read_text().split()[0]), 0)
+                time.sleep(0.1)
+                continue
+            (self.data / "postmaster.pid").unlink(missing_ok=True)
+
+    def __enter__(self) -> PrivatePostgres:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.signal_all(signal.SIGCONT)
+        with contextlib.suppress(Exception):
+            self.stop("immediate")
+        import shutil
+
+        shutil.rmtree(self.folder, ignore_errors=True)

@@ -190,7 +190,10 @@ def test_a_write_while_the_database_is_down_is_a_503_in_the_players_language_wit
     for response in (write, page, poll):
         assert response.status_code == 503
         assert response.headers["Retry-After"].isdigit()
-        assert "no se guardó nada" in text(response)
+    # A write with an id: nothing stored by this request (X-Thirteen-Saved), and sending it again is safe.
+    assert write.headers["X-Thirteen-Saved"] == "no" and write.headers["X-Thirteen-Write"] == "abc123def"
+    assert "nunca se guarda dos veces" in text(write)
+    assert all("así que no se guardó nada" in text(r) for r in (page, poll))
     assert not [r for r in caplog.records if r.exc_info]  # a known outage: one line, no traceback
     assert any("database not answering" in r.getMessage() and "/g/" in r.getMessage() and keeper not in r.getMessage()
                for r in caplog.records)

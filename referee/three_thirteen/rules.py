@@ -45,6 +45,7 @@ up_and_back=False, doubles=False, false_out=False)
     false_out: bool = False
 
     CHOICES = {"faces": ("ten", "rank"), "aces": ("low", "high_or_low")}  # noqa: RUF012
+    RANGES = {"decks": (1, _MAX_DECKS)}  # noqa: RUF012  # a number switch's bounds (the API's schema says them)
 
     def __post_init__(self) -> None:
         for name, options in self.CHOICES.items():

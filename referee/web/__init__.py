@@ -27,6 +27,7 @@ from referee.web import (
     errors,
     guard,
     i18n,
+    logs,
     names,
     offline,
     quick_poll,
@@ -36,18 +37,28 @@ from referee.web import (
     tables,
     views,
 )
-from referee.web.database import MIGRATIONS, configure_engine, upgrade_database
+from referee.web.database import (
+    MIGRATIONS,
+    close_session,
+    configure_engine,
+    saved_state,
+    upgrade_database,
+    watch_commits,
+)
 from referee.web.extensions import babel, compress, db, htmx, migrate
 from referee.web.logs import shown_path
 
 
 def init_app(app: Flask) -> None:
     app.url_map.converters["int"] = guard.AsciiIntegerConverter  # before any route is added
+    logs.install()  # no token in any log line of the process (referee.web.logs)
     app.config.setdefault("PUBLIC_URL", None)
     app.config.setdefault("LAN_SHARING", False)  # the LAN server turns it on (referee.web.sharing)
     db.init_app(app)
     with app.app_context():
         configure_engine(db.engine)
+    close_session(app)  # a connection that dropped is thrown away quietly, never a traceback
+    watch_commits()  # a 503 says whether this request's write was stored (database.saved_state)
     migrate.init_app(app, db, directory=MIGRATIONS)
     babel.init_app(app, locale_selector=i18n.select_locale)
     i18n.init_app(app)
@@ -93,6 +104,13 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(groups.bp)
 
     guard.init_app(app)
+    from referee.web import api_schema, limits
+
+    api_schema.init_app(app)  # after the guard's checks: the API's bodies against its OpenAPI schema
+    limits.init_app(app)  # per client: games started, writes (RATE_LIMITS; off on the LAN server)
+    from referee.web import retention
+
+    retention.init_app(app)  # RETENTION_DAYS: unused games removed (flask games forget), said on sheets
     app.after_request(_security_headers)
     app.register_error_handler(RefereeError, errors.refused)
     app.register_error_handler(HTTPException, errors.http_error)
@@ -156,7 +174,13 @@ def _page_time() -> dict[str, str]:
     return {"rendered_at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")}
 
 
+HSTS = "max-age=31536000"
+"""Sent on answers to requests that came over https (directly or as a trusted proxy says)."""
+
+
 def _security_headers(response: Response) -> Response:
+    if request.is_secure:
+        response.headers.setdefault("Strict-Transport-Security", HSTS)
     response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
     response.headers.setdefault("Referrer-Policy", "no-referrer")
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
@@ -164,7 +188,7 @@ def _security_headers(response: Response) -> Response:
     return response
 
 
-DATABASE_RETRY_SECONDS = 30
+DATABASE_RETRY_SECONDS = 5
 
 
 def database_down(exc: BaseException) -> bool:
@@ -178,27 +202,53 @@ def database_down(exc: BaseException) -> bool:
 def _database_error(exc: Exception) -> ResponseReturnValue:
     """A database that does not answer: 503 in the reader's language, one log line, no traceback.
 
-    Nothing was stored (the write's transaction never committed); a phone keeps the write in
-    its outbox and sends it again (static/js/app.js), a form keeps what was typed."""
+    The answer says what became of the write (``X-Thirteen-Saved``, :func:`database.saved_state`):
+    ``no`` (no commit began: nothing was stored), ``unknown`` (the database dropped during the
+    commit), ``yes`` (stored; only showing it failed).  It carries the write's id back
+    (``X-Thirteen-Write``): sending the write again with that id is safe, it is stored once
+    (static/js/app.js keeps it in its outbox and resends it), and a form keeps what was typed."""
     if not database_down(exc):
         return _server_error(exc)
     first_line = str(getattr(exc, "orig", None) or exc).strip().splitlines()[:1]
-    current_app.logger.warning("database not answering (%s %s answered 503): %s", request.method,
-                               shown_path(request.path), first_line[0] if first_line else type(exc).__name__)
+    saved = saved_state()
+    current_app.logger.warning("database not answering (%s %s answered 503, saved: %s): %s", request.method,
+                               shown_path(request.path), saved, first_line[0] if first_line else type(exc).__name__)
     try:
         db.session.rollback()
     except DBAPIError:
         pass
-    detail = gettext("The referee cannot reach its records just now, so nothing was saved. "
-                     "What you typed is kept: send it again in a minute.")
+    if saved == "yes":
+        detail = gettext("It was saved, but the referee cannot reach its records just now to show it. "
+                         "Open the page again in a minute.")
+        english = "the database stopped answering after the write was stored; open the page again later"
+    elif saved == "unknown" or (request.method not in ("GET", "HEAD") and request.headers.get("X-Thirteen-Write")):
+        # A write with an id may have been stored by an earlier try of the same id: only its
+        # resend can tell (and it is stored once).
+        detail = gettext("The referee cannot reach its records just now. What you typed is kept: send it "
+                         "again in a minute (it is never saved twice).")
+        english = "the database is not answering; send it again later with the same write id (never stored twice)"
+    else:
+        detail = gettext("The referee cannot reach its records just now, so nothing was saved. "
+                         "What you typed is kept: send it again in a minute.")
+        english = "the database is not answering; nothing was saved, send it again later"
     if errors.wants_json():
-        response = jsonify(error="the database is not answering; nothing was saved, send it again later")
+        body = {"error": english}
+        if i18n.reader_locale():
+            body["error_localized"] = detail
+        response = jsonify(body)
         response.status_code = 503
     else:
-        response = views.render_page("errors/error.html", "partials/error.html", status=503, code=503,
-                                     title=gettext("Not answering"), detail=detail)
+        try:
+            response = views.render_page("errors/error.html", "partials/error.html", status=503, code=503,
+                                         title=gettext("Not answering"), detail=detail)
+        except Exception:  # the page itself needs the database (it never should): say it plainly
+            response = Response(detail, 503, mimetype="text/plain")
     response.headers["Retry-After"] = str(DATABASE_RETRY_SECONDS)
     response.headers["Cache-Control"] = "no-store"
+    response.headers["X-Thirteen-Saved"] = saved
+    write = request.headers.get("X-Thirteen-Write", "")
+    if write and len(write) <= 64 and write.isascii() and write.isalnum():
+        response.headers["X-Thirteen-Write"] = write
     return response
 
 

@@ -241,7 +241,12 @@ def _immutable(path: str, url: str) -> bool:
 
 
 def _static_headers(headers: Headers, path: str, url: str) -> None:
+    from referee.web import CONTENT_SECURITY_POLICY
+
     headers["X-Content-Type-Options"] = "nosniff"
+    # The same policy as the pages (an SVG or a script opened on its own is held to it too).
+    headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
+    headers["Referrer-Policy"] = "no-referrer"
     if HASHED.search(url):  # a hashed name never changes: keep it a year, never ask again
         headers["Cache-Control"] = f"public, max-age={YEAR}, immutable"
     else:  # a plain name may change with the next release: ask again (a 304 when unchanged)

@@ -18,6 +18,7 @@ from referee.web.extensions import Base
 
 NAME_MAX = 40
 WRITE_ID_MAX = 40
+MADE_FOR_MAX = 60
 
 
 def _now() -> datetime:
@@ -47,6 +48,9 @@ class Game(Base):
         ForeignKey("games.id", ondelete="SET NULL"), index=True, default=None)
     """The group (a stored game of kind ``"group"``: a table of friends) this game was started
     from or added to, if any (:mod:`referee.web.groups`)."""
+    made_for: Mapped[str | None] = mapped_column(String(MADE_FOR_MAX), unique=True, default=None)
+    """``"<kind>:<game id>"`` for a game made for another (the score sheet "Score this hand" made for
+    a table): unique, so however many phones press at once, one game is made for each."""
 
     players: Mapped[list[Player]] = relationship(
         back_populates="game", order_by="Player.seat", cascade="all, delete-orphan"

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import gzip
 import threading
-from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 
@@ -24,13 +23,12 @@ import brotli
 from flask import Response, current_app, request
 from flask_babel import get_locale
 
+from referee.web.bounded import BoundedCache, HostLimit
 from referee.web.views import htmx_details
 
 SHARED_VERSION = "thirteen.shared_version"
 """The environ key saying this request's answer is the shared one of that game version (the
 WSGI layer, referee.web.quick_poll, may then hand the whole answer to the next phone)."""
-ENTRIES = 512
-"""Answers kept at most (a room of 50 tables needs 2 per table: keeper and watch link)."""
 
 
 @dataclass
@@ -39,7 +37,7 @@ class _Answer:
     headers: list[tuple[str, str]]
     encoded: dict[str, bytes] = field(default_factory=dict)
 
-    def response(self) -> Response:
+    def response(self, key: Hashable | None = None) -> Response:
         """The answer, compressed as the phone accepts (brotli, else gzip), each once."""
         accepted = request.headers.get("Accept-Encoding", "").lower()
         encoding = "br" if "br" in accepted else "gzip" if "gzip" in accepted else None
@@ -52,29 +50,33 @@ class _Answer:
             data = (brotli.compress(self.body, quality=current_app.config.get("COMPRESS_BR_LEVEL", 5))
                     if encoding == "br" else gzip.compress(self.body, 6))
             self.encoded[encoding] = data
+            if key is not None:
+                _answers.grow(key, len(data))  # the compressed copy counts against the bound too
         response.set_data(data)
         response.headers["Content-Encoding"] = encoding
         response.vary.add("Accept-Encoding")
         return response
 
 
-_answers: OrderedDict[Hashable, _Answer] = OrderedDict()
+_answers: BoundedCache[_Answer] = BoundedCache()
+_hosts = HostLimit()
 _rendering: dict[Hashable, threading.Lock] = {}
 _lock = threading.Lock()
 
 
+def _host() -> str:
+    """The address the answer's share links hold: none to key by when ``PUBLIC_URL`` is set."""
+    return "" if current_app.config.get("PUBLIC_URL") else request.host
+
+
 def _key(token: str, version: int) -> Hashable:
     htmx = htmx_details()
-    return (token, version, request.host, request.script_root, str(get_locale()),
+    return (token, version, _host(), request.script_root, str(get_locale()),
             bool(htmx), bool(htmx and htmx.boosted))
 
 
 def _kept(key: Hashable) -> _Answer | None:
-    with _lock:
-        kept = _answers.get(key)
-        if kept is not None:
-            _answers.move_to_end(key)
-        return kept
+    return _answers.get(key)
 
 
 def shared_answer(token: str, version: int, render: Callable[[], tuple[Response, int]]) -> Response:
@@ -83,6 +85,8 @@ def shared_answer(token: str, version: int, render: Callable[[], tuple[Response,
     if it is a plain 200 of that very version)."""
     key = _key(token, version)
     kept = _kept(key)
+    if kept is None and not _hosts.allows(token, version, _host()):
+        return render()[0]  # an address this version was never shown at before: answered, not kept
     if kept is None:
         with _lock:
             one_at_a_time = _rendering.setdefault(key, threading.Lock())
@@ -97,15 +101,12 @@ def shared_answer(token: str, version: int, render: Callable[[], tuple[Response,
                 if shown != version or response.status_code != 200 or response.is_streamed:
                     return response
                 kept = _Answer(response.get_data(), list(response.headers.items()))
-                with _lock:
-                    _answers[key] = kept
-                    while len(_answers) > ENTRIES:
-                        _answers.popitem(last=False)
+                _answers.put(key, kept, len(kept.body) + sum(len(k) + len(v) for k, v in kept.headers) + 200)
     request.environ[SHARED_VERSION] = version
-    return kept.response()
+    return kept.response(key)
 
 
 def forget_all() -> None:
     """Empty the cache (tests)."""
-    with _lock:
-        _answers.clear()
+    _answers.clear()
+    _hosts.seen.clear()

@@ -117,6 +117,9 @@ def rules_schema(cls: type) -> dict[str, Any]:
         kinds: dict[object, str] = {bool: "boolean", int: "integer", str: "string"}
         kind = kinds.get(base, "string")
         properties[f.name] = {"type": [kind, "null"] if nullable else kind, "default": default}
+        low, high = getattr(cls, "RANGES", {}).get(f.name, (None, None))  # bounds the class checks
+        if low is not None:
+            properties[f.name].update(minimum=low, maximum=high)
     summary = (cls.__doc__ or "").strip().split("\n")[0]
     return {
         "type": "object",

@@ -16,8 +16,6 @@ the app's own routes when it starts, so a fourth game is covered without a line 
 from __future__ import annotations
 
 import re
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable
 from typing import Any
 
@@ -27,6 +25,7 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from referee.web import registry
+from referee.web.bounded import BoundedCache, HostLimit, answer_cookies
 from referee.web.extensions import db
 from referee.web.news import SHARED_VERSION
 from referee.web.store import _VERSION_BY_TOKEN, is_token
@@ -35,13 +34,16 @@ from referee.web.tables import KNOWN_VERSION, unchanged
 Environ = dict[str, Any]
 _SINCE = re.compile(r"since=([0-9]{1,10})")
 _PLACEHOLDER = "TOKEN"
-ENTRIES = 512
-"""Whole answers to polls with news kept at most (a room of 50 tables needs about 2 per table)."""
-# What a poll's answer may depend on besides the link and the version: the address it was opened
-# at (share links), the language (cookie, Accept-Language), fragment or page, the encoding.
-_ANSWER_DEPENDS_ON = ("HTTP_HOST", "SCRIPT_NAME", "wsgi.url_scheme", "HTTP_X_FORWARDED_PROTO", "HTTP_X_FORWARDED_HOST",
-                      "HTTP_COOKIE", "HTTP_ACCEPT_LANGUAGE", "HTTP_ACCEPT_ENCODING", "HTTP_HX_REQUEST",
-                      "HTTP_HX_BOOSTED", "HTTP_HX_TARGET", "HTTP_HX_TRIGGER", "HTTP_HX_CURRENT_URL")
+# What a poll's answer may depend on besides the link, the version, the address (share links,
+# see _host), the cookies the app reads and the encoding: the language asked for, fragment or page.
+_ANSWER_DEPENDS_ON = ("SCRIPT_NAME", "wsgi.url_scheme", "HTTP_X_FORWARDED_PROTO", "HTTP_ACCEPT_LANGUAGE",
+                      "HTTP_HX_REQUEST", "HTTP_HX_BOOSTED", "HTTP_HX_TARGET", "HTTP_HX_TRIGGER")
+
+
+def _encoding(environ: Environ) -> str:
+    """The encoding the shared answer is given in (referee.web.news): brotli, else gzip, else none."""
+    accepted = str(environ.get("HTTP_ACCEPT_ENCODING", "")).lower()
+    return "br" if "br" in accepted else "gzip" if "gzip" in accepted else ""
 
 
 class QuickPoll:
@@ -49,7 +51,7 @@ class QuickPoll:
     answer the app gave the table's first phone for a poll with news, to the others."""
 
     def __init__(self, wsgi_app: Callable[..., Iterable[bytes]], engine: Engine, pages: dict[str, str],
-                 headers: list[tuple[str, str]]) -> None:
+                 headers: list[tuple[str, str]], *, public_url: bool = False, limit: int | None = None) -> None:
         self.wsgi_app = wsgi_app
         self.engine = engine
         self.pages = pages  # path before the token -> the game's kind
@@ -57,8 +59,11 @@ class QuickPoll:
         compiled = _VERSION_BY_TOKEN.compile(dialect=engine.dialect)
         self.sql = compiled.string
         self.positions = compiled.positiontup if compiled.positional else None
-        self.answers: OrderedDict[Hashable, tuple[str, list[tuple[str, str]], bytes]] = OrderedDict()
-        self.lock = threading.Lock()
+        # Share links hold PUBLIC_URL when it is set: the address a poll came to changes nothing.
+        self.public_url = public_url
+        self.answers: BoundedCache[tuple[str, list[tuple[str, str]], bytes]] = (
+            BoundedCache(limit) if limit else BoundedCache())
+        self.hosts = HostLimit()
 
     def __call__(self, environ: Environ, start_response: Callable[..., Any]) -> Iterable[bytes]:
         if environ.get("REQUEST_METHOD") == "GET":
@@ -80,11 +85,10 @@ class QuickPoll:
         same (every request header the answer may depend on is in the key), so the table's other
         phones get it without Flask.  Only an answer the app marks as shared (a 200 of that very
         version, :mod:`referee.web.news`) and that sets no cookie is kept."""
-        key = (token, version, *(environ.get(name) for name in _ANSWER_DEPENDS_ON))
-        with self.lock:
-            kept = self.answers.get(key)
-            if kept is not None:
-                self.answers.move_to_end(key)
+        host = "" if self.public_url else str(environ.get("HTTP_X_FORWARDED_HOST") or environ.get("HTTP_HOST") or "")
+        key: Hashable = (token, version, host, answer_cookies(str(environ.get("HTTP_COOKIE", ""))), _encoding(environ),
+                         *(str(environ.get(name) or "")[:200] for name in _ANSWER_DEPENDS_ON))
+        kept = self.answers.get(key)
         if kept is not None:
             status, headers, body = kept
             start_response(status, list(headers))
@@ -104,11 +108,10 @@ class QuickPoll:
                 chunks.close()
         status, headers = answer
         if (environ.get(SHARED_VERSION) == version and status.startswith("200 ")
-                and not any(name.lower() == "set-cookie" for name, _ in headers)):
-            with self.lock:
-                self.answers[key] = (status, list(headers), body)
-                while len(self.answers) > ENTRIES:
-                    self.answers.popitem(last=False)
+                and not any(name.lower() == "set-cookie" for name, _ in headers)
+                and (self.public_url or self.hosts.allows(token, version, host))):
+            size = len(body) + sum(len(k) + len(v) for k, v in headers) + 200
+            self.answers.put(key, (status, list(headers), body), size)
         return [body]
 
     def _version(self, token: str, kind: str) -> int | None:
@@ -140,4 +143,6 @@ def init_app(app: Flask) -> None:
         headers = [(k, v) for k, v in answer.headers.items() if k.lower() != "set-cookie"]
     with app.app_context():
         engine = db.engine
-    app.wsgi_app = QuickPoll(app.wsgi_app, engine, pages, headers)  # type: ignore[method-assign]  # Flask's way to add WSGI middleware
+    app.wsgi_app = QuickPoll(  # type: ignore[method-assign]  # Flask's way to add WSGI middleware
+        app.wsgi_app, engine, pages, headers, public_url=bool(app.config.get("PUBLIC_URL")),
+        limit=app.config.get("POLL_CACHE_BYTES"))

@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import io
 import logging
+import os
 import sys
 import time
 from collections.abc import Callable, Iterable
@@ -36,6 +37,7 @@ from typing import Any
 
 import qrcode
 
+from referee.web.logs import install as cut_tokens_in_every_log_line
 from referee.web.logs import shown_path as shown_path  # gunicorn.conf.py and the tests read it here
 from referee.web.logs import shown_query
 from referee.web.sharing import is_loopback, lan_address
@@ -117,6 +119,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--connection-limit", type=int, default=CONNECTION_LIMIT,
                         help=f"open connections at most (default {CONNECTION_LIMIT})")
     parser.add_argument("--quiet", action="store_true", help="no request log")
+    parser.add_argument("--trusted-proxy", default=os.environ.get("TRUSTED_PROXY") or None, metavar="ADDRESS",
+                        help="a reverse proxy whose X-Forwarded-Proto/-Host/-For are believed (default: none; "
+                             "env TRUSTED_PROXY): behind it, https requests are seen as such (Secure cookies, HSTS)")
     args = parser.parse_args(argv)
     from waitress.server import create_server
 
@@ -128,16 +133,21 @@ def main(argv: list[str] | None = None) -> int:
         print(taken, file=sys.stderr)
         return 2
     sys.setswitchinterval(SWITCH_SECONDS)
+    cut_tokens_in_every_log_line()  # waitress's own lines too ("Exception while serving /…")
     app = create_app()  # migrations first: alembic's logging setup replaces what was there
     _log_requests(quiet=args.quiet)
     # A keeper who opens http://127.0.0.1 gets share links with the LAN address, when phones can reach it.
     app.config["LAN_SHARING"] = not is_loopback(args.host)
+    proxy: dict[str, Any] = {}
+    if args.trusted_proxy:
+        proxy = {"trusted_proxy": args.trusted_proxy, "trusted_proxy_count": 1,
+                 "trusted_proxy_headers": {"x-forwarded-proto", "x-forwarded-host", "x-forwarded-for"}}
     try:
         server = create_server(
             RequestLog(app), host=args.host, port=args.port, threads=args.threads,
             connection_limit=args.connection_limit, backlog=BACKLOG, asyncore_use_poll=True,
             max_request_body_size=MAX_BODY, channel_timeout=IDLE_SECONDS, ident="Thirteen",
-            clear_untrusted_proxy_headers=True,
+            clear_untrusted_proxy_headers=True, **proxy,
         )
     except OSError:  # taken meanwhile
         print(cannot_listen(args.host, args.port) or f"Cannot listen on {args.host}:{args.port}.", file=sys.stderr)

@@ -16,6 +16,7 @@ from typing import Any, TypeVar, cast
 
 from sqlalchemy import CursorResult, bindparam, or_, select, update
 from sqlalchemy.exc import IntegrityError
+from werkzeug.exceptions import Conflict
 
 from referee.errors import NothingToUndo, RefereeError
 from referee.text import Message, message
@@ -98,9 +99,9 @@ class TokenTaken(ValueError):
 
 def _new_game(kind: str, names: Sequence[str], rules: dict[str, Any], setup: dict[str, Any],
               created_by: str | None = None, group: Game | None = None,
-              tokens: dict[str, str] | None = None) -> Game:
+              tokens: dict[str, str] | None = None, made_for: str | None = None) -> Game:
     game = Game(kind=kind, rules=rules, setup=setup, version=0, created_by=created_by or None,
-                group_id=group.id if group is not None else None, **(tokens or {}))
+                group_id=group.id if group is not None else None, made_for=made_for, **(tokens or {}))
     game.players = [Player(seat=i, name=n) for i, n in enumerate(names)]
     db.session.add(game)
     return game
@@ -109,7 +110,8 @@ def _new_game(kind: str, names: Sequence[str], rules: dict[str, Any], setup: dic
 def create_game(kind: str, names: Sequence[str], *, rules: dict[str, Any], setup: dict[str, Any],
                 events: Sequence[tuple[str, dict[str, Any]]] = (), created_by: str | None = None,
                 group: Game | None = None,
-                keeper_token: str | None = None, watch_token: str | None = None) -> Game:
+                keeper_token: str | None = None, watch_token: str | None = None,
+                made_for: Game | None = None) -> Game:
     """Store a new game with its players, and its first ``events`` (kind, payload), in one
     transaction: the game never exists without them.  ``group`` is the group (a table of
     friends, :data:`GROUP`) it is started from.
@@ -121,9 +123,14 @@ def create_game(kind: str, names: Sequence[str], *, rules: dict[str, Any], setup
     started offline, whose pages the phone drew with those links before the server knew it;
     :data:`PHONE_TOKEN`).  A token already another game's raises :class:`TokenTaken` (nothing
     stored); the same form sent again still gets its own game.
+    ``made_for`` is the game it is made for (:func:`made_for`): one of ``kind`` per such game,
+    however many requests make it at once (the others get the one that was stored).
     """
+    key = _made_for_key(kind, made_for) if made_for is not None else None
+    if key is not None and (made := _made_with(key)) is not None:
+        return made
     if created_by:
-        started = game_started_by(created_by, kind)
+        started = _started_with(created_by, kind)
         if started is not None:
             return started
     tokens = {name: token for name, token in (("keeper_token", keeper_token), ("watch_token", watch_token)) if token}
@@ -135,14 +142,16 @@ def create_game(kind: str, names: Sequence[str], *, rules: dict[str, Any], setup
     for token in tokens.values():
         if token_in_use(token):
             raise TokenTaken(token)
-    game = _new_game(kind, names, rules, setup, created_by, group, tokens)
+    game = _new_game(kind, names, rules, setup, created_by, group, tokens, key)
     game.version = len(events)
     game.events = [Event(seq=i + 1, kind=k, payload=p) for i, (k, p) in enumerate(events)]
     try:
         db.session.commit()
     except IntegrityError:  # the same form, sent twice at once: the other request stored it
         db.session.rollback()
-        started = game_started_by(created_by or "", kind)
+        started = _made_with(key) if key is not None else None
+        if started is None and created_by:
+            started = _started_with(created_by, kind)
         if started is not None:
             return started
         taken = next((t for t in tokens.values() if token_in_use(t)), None)
@@ -163,10 +172,30 @@ def keeper_group(token: str) -> Game | None:
     if not token or not is_token(token):
         return None
     return db.session.scalar(select(Game).where(Game.keeper_token == token, Game.kind == GROUP))
+
+
 def token_in_use(token: str) -> bool:
     """Whether ``token`` is already a share link of some game (keeper or watch)."""
     return db.session.scalar(
         select(Game.id).where((Game.keeper_token == token) | (Game.watch_token == token)).limit(1)) is not None
+
+
+class StartingIdTaken(Conflict):
+    """A form's starting id that already started a game of another kind (a page kept from
+    another game, or an id made up): 409, nothing is started."""
+
+    def __init__(self) -> None:
+        from flask_babel import gettext
+
+        super().__init__(gettext("This form already started another game. Open the page again to start a new one."))
+
+
+def _started_with(write_id: str, kind: str) -> Game | None:
+    """The game this starting id started, if of ``kind``; :class:`StartingIdTaken` if of another."""
+    started = db.session.scalar(select(Game).where(Game.created_by == write_id))
+    if started is not None and started.kind != kind:
+        raise StartingIdTaken()
+    return started
 
 
 def game_started_by(write_id: str, kind: str) -> Game | None:
@@ -211,11 +240,17 @@ def find_by_token(token: str, kind: str | None = None) -> Access | None:
 
 
 def made_for(kind: str, source: Game) -> Game | None:
-    """The game of ``kind`` made for ``source`` (its setup says ``{"table": source.id}``),
-    created after it: the score sheet a table's "Score this hand" made, found again."""
-    made = db.session.scalars(select(Game).where(Game.kind == kind, Game.created_at >= source.created_at)
-                              .order_by(Game.id))
-    return next((g for g in made if isinstance(g.setup, dict) and g.setup.get("table") == source.id), None)
+    """The game of ``kind`` made for ``source`` (``create_game(..., made_for=source)``): the
+    score sheet a table's "Score this hand" made, found again by its unique, indexed key."""
+    return _made_with(_made_for_key(kind, source))
+
+
+def _made_for_key(kind: str, source: Game) -> str:
+    return f"{kind}:{source.id}"
+
+
+def _made_with(key: str) -> Game | None:
+    return db.session.scalar(select(Game).where(Game.made_for == key))
 
 
 @dataclass(frozen=True)

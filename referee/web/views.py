@@ -74,11 +74,15 @@ def htmx_js() -> Response:
 
 
 @bp.route("/healthz")
-def health() -> tuple[dict[str, str], int]:
-    """For a load balancer or container healthcheck: 200 when the database answers, else 503."""
+def health() -> tuple[dict[str, str], int, dict[str, str]]:
+    """For a load balancer or container healthcheck: 200 when the database answers, else 503
+    (with ``Retry-After``, as every 503 of the app)."""
+    from referee.web import DATABASE_RETRY_SECONDS
+
     if database_ok():
-        return {"status": "ok", "database": "ok"}, 200
-    return {"status": "unavailable", "database": "not answering"}, 503
+        return {"status": "ok", "database": "ok"}, 200, {"Cache-Control": "no-store"}
+    return ({"status": "unavailable", "database": "not answering"}, 503,
+            {"Retry-After": str(DATABASE_RETRY_SECONDS), "Cache-Control": "no-store"})
 
 
 @bp.route("/lang/<code>", methods=["GET", "POST"])

@@ -467,7 +467,7 @@ def _sheet_of_table(table: Any) -> Any:
     follow = evening.follow(table.id, table.player_names).to_dict()
     kind = str(follow.pop("action"))
     return store.create_game(KIND, table.player_names, rules=rules.to_dict(), setup={"table": table.id},
-                             events=[(kind, follow)])
+                             events=[(kind, follow)], made_for=table)  # one sheet per table, however many press
 
 
 def _table_rules(rules: ScoreRules) -> TienLenRules:

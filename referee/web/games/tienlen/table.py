@@ -122,7 +122,9 @@ def render_table(access: Access, state: Game, feedback: Feedback, status: int = 
         instant_kinds=[(k.value, instant_label(k)) for k in InstantWinKind],
         can_declare=(rules.instant_wins and not hand.log and not hand.over),
         # The game as the phone's engine replays it to judge the next move by itself.
-        phone_game={"setup": access.game.setup, "records": live_records(access.game)} if access.can_write else None,
+        # Without the evening's keeper token ("sheet"): the table's page must not hold the sheet's keeper link.
+        phone_game={"setup": {k: v for k, v in access.game.setup.items() if k != "sheet"},
+                    "records": live_records(access.game)} if access.can_write else None,
     )
 
 

@@ -155,6 +155,9 @@ API.add_path(
                                 "(♠ ♥ ♣ ♦ or s h c d); null when no joker is pending."},
                 "rules": openapi.rules_ref(TreceRules),
             },
+            # A joker lies on top only while its demand is pending: then must_follow names the suit.
+            "if": {"properties": {"top": {"pattern": "^\\s*(JK|RJ|BJ|jk|rj|bj)\\s*$"}}, "required": ["top"]},
+            "then": {"properties": {"must_follow": {"type": "string"}}, "required": ["must_follow"]},
         },
         {
             "type": "object",

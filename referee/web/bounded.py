@@ -1,0 +1,114 @@
+"""A least-recently-used cache bounded in bytes, and the part of a request a poll's answer
+depends on, for the two poll caches (:mod:`referee.web.quick_poll`, :mod:`referee.web.news`).
+
+A count of entries is no bound: one answer may be 200 bytes or 200 KB.  Each entry here says
+its size; the oldest are dropped while the total is over :data:`DEFAULT_BYTES`.  And a key
+holds only what changes the answer, read as the app reads it: the language cookie and the
+house-rules cookies (never the whole ``Cookie`` header), the address the page was opened at
+only when share links are built from it (no ``PUBLIC_URL``) and then at most
+:data:`HOSTS_PER_ANSWER` addresses per game version, never ``HX-Current-URL``.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Hashable
+from http.cookies import CookieError, SimpleCookie
+from typing import Generic, TypeVar
+
+V = TypeVar("V")
+DEFAULT_BYTES = 8 * 1024 * 1024
+"""Bytes of answers one cache keeps at most in a process (a room of 50 tables needs about 1 MB)."""
+HOSTS_PER_ANSWER = 4
+"""Addresses one game version is kept for (loopback, the LAN address, a name or two); a poll at
+another address is answered in full, not kept."""
+
+
+class BoundedCache(Generic[V]):
+    """LRU entries with their sizes, the total kept under ``limit`` bytes; thread-safe."""
+
+    def __init__(self, limit: int = DEFAULT_BYTES) -> None:
+        self.limit = limit
+        self.entries: OrderedDict[Hashable, tuple[V, int]] = OrderedDict()
+        self.size = 0
+        self.lock = threading.Lock()
+
+    def get(self, key: Hashable) -> V | None:
+        with self.lock:
+            kept = self.entries.get(key)
+            if kept is None:
+                return None
+            self.entries.move_to_end(key)
+            return kept[0]
+
+    def put(self, key: Hashable, value: V, size: int) -> None:
+        if size > self.limit:
+            return
+        with self.lock:
+            old = self.entries.pop(key, None)
+            if old is not None:
+                self.size -= old[1]
+            self.entries[key] = (value, size)
+            self.size += size
+            while self.size > self.limit and self.entries:
+                _, (_, dropped) = self.entries.popitem(last=False)
+                self.size -= dropped
+
+    def grow(self, key: Hashable, extra: int) -> None:
+        """An entry took ``extra`` more bytes (a compressed copy of it was added)."""
+        with self.lock:
+            kept = self.entries.get(key)
+            if kept is not None:
+                self.entries[key] = (kept[0], kept[1] + extra)
+                self.size += extra
+                while self.size > self.limit and self.entries:
+                    _, (_, dropped) = self.entries.popitem(last=False)
+                    self.size -= dropped
+
+    def clear(self) -> None:
+        with self.lock:
+            self.entries.clear()
+            self.size = 0
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+
+def answer_cookies(header: str) -> tuple[tuple[str, str], ...]:
+    """The cookies a page's answer depends on (the language, the house rules kept), from a
+    ``Cookie`` header: any other cookie a client sends changes nothing and is left out.
+
+    >>> answer_cookies("lang=es; tracker=abc; rules_demo=%7B%7D")
+    (('lang', 'es'), ('rules_demo', '%7B%7D'))
+    """
+    if not header:
+        return ()
+    jar: SimpleCookie = SimpleCookie()
+    try:
+        jar.load(header)
+    except CookieError:
+        return (("?", header[:200]),)  # unreadable: kept whole, as the app would read it
+    return tuple(sorted((name, morsel.value) for name, morsel in jar.items()
+                        if name == "lang" or name.startswith("rules_")))
+
+
+class HostLimit:
+    """The addresses each game version was kept for: at most :data:`HOSTS_PER_ANSWER`."""
+
+    def __init__(self) -> None:
+        self.seen: BoundedCache[set[str]] = BoundedCache(1024 * 1024)
+        self.lock = threading.Lock()
+
+    def allows(self, token: str, version: int, host: str) -> bool:
+        with self.lock:
+            hosts = self.seen.get((token, version))
+            if hosts is None:
+                hosts = set()
+                self.seen.put((token, version), hosts, 200)
+            if host in hosts:
+                return True
+            if len(hosts) >= HOSTS_PER_ANSWER:
+                return False
+            hosts.add(host)
+            return True
