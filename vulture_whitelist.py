@@ -32,3 +32,15 @@ _.can_next_hand, _.can_correct, _.can_add_from_table, _.can_follow
 # deleted with it: referee/three_thirteen_solver.py _face_points, referee/tienlen.py pass_turn
 # (an alias of pass_, twice), referee/tienlen_evening.py GameAdded.finished_game.
 _._face_points, _.pass_turn, _.finished_game
+
+# A group's can_x of every action (the contract, as for the games' states).
+_.can_add_person, _.can_rename_person, _.can_remove_person, _.can_move_game
+
+# The errors of referee.tienlen_scores print as that package's (their __module__ set on re-export).
+_.__module__
+
+# Framework hooks the database module installs: SQLAlchemy's do_connect listener's arguments, the
+# exception's is_disconnect flag set for the pool, the teardown Flask calls, the form parser's limit
+# (guard), the traceback text a log handler prints (logs), the `flask games forget` command.
+_.cargs, _.conn_rec, _.cparams, _.is_disconnect, _._remove_session, _.max_content_length, _.exc_text
+_.forget_command

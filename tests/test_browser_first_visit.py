@@ -61,7 +61,7 @@ def test_a_sheet_its_rounds_a_table_and_a_check_screen_open_offline_after_one_vi
             maker.close()
             page.goto(url)
             paths = [url.replace(live_server.url, "")]
-            content = "#tt-table"
+            content = "#tl-followed"
         else:
             page.goto(live_server.url + "/tienlen/check")
             paths = ["/tienlen/check"]

@@ -330,14 +330,14 @@ def test_a_play_stored_but_answered_with_a_server_error_stays_in_the_outbox_and_
 
     page.route("**/play", stored_then_error, times=1)
     tap_table(page, "3s")
-    page.locator(".tt-go").tap()
+    page.locator(".tl-go").tap()
     expect(page.locator("#connection")).to_contain_text("never stored twice")
     expect(page.get_by_text("Nothing was saved")).to_have_count(0)
     assert events(live_server, url) == ["play"] and ids and ids[0]
 
-    expect(page.locator(".tt-felt")).to_contain_text("played by Bao", timeout=15_000)  # sent again by itself
+    expect(page.locator(".tl-felt")).to_contain_text("played by Bao", timeout=15_000)  # sent again by itself
     expect(page.locator("#outbox")).to_be_hidden()
-    expect(page.locator("#tt-table .notice")).to_have_count(0)  # not "the table changed first"
+    expect(page.locator("#tl-followed .notice")).to_have_count(0)  # not "the table changed first"
     assert events(live_server, url) == ["play"]
     phone.errors[:] = [e for e in phone.errors if str(status) not in e and "htmx:responseError" not in e
                        and not any(x in e for x in EXPECTED)]
@@ -351,8 +351,8 @@ def test_a_play_refused_with_a_reason_leaves_the_outbox(phone, live_server):
     page = start_game(phone)
     url = page.url
     tap_table(page, "4s")
-    page.locator(".tt-go").tap()
-    expect(page.locator("#tt-table")).to_contain_text("3♠")
+    page.locator(".tl-go").tap()
+    expect(page.locator("#tl-followed")).to_contain_text("3♠")
     page.wait_for_timeout(500)
     assert page.evaluate("() => JSON.parse(localStorage.getItem('thirteen-outbox') || '[]').length") == 0
     assert events(live_server, url) == []

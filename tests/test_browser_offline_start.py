@@ -63,7 +63,7 @@ def trece(page) -> None:  # type: ignore[no-untyped-def]
 
 FORMS: list[tuple[str, Callable, str, str, list[str]]] = [  # type: ignore[type-arg]
     ("/three-thirteen/", sheet, "three_thirteen", "#sheet", ["Ann", "Bao", "Chi", "Dan"]),
-    ("/tienlen/new", table, "tienlen", "#tt-table", ["Ana", "Bao", "Chi"]),
+    ("/tienlen/new", table, "tienlen", "#tl-followed", ["Ana", "Bao", "Chi"]),
     ("/tienlen/scores/", evening, "tienlen_scores", "#ts-sheet", ["An", "Binh", "Chi", "Dung"]),
     ("/trece/", trece, "trece", "#table", ["Ana", "Ben"]),
 ]

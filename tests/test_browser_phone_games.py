@@ -51,7 +51,7 @@ def test_the_home_page_lists_the_last_three_games_offline_each_opening_with_one_
 
     phone.context.set_offline(True)
     page.reload()  # the home page from the phone's copy, the list from the phone
-    for n, (url, content) in enumerate([(trece_keeper, "#table"), (table, "#tt-table"), (sheet, "#sheet")]):
+    for n, (url, content) in enumerate([(trece_keeper, "#table"), (table, "#tl-followed"), (sheet, "#sheet")]):
         expect(page.locator("#phone-games li")).to_have_count(3)
         page.locator("#phone-games li").nth(n).locator("a").tap()
         page.wait_for_url(url.replace(phone.base_url, "**"))
@@ -78,9 +78,9 @@ def test_a_game_opened_by_its_watch_link_is_listed_as_watched(phone, second_phon
 
 def test_a_game_is_removed_from_the_phone_list_and_a_waiting_write_says_not_sent_yet(phone, live_server):
     page = start_game(phone)
-    page.locator("#tt-table [data-card='3s']").tap()
+    page.locator("#tl-followed [data-card='3s']").tap()
     phone.context.set_offline(True)
-    page.locator(".tt-go").tap()
+    page.locator(".tl-go").tap()
     expect(page.locator("#outbox li")).to_have_count(1)
     page.route("**/play", lambda route: route.abort("internetdisconnected"))  # still not sent
     phone.context.set_offline(False)

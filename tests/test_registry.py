@@ -97,7 +97,7 @@ def test_no_shared_script_or_stylesheet_reads_an_id_or_class_only_a_game_gives(p
 
 
 def test_the_id_and_class_check_knows_a_games_own_table() -> None:
-    assert "#tt-table" in GAMES_OWN_MARKS and ".poll" not in GAMES_OWN_MARKS
+    assert "#tl-followed" in GAMES_OWN_MARKS and ".poll" not in GAMES_OWN_MARKS
 
 
 def test_every_followed_game_has_a_worked_example_and_every_example_a_followed_game() -> None:

@@ -269,13 +269,6 @@ class FinishedGame:
             cleaned.append(cards)
         object.__setattr__(self, "caught", tuple(cleaned) if any(cleaned) else None)
 
-    def scoring_cards(self, seat: int) -> tuple[Card, ...]:
-        """The cards of a loser's hand that score: the leftover cards, or those caught."""
-        for per_seat in (self.leftover, self.caught):
-            if per_seat is not None and per_seat[seat]:
-                return per_seat[seat] or ()
-        return ()
-
     # -- derived --------------------------------------------------------------------
     @property
     def late_chops(self) -> bool:

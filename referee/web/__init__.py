@@ -7,14 +7,11 @@ API, and installs the error pages.
 
 from __future__ import annotations
 
-import base64
-import hashlib
 from datetime import UTC, datetime
 
 from flask import Flask, Response, current_app, jsonify, request
 from flask.typing import ResponseReturnValue
 from flask_babel import get_locale, gettext
-from markupsafe import Markup
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from werkzeug.exceptions import HTTPException
@@ -47,6 +44,7 @@ from referee.web.database import (
 )
 from referee.web.extensions import babel, compress, db, htmx, migrate
 from referee.web.logs import shown_path
+from referee.web.policy import CONTENT_SECURITY_POLICY, DATABASE_RETRY_SECONDS, JS_ON
 
 
 def init_app(app: Flask) -> None:
@@ -148,25 +146,6 @@ def runs_without(app: Flask, *, has_workbox: bool, has_htmx: bool = True) -> lis
     return missing
 
 
-# Everything comes from this server (the table may be offline): the policy enforces it in the
-# browser too. Share links carry their token in the URL, so no Referer ever leaves the page.
-# No inline script or style is allowed, but the one line that marks the page as scripted before
-# it is drawn (base.html), named by its hash.
-JS_ON = Markup('document.documentElement.classList.replace("no-js", "js");')
-_JS_ON_HASH = base64.b64encode(hashlib.sha256(JS_ON.encode()).digest()).decode()
-CONTENT_SECURITY_POLICY = "; ".join([
-    "default-src 'self'",
-    # 'wasm-unsafe-eval': the phone's engine compiles WebAssembly (Pyodide); no JavaScript eval.
-    f"script-src 'self' 'sha256-{_JS_ON_HASH}' 'wasm-unsafe-eval'",
-    "style-src 'self'",
-    "img-src 'self' data:",
-    "connect-src 'self'",
-    "worker-src 'self'",
-    "manifest-src 'self'",
-    "base-uri 'self'",
-    "form-action 'self'",
-    "frame-ancestors 'none'",
-])
 
 
 def _page_time() -> dict[str, str]:
@@ -188,7 +167,6 @@ def _security_headers(response: Response) -> Response:
     return response
 
 
-DATABASE_RETRY_SECONDS = 5
 
 
 def database_down(exc: BaseException) -> bool:

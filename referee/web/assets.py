@@ -33,6 +33,7 @@ from whitenoise import WhiteNoise
 
 from referee.cards import notation_for_javascript
 from referee.web import engine, registry
+from referee.web.policy import CONTENT_SECURITY_POLICY
 
 ROOT = Path(__file__).resolve().parents[2]
 STATIC = ROOT / "static"
@@ -241,7 +242,6 @@ def _immutable(path: str, url: str) -> bool:
 
 
 def _static_headers(headers: Headers, path: str, url: str) -> None:
-    from referee.web import CONTENT_SECURITY_POLICY
 
     headers["X-Content-Type-Options"] = "nosniff"
     # The same policy as the pages (an SVG or a script opened on its own is held to it too).

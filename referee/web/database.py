@@ -122,7 +122,6 @@ class Watchdog:
         self.deadlines: dict[int, tuple[float, Any]] = {}
         self.lock = threading.Lock()
         self.pid = 0
-        self.cut_count = 0
 
     def arm(self, dbapi_connection: Any) -> None:
         if self.pid != os.getpid():
@@ -154,7 +153,6 @@ class Watchdog:
 
     def _cut(self, dbapi_connection: Any) -> None:
         self.breaker.trip()
-        self.cut_count += 1
         log.warning("the database did not answer in %.1f s: connection closed", self.seconds)
         try:
             fd = dbapi_connection.pgconn.socket

@@ -27,7 +27,7 @@ KEPT = 4
 def _cut(match: re.Match[str]) -> str:
     whole = match.group(0)
     if len(whole) == 32 or _DIGIT.search(whole):
-        return match.group(1) + "…"
+        return whole[:KEPT] + "…"
     return whole
 
 

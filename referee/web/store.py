@@ -198,11 +198,6 @@ def _started_with(write_id: str, kind: str) -> Game | None:
     return started
 
 
-def game_started_by(write_id: str, kind: str) -> Game | None:
-    """The game of ``kind`` a form with this write id started, if any."""
-    return db.session.scalar(select(Game).where(Game.created_by == write_id, Game.kind == kind))
-
-
 @dataclass
 class NewGame:
     """A game to create with a write, in the write's own transaction: a payload value of an

@@ -22,6 +22,7 @@ from referee.cards import format_cards
 from referee.web.checks import read_cards as read_cards  # the pages read card fields as the phone does
 from referee.web.database import database_ok
 from referee.web.guard import same_site_target
+from referee.web.policy import DATABASE_RETRY_SECONDS
 from referee.web.words import say as say  # a referee sentence in the reader's language
 
 bp = Blueprint("core", __name__)
@@ -77,7 +78,6 @@ def htmx_js() -> Response:
 def health() -> tuple[dict[str, str], int, dict[str, str]]:
     """For a load balancer or container healthcheck: 200 when the database answers, else 503
     (with ``Retry-After``, as every 503 of the app)."""
-    from referee.web import DATABASE_RETRY_SECONDS
 
     if database_ok():
         return {"status": "ok", "database": "ok"}, 200, {"Cache-Control": "no-store"}

@@ -39,6 +39,7 @@ from referee.group import Group, GroupSetup, Person
 from referee.text import message
 from referee.web import guard, registry, store
 from referee.web.extensions import db
+from referee.web.groups.evenings import build_group
 from referee.web.guard import whole_number
 from referee.web.models import Game
 from referee.web.store import GROUP, Access, live_events
@@ -50,12 +51,6 @@ bp = Blueprint("groups", __name__, url_prefix="/groups")
 IMPORT_MAX_BYTES = 16 * 1024 * 1024
 """The largest file an import takes (a group of a few hundred evenings)."""
 guard.LARGER_BODIES["/groups/import"] = IMPORT_MAX_BYTES
-
-
-def build_group(game: Game) -> Group:
-    """The group as its records make it (its effective events replayed)."""
-    setup = GroupSetup.from_dict(game.setup)
-    return groups_lib.replay(setup, [e.payload for e in live_events(game)])
 
 
 def last_move(access: Access, group: Group | None = None) -> str | None:

@@ -21,16 +21,23 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
+from referee import group as groups_lib
 from referee import stats
-from referee.group import Group
+from referee.group import Group, GroupSetup
 from referee.stats import PersonStats, Result
-from referee.web import registry
+from referee.web import registry, store
 from referee.web.extensions import db
 from referee.web.models import Event, Game
 
 _READ: OrderedDict[tuple[str, int], tuple[Result, ...]] = OrderedDict()
 _READ_MAX = 5000
 _LOCK = threading.Lock()
+
+
+def build_group(game: Game) -> Group:
+    """The group as its records make it (its effective events replayed)."""
+    setup = GroupSetup.from_dict(game.setup)
+    return groups_lib.replay(setup, [e.payload for e in store.live_events(game)])
 
 
 def day_of(when: datetime | None) -> str:

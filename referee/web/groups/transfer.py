@@ -204,8 +204,6 @@ def import_file(raw: bytes) -> tuple[Game, int]:
 def _replays(game: Game) -> None:
     """Replay a game read from a file through its state machine (raises what the replay raises)."""
     if game.kind == store.GROUP:
-        from referee.web.groups import build_group
-
-        build_group(game)
+        evenings.build_group(game)
         return
     evenings.results_of(game)  # the replay, kept for the group's pages
