@@ -17,6 +17,7 @@ from flask import Flask, current_app, request
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 
+from referee.errors import UnreadableInput
 from referee.text import Message, message
 
 _KEY = "thirteen_api_schemas"
@@ -51,13 +52,13 @@ def _field(error: Any) -> str | None:
     return None
 
 
-class SchemaRefusal(ValueError):
-    """A body the schema refuses, said as a referee sentence (the API's 400 answer translates it)."""
+class SchemaRefusal(UnreadableInput):
+    """A body the schema refuses, said as a referee sentence: a 400 of the one refusal family,
+    answered (and translated) as every other."""
 
     def __init__(self, sentence: Message, field: str | None) -> None:
-        super().__init__(str(sentence))
-        self.sentence = self.reason = sentence
-        self.field = field
+        super().__init__(sentence, field=field)
+        self.sentence = sentence
 
 
 def check_body() -> None:
