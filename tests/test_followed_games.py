@@ -100,7 +100,7 @@ def test_undo_names_the_move_and_takes_it_back(app, client, game):
 
 
 UNDO_FORM = re.compile(
-    r'<form(?: class="[^"]*")? method="post" action="(?P<action>[^"]+)"(?: hx-post="(?P=action)" hx-target="#[\w-]+" hx-swap="outerHTML"| hx-boost="true") hx-disabled-elt="[^"]+">\s*'
+    r'<form(?: class="[^"]*")? method="post" action="(?P<action>[^"]+)"(?: hx-post="(?P=action)" hx-target="#[\w-]+" hx-swap="outerHTML[^"]*"| hx-boost="true") hx-disabled-elt="[^"]+">\s*'
     r'<input type="hidden" name="version" value="(?P<version>\d+)">\s*'
     r'<button type="submit"(?: class="[^"]*")? data-action="undo">Undo: (?P<what>[^<]+)</button>\s*</form>')
 

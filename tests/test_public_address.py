@@ -182,7 +182,8 @@ def test_a_limited_api_call_is_a_json_429(limited_app):
     path = next(r.rule for r in limited_app.url_map.iter_rules() if r.rule.startswith("/api/") and "POST" in r.methods)
     answers = [client.post(path, json={}) for _ in range(7)]
     refused = answers[-1]
-    assert refused.status_code == 429 and refused.is_json and "retry after" in refused.get_json()["error"]
+    assert refused.status_code == 429 and refused.is_json and "Wait" in refused.get_json()["error"]
+    assert int(refused.headers["Retry-After"]) >= 1
 
 
 # --------------------------------------------------------------------------- retention

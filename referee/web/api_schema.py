@@ -102,6 +102,8 @@ def _sentence(error: Any, schema: dict[str, Any]) -> Message:
         bounds = error.schema if isinstance(error.schema, dict) else {}
         return message("the field {field} must be from {low} to {high}, not {value}", field=field,
                        low=bounds.get("minimum", "…"), high=bounds.get("maximum", "…"), value=repr(error.instance))
+    if error.validator in ("maxProperties", "maxItems"):
+        return message("the field {field} holds more than {most} entries", field=field, most=error.validator_value)
     return message("the field {field} does not fit the API's schema", field=field)
 
 

@@ -34,6 +34,7 @@ from flask_babel import gettext
 from werkzeug.exceptions import HTTPException
 
 from referee.errors import REFUSED, UNREADABLE, RefereeError
+from referee.text import Message
 from referee.web import i18n
 from referee.web.i18n import message_json
 from referee.web.views import render_page, say
@@ -63,15 +64,32 @@ def json_fields(exc: RefereeError) -> dict[str, Any]:
 def answer_json(exc: RefereeError) -> Response:
     response = jsonify(json_fields(exc))
     response.status_code = api_status(exc)
+    return _with_retry(response, exc)
+
+
+def _with_retry(response: Response, exc: RefereeError) -> Response:
+    if isinstance(exc, TooMany):
+        response.headers["Retry-After"] = str(exc.seconds)
     return response
+
+
+class TooMany(RefereeError):
+    """Too many requests from one address (:mod:`referee.web.limits`): a 429 that says when to
+    send again, in its sentence and in ``Retry-After``."""
+
+    STATUS = 429
+
+    def __init__(self, reason: Message, *, seconds: int) -> None:
+        super().__init__(reason)
+        self.seconds = seconds
 
 
 def refused(exc: RefereeError) -> ResponseReturnValue:
     """The app's answer to a :class:`RefereeError` no view answered itself."""
     if wants_json():
         return answer_json(exc)
-    return render_page("errors/error.html", "partials/error.html", status=exc.status, code=exc.status,
-                       title=title(exc.status), detail=say(exc.said))
+    return _with_retry(render_page("errors/error.html", "partials/error.html", status=exc.status, code=exc.status,
+                                   title=title(exc.status), detail=say(exc.said)), exc)
 
 
 def plain_words(exc: HTTPException) -> str | None:

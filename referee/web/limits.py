@@ -23,11 +23,12 @@ import os
 import time
 
 from flask import Flask, current_app, request
-from flask_babel import gettext
 from limits import RateLimitItem, parse_many
 from limits.storage import storage_from_string
 from limits.strategies import MovingWindowRateLimiter
-from werkzeug.exceptions import TooManyRequests
+
+from referee.text import message
+from referee.web.errors import TooMany
 
 NEW_GAMES = "30 per minute; 300 per day"
 WRITES = "240 per minute"
@@ -64,11 +65,8 @@ def _check() -> None:
             reset, _ = limits.limiter.get_window_stats(item, "new" if starts else "write", who)
             seconds = max(1, math.ceil(reset - time.time()))
             current_app.logger.warning("rate limit %s reached (%s %s)", item, request.method, request.path[:60])
-            error = TooManyRequests(
-                gettext("Too many in a short time from this address. Wait %(seconds)s seconds and send it again.",
-                        seconds=seconds), retry_after=seconds)
-            error.english = f"too many {'new games' if starts else 'writes'} from this address; retry after {seconds} s"  # type: ignore[attr-defined]  # read by the JSON error answer
-            raise error
+            raise TooMany(message("Too many in a short time from this address. Wait {seconds} seconds and send it "
+                                  "again.", seconds=seconds), seconds=seconds)
 
 
 def init_app(app: Flask) -> None:
