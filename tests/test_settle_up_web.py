@@ -82,18 +82,19 @@ def test_api_settle_refuses_balances_not_adding_to_zero(client):
 def test_api_settle_refuses_an_amount_that_is_not_a_whole_number(client, amount):
     response = client.post("/api/settle", json={"balances": {"An": amount, "Binh": -2}})
     assert response.status_code == 400
-    assert "'balances/An'" in response.get_json()["error"] and "integer" in response.get_json()["error"]
+    error = response.get_json()["error"]  # a null is the schema's to say (issue 29), the rest the settle-up's
+    assert ("An's balance" in error and "whole number" in error) or ("'balances/An'" in error and "integer" in error)
 
 
 @pytest.mark.parametrize("body, says", [
     ({"balances": {"": 0}}, "is not a player's name"),
     ({"balances": {"   ": 0}}, "is not a player's name"),
     ({"balances": {"x" * 81: 0}}, "longer than 80"),
-    ({"balances": [1, -1]}, "must be of JSON type object"),
+    ({"balances": [1, -1]}, "must be an object"),
     ({}, "is missing"),
     ({"balances": {}, "stake": 3}, "unknown field"),
-    ({"balances": {"An": 10**16, "Binh": -(10**16)}}, "must be from"),
-    ({"balances": {f"P{i}": 0 for i in range(17)}}, "holds more than 16 entries"),
+    ({"balances": {"An": 10**16, "Binh": -(10**16)}}, "more than"),
+    ({"balances": {f"P{i}": 0 for i in range(17)}}, "more than one settle-up takes"),
 ])
 def test_api_settle_names_the_mistake(client, body, says):
     response = client.post("/api/settle", json=body)

@@ -380,7 +380,10 @@ def test_a_table_started_from_the_sheet_links_back_to_it(app, client, evening) -
     e = evening
     table = e.start_table(leader=0)
     keeper_page = text(client.get(f"/tienlen/g/{table}"))
-    assert f'href="/tienlen/scores/g/{e.token}"' in keeper_page
+    # The table's keeper page links the sheet by its watch link (issue 29: sharing the table's
+    # keeper link must not share the sheet's); its keeper scores a hand through "Score this hand".
+    assert f'href="/tienlen/scores/g/{watch_token(app, e.token)}"' in keeper_page
+    assert e.token not in keeper_page
     watcher_page = text(client.get(f"/tienlen/g/{watch_token(app, table)}"))
     assert f'href="/tienlen/scores/g/{watch_token(app, e.token)}"' in watcher_page
     assert e.token not in watcher_page

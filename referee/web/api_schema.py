@@ -76,7 +76,18 @@ def check_body() -> None:
         return
     if _field(error) == "rules" and error.absolute_path:
         return  # a switch's value: the rules class says it in players' words (its schema says the same)
+    if not _only_the_schema_catches(error):
+        return  # the view checks it itself, naming the field in players' words (the schema says the same)
     raise SchemaRefusal(_sentence(error, validator.schema), _field(error))
+
+
+def _only_the_schema_catches(error: Any) -> bool:
+    """What the views would let through: a null where the schema wants a value (a view reads a
+    null like a missing optional field), or a field the schema requires only when another one
+    holds a given value (an ``if``/``then``, e.g. a Trece joker on top and its ``must_follow``)."""
+    if error.validator == "type" and error.instance is None:
+        return True
+    return error.validator == "required" and "then" in error.schema_path
 
 
 def _sentence(error: Any, schema: dict[str, Any]) -> Message:
