@@ -29,6 +29,7 @@ from referee.errors import UnreadableInput
 from referee.switches import rules_from_mapping
 from referee.text import message
 from referee.trece import (
+    DemandError,
     Setup,
     SetupError,
     State,
@@ -129,7 +130,10 @@ def trece_api_check() -> ResponseReturnValue:
         raise api.in_field(exc, "play", message("the play")) from None
     must_follow = read_suit(data.get("must_follow"))
     rules = rules_from_mapping(TreceRules, api.rules_field(data))
-    verdict = check_play(top, play, must_follow, rules)
+    try:
+        verdict = check_play(top, play, must_follow, rules)
+    except DemandError as exc:  # the top and the demanded suit cannot go together: about must_follow
+        raise exc.about("must_follow") from None
     return jsonify(
         legal=verdict.legal,
         **reason_fields(verdict.reason),
@@ -156,7 +160,8 @@ API.add_path(
                 "rules": openapi.rules_ref(TreceRules),
             },
             # A joker lies on top only while its demand is pending: then must_follow names the suit.
-            "if": {"properties": {"top": {"pattern": "^\\s*(JK|RJ|BJ|jk|rj|bj)\\s*$"}}, "required": ["top"]},
+            "if": {"properties": {"top": {"type": "string", "pattern": "^\\s*(JK|RJ|BJ|jk|rj|bj)\\s*$"}},
+                   "required": ["top"]},
             "then": {"properties": {"must_follow": {"type": "string"}}, "required": ["must_follow"]},
         },
         {
