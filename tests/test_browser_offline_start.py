@@ -43,7 +43,7 @@ def sheet(page) -> None:  # type: ignore[no-untyped-def]
 def table(page) -> None:  # type: ignore[no-untyped-def]
     for i, name in enumerate(["Ana", "Bao", "Chi"]):
         page.locator(f"#name{i}").fill(name)
-    page.locator(".tt-3s").nth(1).tap()
+    page.locator(".tl-3s").nth(1).tap()
     page.get_by_role("button", name="Start the game").tap()
 
 

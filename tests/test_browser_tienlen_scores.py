@@ -69,10 +69,11 @@ def test_a_game_from_a_followed_table_is_added_by_touch(phone) -> None:  # type:
         post_to_table(page, table_url, what, **form)
     page.goto(table_url)
     expect(page.locator(".tl-status-name")).to_have_text("An wins")
-    page.locator("a.tl-sheet-link").tap()
-    page.wait_for_url(sheet_url)
-    page.locator('[data-action="from-table"]').tap()
-    page.wait_for_url("**/table/**")
+    # The table's page links the sheet by its watch link (issue 29); its keeper scores the hand
+    # through "Score this hand", onto the evening's sheet that started the table.
+    expect(page.locator("a.tl-sheet-link")).to_have_attribute("href", re.compile(r"/tienlen/scores/g/"))
+    page.locator('[data-action="score-hand"]').tap()
+    page.wait_for_url(sheet_url.rstrip("/") + "/table/**")
     ready_pickers(page)
     assert phone.no_sideways_scroll()
     assert phone.small_targets() == []

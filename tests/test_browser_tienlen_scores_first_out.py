@@ -23,6 +23,7 @@ def play_on_sheet(phone):  # type: ignore[no-untyped-def]
     page = phone.open("/tienlen/scores/")
     for i, name in enumerate(NAMES):
         page.locator(f"#name{i}").fill(name)
+    page.locator(".ts-switches summary").tap()  # the house rules are folded under the names
     page.locator("label:has(input[name='play_on'])").tap()
     page.get_by_role("button", name="Start the sheet").tap()
     page.wait_for_url("**/tienlen/scores/g/**")

@@ -88,7 +88,7 @@ def test_without_javascript_a_play_is_a_plain_post_and_a_redirect(browser, live_
     page.get_by_role("button", name="Start the game").click()
     page.wait_for_url("**/tienlen/g/**")
     page.locator("#picker-cards-text").fill("3s 3h")
-    page.get_by_role("button", name="Play").click()
+    page.get_by_role("button", name="Play", exact=True).click()
     expect(page.locator(".tl-status-name")).to_have_text("Bao")
     expect(page.locator(".tl-felt .tl-card")).to_have_count(2)
     page.get_by_role("button", name="Pass").click()
