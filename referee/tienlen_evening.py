@@ -34,12 +34,13 @@ referee.tienlen_evening.EntryRefused: An has 13 cards left, so played no card an
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from referee.errors import NothingToUndo, RefereeError, RefusedAction
+from referee.errors import RefereeError, RefusedAction
 from referee.records import Records
+from referee.states import StateMachine, can
 from referee.switches import rules_from_mapping
 from referee.text import Message, message
 from referee.tienlen import Hand
@@ -389,13 +390,12 @@ class SheetGame:
         return self.record.from_table
 
 
-class Evening:
+class Evening(StateMachine[EveningSetup, Record]):
     """The sheet of an evening: games added (by hand or from a followed table), corrected,
     tables followed; ``check_x`` / ``can_x`` / ``x`` for each, ``undo`` and :func:`replay`."""
 
     def __init__(self, setup: EveningSetup) -> None:
-        self.setup = setup
-        self.log: list[Record] = []
+        super().__init__(setup)
         self._games: list[tuple[GameAdded, bool]] = []
         self.tables: list[int] = []
 
@@ -450,8 +450,7 @@ class Evening:
             raise EntryRefused(verdict)
         return verdict.record
 
-    def can_add_by_hand(self, facts: Facts) -> bool:
-        return _can(lambda: self.check_add_by_hand(facts))
+    can_add_by_hand = can(check_add_by_hand)
 
     def add_by_hand(self, facts: Facts) -> GameAdded:
         record = self.check_add_by_hand(facts)
@@ -480,8 +479,7 @@ class Evening:
         return GameCorrected(new.facts, new.rules, new.points, new.payments, new.source, old.table, old.hand,
                              number=number)
 
-    def can_correct(self, number: int, facts: Facts) -> bool:
-        return _can(lambda: self.check_correct(number, facts))
+    can_correct = can(check_correct)
 
     def correct(self, number: int, facts: Facts) -> GameCorrected:
         record = self.check_correct(number, facts)
@@ -506,9 +504,7 @@ class Evening:
             raise EntryRefused(verdict)
         return verdict.record
 
-    def can_add_from_table(self, table: int, hands: Sequence[Hand], hand_index: int,
-                           leftover: Mapping[int, str], caught: Mapping[int, str] | None = None) -> bool:
-        return _can(lambda: self.check_add_from_table(table, hands, hand_index, leftover, caught))
+    can_add_from_table = can(check_add_from_table)
 
     def add_from_table(self, table: int, hands: Sequence[Hand], hand_index: int,
                        leftover: Mapping[int, str], caught: Mapping[int, str] | None = None) -> GameAdded:
@@ -525,8 +521,7 @@ class Evening:
             raise EveningRefused(message("This sheet already follows that table."))
         return TableFollowed(table)
 
-    def can_follow(self, table: int, table_names: Sequence[str]) -> bool:
-        return _can(lambda: self.check_follow(table, table_names))
+    can_follow = can(check_follow)
 
     def follow(self, table: int, table_names: Sequence[str]) -> TableFollowed:
         record = self.check_follow(table, table_names)
@@ -553,12 +548,6 @@ class Evening:
         self.log.append(record)
         return record
 
-    def undo(self) -> Evening:
-        """A new evening replayed from all but the last record (this one is unchanged)."""
-        if not self.log:
-            raise NothingToUndo()
-        return replay(self.setup, self.log[:-1])
-
     def to_dict(self) -> dict[str, Any]:
         return {
             "players": list(self.names),
@@ -569,18 +558,6 @@ class Evening:
         }
 
 
-def _can(check: Callable[[], object]) -> bool:
-    """Whether ``check()`` accepts (``can_x`` never raises: any refusal answers ``False``)."""
-    try:
-        check()
-    except ValueError:
-        return False
-    return True
-
-
 def replay(setup: EveningSetup, actions: Iterable[Record | Mapping[str, Any]]) -> Evening:
     """Rebuild an evening from its setup and its records (or their dicts)."""
-    evening = Evening(setup)
-    for action in actions:
-        evening.apply(action)
-    return evening
+    return Evening.replay(setup, actions)
