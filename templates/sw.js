@@ -1,6 +1,7 @@
 /* Thirteen's service worker, release {{ release }}: Workbox, served by this app.
    - The app shell (what every page loads) is precached at install; any other static file
      of this release is kept the first time a page asks for it.
+   - The home page and every game's home, links and new-game forms are kept at install.
    - Each page the phone opens is kept (network first): without a network the kept copy is
      shown, marked data-from-cache so the page says how old it is.  The page of a first visit
      (opened before this worker ran) and the screens each page links to are kept too, once the
@@ -18,6 +19,7 @@ importScripts({% for url in workbox %}{{ url | tojson }}{% if not loop.last %}, 
 const RELEASE = {{ release | tojson }};
 const PAGES = "thirteen-pages-" + RELEASE;
 const OFFLINE = {{ offline_page | tojson }};
+const START_PAGES = {{ start_pages | tojson }};
 const ENGINE = "thirteen-engine";
 const ENGINE_FILES = {{ engine_files | tojson }};
 
@@ -37,8 +39,12 @@ self.addEventListener("install", function (event) {
   try {
     if (event.addRoutes) event.addRoutes([{ condition: { requestMethod: "POST" }, source: "network" }]).catch(function () {});
   } catch (err) { /* no static routes: the worker lets writes pass */ }
-  // The start page opens offline too (the installed app starts there).
-  event.waitUntil(caches.open(PAGES).then(function (cache) { return cache.add("/"); }).catch(function () {}));
+  /* The home page (where the installed app starts) and every game's home, check screen and
+     new-game forms open offline too, even on a phone that opened only one page: a game can be
+     started without the network.  One page that cannot be fetched does not stop the others. */
+  event.waitUntil(caches.open(PAGES).then(function (cache) {
+    return Promise.all(START_PAGES.map(function (url) { return cache.add(url).catch(function () {}); }));
+  }).catch(function () {}));
 });
 
 self.addEventListener("activate", function (event) {

@@ -52,9 +52,12 @@ def test_the_engine_download_stops_while_a_verdict_is_on_its_way_and_goes_on_aft
         during, state = tap_to_verdict(phone, engine=True)
         assert state == "loading"  # the verdict was the server's, asked while the engine downloaded
         assert phone.page.evaluate("window.Thirteen.engine.isReady()") is False
-        # Once the page is quiet, the download goes on from where it was cut off.
-        phone.page.wait_for_event("request", lambda r: "/static/engine/" in r.url and bool(r.headers.get("range")),
-                                  timeout=20_000)
+        # Once the page is quiet, the download goes on from where it was cut off (it may have
+        # gone on already, while the verdict was being drawn: the requests are recorded above).
+        for _ in range(100):
+            if ranges:
+                break
+            phone.page.wait_for_timeout(200)
         assert ranges and all(r.startswith("bytes=") and int(r[6:].rstrip("-")) > 0 for r in ranges)
         print(f"\ntap → verdict at 400 kbit/s / 400 ms (Tiến lên check): {baseline * 1000:.0f} ms with no engine "
               f"download, {during * 1000:.0f} ms while the engine downloads (goal: no slower)")

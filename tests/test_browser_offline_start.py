@@ -126,6 +126,23 @@ def test_a_game_started_offline_is_kept_said_listed_and_started_once_when_the_ne
     forgive_offline(phone)
 
 
+def test_a_game_can_be_started_offline_from_a_form_this_phone_never_opened(phone, live_server):
+    page = phone.open("/trece/rules")  # one page, which links to no other game's form
+    page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller !== null",
+                           timeout=15_000)
+    phone.context.set_offline(True)
+    page.goto(phone.base_url + "/tienlen/scores/")
+    expect(page.locator("h1")).not_to_have_text("No connection")
+    page.wait_for_function("() => window.Thirteen && window.Thirteen.starts")
+    evening(page)
+    expect(page.locator("#offline-start")).to_contain_text("kept on this phone, not sent yet")
+    keeper = keeper_of(kept_starts(page)[0])
+    phone.context.set_offline(False)
+    page.wait_for_url(f"**/g/{keeper}", timeout=20_000)
+    assert games_at(live_server, keeper) == [("tienlen_scores", ["An", "Binh", "Chi", "Dung"])]
+    forgive_offline(phone)
+
+
 def test_a_link_already_taken_is_replaced_by_another_and_said(phone, live_server):
     taken_page = phone.open("/trece/")
     trece(taken_page)

@@ -99,6 +99,17 @@ def test_the_service_worker_precaches_this_releases_shell_and_is_never_cached_it
     assert "worker-src 'self'" in client.get("/").headers["Content-Security-Policy"]
 
 
+def test_the_service_worker_keeps_every_new_game_form_when_it_installs(client):
+    body = client.get("/sw.js").get_data(as_text=True)
+    kept = json.loads(body.split("const START_PAGES = ", 1)[1].split(";", 1)[0])
+    assert kept[0] == "/"
+    for form in ("/three-thirteen/", "/tienlen/new", "/tienlen/scores/", "/trece/"):
+        assert form in kept, form  # a game can be started offline on a phone that never opened its form
+        assert client.get(form).status_code == 200
+    assert "/tienlen/check" in kept and "/three-thirteen/score" in kept
+    assert len(kept) == len(set(kept))
+
+
 def test_the_offline_page_says_what_still_works(client):
     html = client.get("/offline").get_data(as_text=True)
     assert "never opened on this phone" in html and "sent when the connection is back" in html

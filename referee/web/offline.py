@@ -15,11 +15,12 @@ but a page cannot be reopened without the network.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
-from flask import Blueprint, Response, abort, render_template, url_for
+from flask import Blueprint, Response, abort, current_app, render_template, url_for
 from flask_babel import gettext
 
-from referee.web import assets, engine
+from referee.web import assets, engine, registry
 from referee.web.views import render_page
 
 bp = Blueprint("offline", __name__)
@@ -48,15 +49,32 @@ def manifest() -> Response:
     return response
 
 
-# What every page loads: kept by the service worker from the start.  The game's own stylesheet
-# and the icons are kept the first time a page asks for them.
+# What every page loads, and then every other stylesheet and script of this release (a game's
+# own, which the pages of its forms need offline): kept by the service worker from the start.
 SHELL = ("css/app.css", "vendor/htmx.min.js", "js/picker.js", "js/app.js", "js/phone-games.js",
          "js/offline-start.js", "js/home-games.js", "icon.svg")
 
 
 def shell() -> list[str]:
     """The versioned URLs of the app shell of this release."""
-    return [url_for("static", filename=name) for name in SHELL]
+    names = list(SHELL)
+    static = Path(current_app.static_folder or "static")
+    for folder in ("css", "js"):
+        names += sorted(f"{folder}/{p.name}" for p in (static / folder).glob(f"*.{folder}") if f"{folder}/{p.name}" not in SHELL)
+    return [url_for("static", filename=name) for name in names]
+
+
+def start_pages() -> list[str]:
+    """The pages the service worker keeps when it installs: the home page and, for each game,
+    its home, its links and its new-game forms (so that every game can be started offline, and
+    its check screen opened, on a phone that has only ever opened one page)."""
+    pages = [url_for("core.home")]
+    for entry in registry.entries():
+        for endpoint in (entry.home, *(link.endpoint for link in entry.links), *entry.forms):
+            url = url_for(endpoint)
+            if url not in pages:
+                pages.append(url)
+    return pages
 
 
 @bp.route("/sw.js")
@@ -70,6 +88,7 @@ def service_worker() -> Response:
         workbox=[url_for("static", filename=f"vendor/workbox/workbox-{m}.prod.js") for m in assets.WORKBOX_MODULES],
         shell=shell(),
         offline_page=url_for("offline.offline_page"),
+        start_pages=start_pages(),
         engine_files=engine.file_urls(),
     )
     response = Response(body, mimetype="text/javascript")

@@ -124,6 +124,10 @@ class GameEntry:
     home: str
     """The endpoint of the game's landing page (its home tile)."""
     links: tuple[HomeLink, ...] = ()
+    forms: tuple[str, ...] = ()
+    """The endpoints of the pages with the game's new-game forms, when not its home page: with
+    its home and links, the service worker keeps them when it installs, so a game can be started
+    offline on a phone that never opened them."""
     followed: tuple[FollowedGame[Any], ...] = ()
     """A followed game per store kind (the kinds of ``Game.kind`` this game writes)."""
     card_order: CardOrder = ACE_LOW

@@ -32,6 +32,7 @@ ENTRY = GameEntry(
     blueprints=(check.bp, table.bp, scores.bp),
     home="tienlen.index",
     links=(HomeLink(label=lambda: gettext("Check a play"), endpoint="tienlen.check_page"),),
+    forms=("tienlen_table.new", "tienlen_scores.index"),
     followed=(table.GAME, scores.SHEET),
     card_order=CardOrder(
         name="tienlen", ranks=("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2"), suits="scdh"
