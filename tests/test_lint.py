@@ -180,20 +180,26 @@ def test_the_cycle_check_finds_a_cycle_through_a_package_run_by_importing_its_mo
     assert cycles(graph) == [["pkg.a", "pkg.sub"]]
 
 
+_PHONE_HAS_NO_BABEL = "absent on the phone (Pyodide): only the server speaks through Flask-Babel"
+_PHONE_HAS_NO_FLASK = "it needs Flask, absent on the phone: the server's branch (the phone reads its zip's list)"
 LATE_IMPORTS = {
-    ("referee/web/words.py", "flask_babel"): "absent on the phone (Pyodide): only the server speaks through Flask-Babel",
-    ("referee/web/phone.py", "referee.web"): "engine and registry need Flask, absent on the phone: the server's branch",
-    ("referee/web/serve.py", "waitress.server"): "the LAN server's own; gunicorn.conf.py imports serve for its log helper",
-    ("referee/web/serve.py", "app"): "the checkout's factory (beside the package, not in it), built only to serve",
-    ("referee/web/serve.py", "portcheck"): "the checkout's port check (beside the package), asked only to serve",
+    ("referee/web/words.py", "flask_babel.gettext"): _PHONE_HAS_NO_BABEL,
+    ("referee/web/words.py", "flask_babel.ngettext"): _PHONE_HAS_NO_BABEL,
+    ("referee/web/phone.py", "referee.web.engine"): _PHONE_HAS_NO_FLASK,
+    ("referee/web/phone.py", "referee.web.registry"): _PHONE_HAS_NO_FLASK,
+    ("referee/web/serve.py", "waitress.server.create_server"): "the LAN server's own, only to serve: "
+                                                              "gunicorn.conf.py imports serve for its log helper",
+    ("referee/web/serve.py", "app.create_app"): "the checkout's factory (beside the package, not in it), only to serve",
+    ("referee/web/serve.py", "portcheck.cannot_listen"): "the checkout's port check (beside the package), only to serve",
 }
 """The only imports inside a function in ``referee/`` and the :data:`SCRIPTS`, each with its
 reason; an import put off to dodge a cycle is not one of them (the cycle is mended instead)."""
 
 
 def late_imports(package: str = "referee") -> dict[tuple[str, str], int]:
-    """(file, module) -> line, for every import inside a function without a comment beside it
-    or on the line above saying why, line 0 for one with its comment."""
+    """(file, name imported) -> line, for every import inside a function (``import a.b``: ``a.b``;
+    ``from a import b``: ``a.b``) without a comment beside it or on the line above saying why,
+    line 0 for one with its comment."""
     found: dict[tuple[str, str], int] = {}
     for path in _sources(package).values():
         source = path.read_text(encoding="utf-8")
@@ -203,8 +209,9 @@ def late_imports(package: str = "referee") -> dict[tuple[str, str], int]:
             node, inside = pending.pop()
             if inside and isinstance(node, ast.Import | ast.ImportFrom):
                 said = "#" in lines[node.lineno - 1] or lines[node.lineno - 2].lstrip().startswith("#")
-                for module in [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or "."]:
-                    key = (path.relative_to(ROOT).as_posix(), module)
+                where = "" if isinstance(node, ast.Import) else f"{'.' * node.level}{node.module or ''}."
+                for alias in node.names:
+                    key = (path.relative_to(ROOT).as_posix(), (where + alias.name).replace("..", "."))
                     found[key] = found.get(key, 0) if said else node.lineno
             inside = inside or isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda)
             pending.extend((child, inside) for child in ast.iter_child_nodes(node))
@@ -225,7 +232,7 @@ def test_the_late_import_check_sees_an_import_inside_a_method_and_its_comment(tm
         "class A:\n    def f(self):\n        from pkg import b\n"
         "def g():\n    # the phone has no json\n    import json\n")
     monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
-    assert late_imports("pkg") == {("pkg/a.py", "pkg"): 3, ("pkg/a.py", "json"): 0}
+    assert late_imports("pkg") == {("pkg/a.py", "pkg.b"): 3, ("pkg/a.py", "json"): 0}
 
 
 # --- dead code ----------------------------------------------------------------------------------
