@@ -16,6 +16,9 @@ from typing import Any
 from flask import Flask
 from sqlalchemy.engine import URL
 
+from referee.web import init_app
+from referee.web.database import engine_options
+
 HERE = Path(__file__).resolve().parent
 
 
@@ -59,14 +62,10 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     # A server database gets its timeouts (connect, statement, pool); its connections are pinged
     # when taken from the pool, under a watchdog (referee.web.database).  A SQLite file has
     # nothing to go stale, and the ping cost a sixth of a poll's time.
-    from referee.web.database import engine_options
-
     app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", engine_options(str(app.config["SQLALCHEMY_DATABASE_URI"])))
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _instance_secret(Path(app.instance_path))
-
-    from referee.web import init_app
 
     init_app(app)
     return app

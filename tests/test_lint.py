@@ -55,12 +55,33 @@ def _is_type_checking(node: ast.If) -> bool:
         isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
 
 
+SCRIPTS = ("app.py", "portcheck.py")
+"""The checkout's own modules beside the package (the app factory, the port check): in the graph too."""
+
+
+def _sources(package: str) -> dict[str, Path]:
+    """Module name -> file, for ``package`` (its migrations left out) and the :data:`SCRIPTS`."""
+    found = {_module_name(p): p for p in (ROOT / package).rglob("*.py") if "migrations" not in p.parts}
+    found.update({_module_name(ROOT / s): ROOT / s for s in SCRIPTS if (ROOT / s).exists()})
+    return found
+
+
+def _ancestors(name: str, path: Path) -> set[str]:
+    """The packages already being imported whenever ``name`` is (its parents; a package itself)."""
+    parts = name.split(".")
+    found = {".".join(parts[:i]) for i in range(1, len(parts))}
+    return found | {name} if path.name == "__init__.py" else found
+
+
 def import_graph(package: str = "referee") -> dict[str, set[str]]:
-    """Which module of ``package`` imports which (at any depth of the file, in a function too;
-    ``if TYPE_CHECKING:`` blocks left out): ``from a import b`` is an edge to the module ``a.b``
-    when there is one, else to ``a``.  Importing a submodule runs its package's ``__init__``,
-    which is not counted as an edge (every package would be a cycle with its modules)."""
-    paths = {_module_name(p): p for p in (ROOT / package).rglob("*.py") if "migrations" not in p.parts}
+    """Which module of ``package`` (or of the :data:`SCRIPTS`) imports which, at any depth of
+    the file, in a function too (``if TYPE_CHECKING:`` blocks left out): ``from a import b`` is
+    an edge to the module ``a.b`` when there is one, else to ``a``; so is
+    ``importlib.import_module("a.b")`` with the name written out.  Importing ``a.b.c`` also
+    runs the packages ``a`` and ``a.b``: an edge to each but the importer's own parents
+    (being imported already, they are not run again: every package would be a cycle with
+    its modules)."""
+    paths = _sources(package)
     graph: dict[str, set[str]] = {}
     for name, path in paths.items():
         found: set[str] = set()
@@ -76,8 +97,12 @@ def import_graph(package: str = "referee") -> dict[str, set[str]]:
                 for alias in node.names:
                     full = f"{node.module}.{alias.name}"
                     found.add(full if full in paths else node.module)
+            elif (isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", "")) == "import_module"
+                  and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+                found.add(node.args[0].value)  # importlib.import_module("a.b") imports all the same
             pending.extend(ast.iter_child_nodes(node))
-        graph[name] = {m for m in found if m in paths and m != name}
+        run = {".".join(m.split(".")[:i]) for m in found for i in range(1, m.count(".") + 1)}
+        graph[name] = {m for m in found | (run - _ancestors(name, path)) if m in paths and m != name}
     return graph
 
 
@@ -121,6 +146,7 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 def test_no_module_of_the_referee_package_imports_itself_round_a_cycle():
     graph = import_graph()
     assert "referee.web.tables" in graph["referee.web.registry"]  # the graph sees imports at all
+    assert "referee.web" in graph["app"]  # and the app factory's
     assert cycles(graph) == []
 
 
@@ -131,8 +157,82 @@ def test_the_cycle_check_finds_a_cycle_through_an_import_inside_a_function(tmp_p
     (package / "a.py").write_text("from pkg import b\n")
     (package / "b.py").write_text("def late():\n    from pkg.a import thing\n")
     (package / "c.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg import a\n")
+    (package / "d.py").write_text("import importlib\ndef late():\n    return importlib.import_module('pkg.e')\n")
+    (package / "e.py").write_text("from pkg.d import late\n")
     monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
-    assert cycles(import_graph("pkg")) == [["pkg.a", "pkg.b"]]
+    assert sorted(cycles(import_graph("pkg"))) == [["pkg.a", "pkg.b"], ["pkg.d", "pkg.e"]]
+
+
+def test_the_cycle_check_finds_a_cycle_through_a_package_run_by_importing_its_module(tmp_path, monkeypatch):
+    """``from pkg.sub.x import y`` runs ``pkg/sub/__init__.py`` first: if that imports the
+    importer back, it is a cycle; a module importing its own package's modules is not."""
+    (tmp_path / "pkg" / "sub").mkdir(parents=True)
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "a.py").write_text("def late():\n    from pkg.sub.x import y\n")
+    (tmp_path / "pkg" / "sub" / "__init__.py").write_text("from pkg.sub import x\nfrom pkg import a\n")
+    (tmp_path / "pkg" / "sub" / "x.py").write_text("from pkg.sub import z\n")
+    (tmp_path / "pkg" / "sub" / "z.py").write_text("")
+    (tmp_path / "app.py").write_text("from pkg import a\n")
+    monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
+    graph = import_graph("pkg")
+    assert graph["pkg.sub.x"] == {"pkg.sub.z"}  # its own package is no edge
+    assert graph["app"] == {"pkg", "pkg.a"}  # importing pkg.a runs pkg first
+    assert cycles(graph) == [["pkg.a", "pkg.sub"]]
+
+
+_PHONE_HAS_NO_BABEL = "absent on the phone (Pyodide): only the server speaks through Flask-Babel"
+_PHONE_HAS_NO_FLASK = "it needs Flask, absent on the phone: the server's branch (the phone reads its zip's list)"
+LATE_IMPORTS = {
+    ("referee/web/words.py", "flask_babel.gettext"): _PHONE_HAS_NO_BABEL,
+    ("referee/web/words.py", "flask_babel.ngettext"): _PHONE_HAS_NO_BABEL,
+    ("referee/web/phone.py", "referee.web.engine"): _PHONE_HAS_NO_FLASK,
+    ("referee/web/phone.py", "referee.web.registry"): _PHONE_HAS_NO_FLASK,
+    ("referee/web/serve.py", "waitress.server.create_server"): "the LAN server's own, only to serve: "
+                                                              "gunicorn.conf.py imports serve for its log helper",
+    ("referee/web/serve.py", "app.create_app"): "the checkout's factory (beside the package, not in it), only to serve",
+    ("referee/web/serve.py", "portcheck.cannot_listen"): "the checkout's port check (beside the package), only to serve",
+}
+"""The only imports inside a function in ``referee/`` and the :data:`SCRIPTS`, each with its
+reason; an import put off to dodge a cycle is not one of them (the cycle is mended instead)."""
+
+
+def late_imports(package: str = "referee") -> dict[tuple[str, str], int]:
+    """(file, name imported) -> line, for every import inside a function (``import a.b``: ``a.b``;
+    ``from a import b``: ``a.b``) without a comment beside it or on the line above saying why,
+    line 0 for one with its comment."""
+    found: dict[tuple[str, str], int] = {}
+    for path in _sources(package).values():
+        source = path.read_text(encoding="utf-8")
+        lines = source.splitlines()
+        pending: list[tuple[ast.AST, bool]] = [(ast.parse(source), False)]
+        while pending:
+            node, inside = pending.pop()
+            if inside and isinstance(node, ast.Import | ast.ImportFrom):
+                said = "#" in lines[node.lineno - 1] or lines[node.lineno - 2].lstrip().startswith("#")
+                where = "" if isinstance(node, ast.Import) else f"{'.' * node.level}{node.module or ''}."
+                for alias in node.names:
+                    key = (path.relative_to(ROOT).as_posix(), (where + alias.name).replace("..", "."))
+                    found[key] = found.get(key, 0) if said else node.lineno
+            inside = inside or isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda)
+            pending.extend((child, inside) for child in ast.iter_child_nodes(node))
+    return found
+
+
+def test_an_import_inside_a_function_is_one_of_the_few_with_a_reason_said_beside_it():
+    late = late_imports()
+    assert sorted(set(late) - set(LATE_IMPORTS)) == [], "imported inside a function: import it at the top"
+    assert sorted(set(LATE_IMPORTS) - set(late)) == [], "no longer imported inside a function: drop it from the list"
+    assert {key: line for key, line in late.items() if line} == {}, "no comment saying why it is imported there"
+
+
+def test_the_late_import_check_sees_an_import_inside_a_method_and_its_comment(tmp_path, monkeypatch):
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("import os\ntry:\n    import fcntl\nexcept ImportError:\n    pass\n")
+    (tmp_path / "pkg" / "a.py").write_text(
+        "class A:\n    def f(self):\n        from pkg import b\n"
+        "def g():\n    # the phone has no json\n    import json\n")
+    monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
+    assert late_imports("pkg") == {("pkg/a.py", "pkg.b"): 3, ("pkg/a.py", "json"): 0}
 
 
 # --- dead code ----------------------------------------------------------------------------------

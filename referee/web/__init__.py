@@ -19,16 +19,20 @@ from werkzeug.exceptions import HTTPException
 from referee.errors import RefereeError
 from referee.web import (
     api,
+    api_schema,
     assets,
     engine,
     errors,
+    groups,
     guard,
     i18n,
+    limits,
     logs,
     names,
     offline,
     quick_poll,
     registry,
+    retention,
     settle_up,
     sharing,
     tables,
@@ -97,17 +101,11 @@ def init_app(app: Flask) -> None:
     # followed games, card order, switches and API paths.  Its API routes are on api.bp.
     registry.init_app(app)
     app.register_blueprint(api.bp)
-    from referee.web import groups  # shared by every game: reads the registry's entries
-
-    app.register_blueprint(groups.bp)
+    app.register_blueprint(groups.bp)  # shared by every game: reads the registry's entries
 
     guard.init_app(app)
-    from referee.web import api_schema, limits
-
     api_schema.init_app(app)  # after the guard's checks: the API's bodies against its OpenAPI schema
     limits.init_app(app)  # per client: games started, writes (RATE_LIMITS; off on the LAN server)
-    from referee.web import retention
-
     retention.init_app(app)  # RETENTION_DAYS: unused games removed (flask games forget), said on sheets
     app.after_request(_security_headers)
     app.register_error_handler(RefereeError, errors.refused)

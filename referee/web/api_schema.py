@@ -19,6 +19,7 @@ from jsonschema.exceptions import best_match
 
 from referee.errors import UnreadableInput
 from referee.text import Message, message
+from referee.web import openapi, registry
 
 _KEY = "thirteen_api_schemas"
 
@@ -26,8 +27,6 @@ _KEY = "thirteen_api_schemas"
 def _validators(app: Flask) -> dict[tuple[str, str], Draft202012Validator]:
     built: dict[tuple[str, str], Draft202012Validator] | None = app.extensions.get(_KEY)
     if built is None:
-        from referee.web import openapi, registry
-
         document = openapi.document(registry.entries())
         built = {}
         for path, operations in document.get("paths", {}).items():

@@ -27,9 +27,12 @@ from pathlib import Path
 from typing import Any
 from wsgiref.headers import Headers
 
+import rcssmin
 import resvg_py
+import rjsmin
 from flask import Flask, current_app
 from whitenoise import WhiteNoise
+from whitenoise.compress import Compressor
 
 from referee.cards import notation_for_javascript
 from referee.web import engine, registry
@@ -159,19 +162,13 @@ def minified(name: str, data: bytes) -> bytes:
     if name.startswith("vendor/"):
         return data
     if name.endswith(".js"):
-        import rjsmin
-
         return rjsmin.jsmin(data.decode("utf-8")).encode("utf-8")
     if name.endswith(".css"):
-        import rcssmin
-
         return rcssmin.cssmin(data.decode("utf-8")).encode("utf-8")
     return data
 
 
 def _compress(folder: Path) -> None:
-    from whitenoise.compress import Compressor
-
     compressor = Compressor(quiet=True)
     for path in list(folder.rglob("*")):
         if path.is_file() and compressor.should_compress(path.name):

@@ -37,10 +37,12 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask, g, has_app_context
-from sqlalchemy import event, exc, text
+from flask_migrate import stamp, upgrade
+from sqlalchemy import event, exc, inspect, text
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
+from referee.web import models  # noqa: F401  (tables known to the metadata)
 from referee.web.extensions import db
 
 try:  # POSIX; on Windows the LAN server is the only process, so no lock is needed
@@ -278,10 +280,6 @@ def migration_lock(engine: Engine) -> Iterator[None]:
 
 def upgrade_database(app: Flask) -> None:
     """Bring the database up to the latest migration, once, whoever else starts at the same time."""
-    from flask_migrate import upgrade
-
-    from referee.web import models  # noqa: F401  (tables known to the metadata)
-
     with app.app_context():
         with migration_lock(db.engine):
             _adopt_unversioned_database()
@@ -291,9 +289,6 @@ def upgrade_database(app: Flask) -> None:
 def _adopt_unversioned_database() -> None:
     """A database made before migrations existed (tables, no ``alembic_version``) is marked
     as being at the first migration, so ``upgrade`` carries it on instead of failing."""
-    from flask_migrate import stamp
-    from sqlalchemy import inspect
-
     tables = set(inspect(db.engine).get_table_names())
     if "games" in tables and "alembic_version" not in tables:
         # Made by ``db.create_all()`` from today's models (every table there): already the newest.

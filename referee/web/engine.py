@@ -28,7 +28,9 @@ Without ``node_modules/pyodide`` there is no engine, and every verdict comes fro
 from __future__ import annotations
 
 import ast
+import gzip
 import hashlib
+import importlib
 import io
 import json
 import os
@@ -38,9 +40,12 @@ import tempfile
 import zipfile
 from collections.abc import Iterable
 from dataclasses import dataclass
+from encodings import aliases, normalize_encoding
+from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
+import brotli
 from flask import Blueprint, Response, abort, current_app, url_for
 from flask_babel import get_locale, gettext
 
@@ -166,8 +171,6 @@ def _templates(screens: Iterable[PhoneScreen]) -> dict[str, bytes]:
 
 def app_files(games: Iterable[GameEntry]) -> dict[str, bytes]:
     """What ``thirteen.zip`` holds, by path inside it."""
-    import importlib
-
     screens = screens_of(games)
     files: dict[str, bytes] = {}
     for path in library_files():
@@ -264,8 +267,6 @@ _CODEC_NAME = re.compile(rb"""\.(?:de|en)code\(\s*["']([\w-]+)["']""")
 def _codecs(source: bytes) -> set[str]:
     """The codec modules a source names by a string (``.decode("unicode-escape")``): codecs are
     imported by name when first used, which an import scan cannot see."""
-    from encodings import aliases, normalize_encoding
-
     found = set()
     for raw in _CODEC_NAME.findall(source):
         name = normalize_encoding(raw.decode("ascii")).lower()
@@ -319,10 +320,6 @@ def _digest(*parts: bytes) -> str:
 def _compress(path: Path) -> None:
     """``.br`` and ``.gz`` beside ``path`` (WhiteNoise serves them to browsers that take them).
     Brotli at quality 9: within 15 % of the best for Pyodide's 8.6 MB interpreter, in seconds."""
-    import gzip
-
-    import brotli
-
     data = path.read_bytes()
     path.with_name(path.name + ".br").write_bytes(brotli.compress(data, quality=9))
     path.with_name(path.name + ".gz").write_bytes(gzip.compress(data, 9, mtime=0))
@@ -353,8 +350,6 @@ def _inputs_key(screens: list[PhoneScreen]) -> str:
     for path in sorted([*library_files(), *(ROOT / n for n in phone_modules(screens)),
                         *TEMPLATES.rglob("*.html"), *TRANSLATIONS.glob("*/LC_MESSAGES/messages.mo")]):
         digest.update(path.as_posix().encode() + b"\0" + path.read_bytes())
-    from importlib.metadata import version
-
     digest.update(" ".join(version(name) for name in THIRD_PARTY).encode())
     return digest.hexdigest()[:16]
 

@@ -88,7 +88,7 @@ def screens() -> dict[str, dict[str, Any]]:
         if listed.exists():  # in the engine's zip
             _screens = json.loads(listed.read_text(encoding="utf-8"))
         else:  # on the server (the repository): the registry's entries, as the engine lists them
-            from referee.web import engine, registry
+            from referee.web import engine, registry  # they need Flask, which the phone has not
 
             _screens = engine.screens_json(engine.screens_of(registry.load(registry.GAME_PACKAGES)))
     return _screens

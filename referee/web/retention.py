@@ -16,7 +16,7 @@ import os
 from datetime import UTC, datetime, timedelta
 
 import click
-from flask import Flask
+from flask import Flask, current_app
 from flask.cli import AppGroup
 from sqlalchemy import delete, select
 
@@ -42,8 +42,6 @@ def forget_unused(days: int, *, now: datetime | None = None) -> int:
 @click.option("--days", type=int, default=None, help="days without a write (default: RETENTION_DAYS)")
 def forget_command(days: int | None) -> None:
     """Remove the games nobody has changed for N days."""
-    from flask import current_app
-
     days = days if days is not None else int(current_app.config.get("RETENTION_DAYS") or 0)
     if days <= 0:
         raise click.UsageError("no retention: give --days N or set RETENTION_DAYS")

@@ -123,10 +123,11 @@ def main(argv: list[str] | None = None) -> int:
                         help="a reverse proxy whose X-Forwarded-Proto/-Host/-For are believed (default: none; "
                              "env TRUSTED_PROXY): behind it, https requests are seen as such (Secure cookies, HSTS)")
     args = parser.parse_args(argv)
-    from waitress.server import create_server
+    # Imported only to serve (gunicorn.conf.py and the tests import this module for its log helpers):
+    from waitress.server import create_server  # the LAN server's
 
-    from app import create_app
-    from portcheck import cannot_listen
+    from app import create_app  # the checkout's factory, beside the package, not in it
+    from portcheck import cannot_listen  # the checkout's, beside the package
 
     taken = cannot_listen(args.host, args.port)  # said at once, not after the app is built
     if taken:

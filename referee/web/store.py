@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
+from flask_babel import gettext
 from sqlalchemy import CursorResult, bindparam, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from werkzeug.exceptions import Conflict
@@ -185,8 +186,6 @@ class StartingIdTaken(Conflict):
     another game, or an id made up): 409, nothing is started."""
 
     def __init__(self) -> None:
-        from flask_babel import gettext
-
         super().__init__(gettext("This form already started another game. Open the page again to start a new one."))
 
 

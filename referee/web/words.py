@@ -28,7 +28,7 @@ def use(translations: _stdlib_gettext.NullTranslations | None) -> None:
 
 def gettext(string: str, **variables: Any) -> str:
     if _phone is None:
-        from flask_babel import gettext as babel_gettext
+        from flask_babel import gettext as babel_gettext  # on the server only: the phone has no Flask-Babel
 
         return str(babel_gettext(string, **variables))
     text = _phone.gettext(string)
@@ -37,7 +37,7 @@ def gettext(string: str, **variables: Any) -> str:
 
 def ngettext(singular: str, plural: str, num: int, **variables: Any) -> str:
     if _phone is None:
-        from flask_babel import ngettext as babel_ngettext
+        from flask_babel import ngettext as babel_ngettext  # on the server only: the phone has no Flask-Babel
 
         return str(babel_ngettext(singular, plural, num, **variables))
     variables.setdefault("num", num)

@@ -39,7 +39,16 @@ from referee.group import Group, GroupSetup, Person
 from referee.text import message
 from referee.web import guard, registry, store
 from referee.web.extensions import db
-from referee.web.groups.evenings import build_group
+from referee.web.groups import transfer
+from referee.web.groups.evenings import (
+    build_group,
+    evening_count,
+    evenings_of,
+    people_stats,
+    person_names,
+    wins_chart,
+)
+from referee.web.groups.money import evening_settle_up
 from referee.web.guard import whole_number
 from referee.web.models import Game
 from referee.web.store import GROUP, Access, live_events
@@ -74,8 +83,6 @@ def starts() -> list[tuple[registry.GameEntry, registry.GroupStart]]:
 
 
 def render_group(access: Access, group: Group, feedback: Feedback, status: int = 200) -> Response:
-    from referee.web.groups.evenings import evening_count, evenings_of
-
     every = request.args.get("every") == "1"
     return render_page(
         "groups/page.html", "groups/_page.html", status=status, **GROUP_GAME.context(access),
@@ -226,9 +233,6 @@ def undo(token: str) -> Response:
 
 @bp.get("/g/<token>/stats")
 def stats_page(token: str) -> Response:
-    from referee.web.groups.evenings import evenings_of, people_stats, person_names, wins_chart
-    from referee.web.groups.money import evening_settle_up
-
     access = GROUP_GAME.open(token)
     group = build_group(access.game)
     evenings = evenings_of(access.game, group)
@@ -266,8 +270,6 @@ def _download(body: bytes, what: str) -> Response:
 
 @bp.get("/g/<token>/export.json")
 def export_group(token: str) -> Response:
-    from referee.web.groups import transfer
-
     access = open_game(token, GROUP)
     require_keeper(access)  # the file holds the keeper links
     return _download(transfer.export_group(access.game), "group")
@@ -275,8 +277,6 @@ def export_group(token: str) -> Response:
 
 @bp.get("/game/<token>/export.json")
 def export_game(token: str) -> Response:
-    from referee.web.groups import transfer
-
     access = store.find_by_token(token)
     if access is None:
         abort(404, gettext("No game has this link. Check that it was copied whole."))
@@ -288,8 +288,6 @@ def export_game(token: str) -> Response:
 
 @bp.post("/import")
 def import_file() -> Response:
-    from referee.web.groups import transfer
-
     sent = request.files.get("file")
     if sent is None or not sent.filename:
         return _index({}, {"file": gettext("Choose the file to import (a .json file exported by Thirteen).")},

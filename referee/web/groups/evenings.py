@@ -28,6 +28,7 @@ from referee.stats import PersonStats, Result
 from referee.web import registry, store
 from referee.web.extensions import db
 from referee.web.models import Event, Game
+from referee.web.sheets import running_chart
 
 _READ: OrderedDict[tuple[str, int], tuple[Result, ...]] = OrderedDict()
 _READ_MAX = 5000
@@ -178,8 +179,6 @@ def people_stats(group: Group, evenings: Sequence[Evening]) -> dict[str, PersonS
 
 def wins_chart(group: Group, evenings: Sequence[Evening]) -> Any:
     """Each person's wins added up evening after evening (oldest first): one line a person."""
-    from referee.web.sheets import running_chart
-
     names = [p.name for p in group.people]
     person = person_names(group)
     running = [0] * len(names)

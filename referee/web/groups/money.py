@@ -4,30 +4,19 @@ transfers.
 
 The stakes, the transfers and the settle-up block are the settle-up module's
 (``referee.web.settle_up``: ``money_of(game)``, ``settle_up_view(...)``, the partial
-``partials/settle_up.html``; ``referee.settle``: the Three Thirteen balances).  They are looked
-up when a page asks (:func:`settle_up_module`): a server without that module shows the
-evenings without a settle-up, and nothing else changes.
+``partials/settle_up.html``; ``referee.settle``: the Three Thirteen balances).
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Sequence
-from types import ModuleType
 from typing import Any
 
 from flask_babel import gettext
 
-from referee import stats
+from referee import settle, stats
+from referee.web import settle_up
 from referee.web.groups.evenings import Evening
-
-
-def settle_up_module() -> tuple[ModuleType, ModuleType] | None:
-    """The settle-up modules (web, library), when this server has them."""
-    try:
-        return importlib.import_module("referee.web.settle_up"), importlib.import_module("referee.settle")
-    except ImportError:
-        return None
 
 
 def evening_balances(evening: Evening, person: Callable[[str], str], money_of: Callable[[Any], Any],
@@ -62,12 +51,9 @@ def evening_balances(evening: Evening, person: Callable[[str], str], money_of: C
 
 def evening_settle_up(evening: Evening, person: Callable[[str], str],
                       modules: tuple[Any, Any] | None = None) -> Sequence[Any]:
-    """The settle-up blocks of a group's evening, one per currency staked (none without the
-    settle-up module or a stake)."""
-    found = modules if modules is not None else settle_up_module()
-    if found is None:
-        return ()
-    web, library = found
+    """The settle-up blocks of a group's evening, one per currency staked (none without a
+    stake); ``modules`` stands in for the settle-up modules (web, library)."""
+    web, library = modules if modules is not None else (settle_up, settle)
     balances = evening_balances(evening, person, web.money_of, library.three_thirteen_balances)
     return tuple(web.settle_up_view(rows, currency, title=gettext("Settle up the evening"))
                  for currency, rows in balances.items() if rows)
