@@ -116,7 +116,7 @@ def seat_split(seat: SeatVerdict, factor: int) -> SplitView | None:
         return None
     view = split_view(seat.split, factor)
     if seat.penalty:
-        score = seat.score if seat.score is not None else view.score + seat.penalty  # the library's, when it says it
+        score = seat.score if seat.score is not None else view.score + seat.penalty  # the library gives it beside a penalty
         view = replace(view, penalty=seat.penalty, score=score, reason=say(seat.reason) if seat.reason else None)
     return view
 
