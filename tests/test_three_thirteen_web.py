@@ -195,6 +195,18 @@ def test_with_false_out_a_bad_claim_adds_20_to_the_hand(client):
     assert "false out" in client.get(f"/three-thirteen/g/{keeper}").get_data(as_text=True)
 
 
+def test_a_saved_false_out_shows_its_split_with_the_penalty_and_why(client):
+    keeper, _ = new_game(client, false_out=True)
+    assert save(client, keeper, 1, ["5♥ 6♠ 9♣", "A♠ A♦ A♣", 6, "K♣ 2♦ 7♥"], [0, 1]).status_code == 303
+    page = client.get(f"/three-thirteen/g/{keeper}/round/1").get_data(as_text=True)
+    hand = re.search(r'<li class="tt-hand" data-seat="0">.*?</li>', page, re.S).group(0)
+    assert 'data-state="false-out"' in hand and 'data-points="40"' in hand
+    assert "<b>40 points</b> · 20 in the hand + 20 for the false out · " in hand
+    assert "5♥ 6♠ 9♣ fit no set or run" in hand  # why the claim was false
+    went_out = re.search(r'<li class="tt-hand" data-seat="1">.*?</li>', page, re.S).group(0)
+    assert "for the false out" not in went_out and "every card fits" in went_out
+
+
 def test_the_sheet_key_and_csv_mark_going_out_and_a_false_out(client):
     keeper, watch = new_game(client, false_out=True)
     assert save(client, keeper, 1, ["5♥ 6♠ 9♣", "A♠ A♦ A♣", 6, "K♣ 2♦ 7♥"], [0, 1]).status_code == 303

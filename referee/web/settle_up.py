@@ -24,7 +24,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from decimal import Decimal, InvalidOperation
-from typing import Any
+from typing import Any, TypedDict
 
 from babel.numbers import (
     NumberFormatError,
@@ -326,6 +326,14 @@ class StakeForm:
     """The ``settle`` switch's choices (empty: the form has no such field)."""
 
 
+class Money(TypedDict):
+    """What a game's page shows of the money: the keeper's stake form, and who pays whom
+    (``None`` until a stake is set and there is a result to settle)."""
+
+    stake_form: StakeForm
+    settle_up: SettleUpView | None
+
+
 def stake_form(action: str, version: int, stake: Stake | None, *, per: str = "point",
                with_settle: bool = False) -> StakeForm:
     """The stake form filled in with the sheet's stake (``per``: ``"point"`` or ``"game"`` won;
@@ -369,6 +377,12 @@ class EndView:
         """A stored end switch as the form shows it (off: empty)."""
         raw = self.end.to_dict()[name]
         return "" if raw in (0, "") else str(raw)
+
+
+class EveningMoney(Money):
+    """What a score sheet's pages show of the money and of the evening's end (:class:`EndView`)."""
+
+    evening_end: EndView
 
 
 def end_view(end: EveningEnd, names: Sequence[str], running: Sequence[Sequence[int]], entered: Sequence[datetime],

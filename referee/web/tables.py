@@ -70,10 +70,11 @@ import re
 import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, NamedTuple, Protocol, TypeVar
+from typing import Any, Generic, NamedTuple, Protocol, TypedDict, TypeVar
 
 from flask import Blueprint, Response, abort, g, request, url_for
 from flask_babel import gettext
+from markupsafe import Markup
 
 from referee.errors import REFUSED, NothingToUndo, RefereeError
 from referee.web import news, store
@@ -81,7 +82,7 @@ from referee.web.extensions import db
 from referee.web.guard import MAX_JSON_DEPTH, json_depth, whole_number
 from referee.web.house_rules import kept_rules
 from referee.web.models import Game, Write
-from referee.web.sharing import qr_svg, share_links
+from referee.web.sharing import ShareLinks, qr_svg, share_links
 from referee.web.store import Access, StaleGame, WriteId, find_by_token, game_version
 from referee.web.views import redirect_to, say, wants_fragment
 
@@ -140,6 +141,19 @@ class _Record(Protocol):
 S = TypeVar("S")
 Render = Callable[[Access, S, Feedback, int], Response]
 Decide = Callable[[Access, S], tuple[str, dict[str, Any]]]
+
+
+class FollowedContext(TypedDict):
+    """What every page of a followed game shows (:meth:`FollowedGame.context`): the game, whether
+    this phone may enter, this link's token, the share box and what the page's poll follows."""
+
+    access: Access
+    game: Game
+    keeper: bool
+    token: str
+    links: ShareLinks
+    qr: Callable[[str], Markup]
+    live: str
 
 
 @dataclass(frozen=True)
@@ -203,7 +217,7 @@ class FollowedGame(Generic[S]):
     def show(self, access: Access, feedback: Feedback, status: int = 200, render: Render[S] | None = None) -> Response:
         return (render or self.render)(access, self.state(access), feedback, status)
 
-    def context(self, access: Access) -> dict[str, Any]:
+    def context(self, access: Access) -> FollowedContext:
         """What every followed page shows: the game, the role, this link's token, the share box."""
         game = access.game
         return {

@@ -9,7 +9,7 @@ and the same templates.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from referee.cards import AnyCard, NotationError, Rank, TooManyCopiesError, parse_cards
@@ -58,32 +58,66 @@ def rules_from_form(form: Any, ids: Sequence[str] | None = None) -> ThreeThirtee
     return rules_of(values)
 
 
-def card_view(card: AnyCard, stands_for: Face | None = None) -> dict[str, Any]:
-    return {"text": str(card), "red": card.is_red, "as": str(stands_for) if stands_for is not None else None}
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CardView:
+    """A card as a split shows it: its text and colour, and for a wild card the card it
+    stands for (``None`` for a card that is just itself)."""
+
+    text: str
+    red: bool
+    stands_for: str | None = None
 
 
-def split_view(split: Split, factor: int = 1) -> dict[str, Any]:
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MeldView:
+    """One meld of a split: a set or a run, and its cards in order."""
+
+    kind: str
+    """``"set"`` or ``"run"``."""
+    cards: tuple[CardView, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SplitView:
+    """A hand split as the pages draw it: the melds, the cards left over, what they count."""
+
+    melds: tuple[MeldView, ...]
+    leftover: tuple[CardView, ...]
+    points: int
+    """What the cards left over count."""
+    score: int
+    """What the hand scores in this round: doubled in a doubled round, plus a false out's penalty."""
+    out: bool
+    """Every card fits (the hand can go out)."""
+    penalty: int = 0
+    """The points added for claiming to go out with a hand that could not."""
+    reason: str | None = None
+    """Why the claim to go out was false."""
+
+
+def card_view(card: AnyCard, stands_for: Face | None = None) -> CardView:
+    return CardView(text=str(card), red=card.is_red, stands_for=str(stands_for) if stands_for is not None else None)
+
+
+def split_view(split: Split, factor: int = 1) -> SplitView:
     """A split ready for a template: melds as card groups, wild cards with what they stand for."""
-    melds = []
-    for meld in split.melds:
-        cards = [card_view(c, f if c != f else None) for c, f in zip(meld.cards, meld.faces, strict=True)]
-        melds.append({"kind": meld.kind, "cards": cards})
-    return {
-        "melds": melds,
-        "leftover": [card_view(c) for c in split.leftover],
-        "points": split.points,
-        "score": split.points * factor,
-        "out": split.is_out,
-    }
+    melds = tuple(
+        MeldView(kind=meld.kind,
+                 cards=tuple(card_view(c, f if c != f else None) for c, f in zip(meld.cards, meld.faces, strict=True)))
+        for meld in split.melds
+    )
+    return SplitView(melds=melds, leftover=tuple(card_view(c) for c in split.leftover), points=split.points,
+                     score=split.points * factor, out=split.is_out)
 
 
-def seat_split(seat: SeatVerdict, factor: int) -> dict[str, Any] | None:
+def seat_split(seat: SeatVerdict, factor: int) -> SplitView | None:
     """A judged seat's split as the pages draw it (with a false out's penalty and why)."""
     if seat.split is None:
         return None
     view = split_view(seat.split, factor)
     if seat.penalty:
-        view.update(penalty=seat.penalty, score=seat.score, reason=say(seat.reason) if seat.reason else None)
+        score = seat.score if seat.score is not None else view.score + seat.penalty  # the library gives it beside a penalty
+        view = replace(view, penalty=seat.penalty, score=score, reason=say(seat.reason) if seat.reason else None)
     return view
 
 
@@ -130,19 +164,32 @@ def score_screen(args: Mapping[str, Any]) -> Answer:
     return Answer("three_thirteen/_score_result.html", ctx)
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LiveSplit:
+    """A hand while it is being tapped in: how many cards of the round's deal are in, and
+    the split once they all are (or what is wrong with them)."""
+
+    dealt: int
+    """The cards the round deals each player."""
+    count: int
+    """The cards tapped in so far."""
+    split: SplitView | None = None
+    error: str | None = None
+    warning: str | None = None
+    """Said above the split: these cards claim to go out but do not all fit (a false out)."""
+
+
 def preview_hand(
     rules: ThreeThirteenRules, players: int, round_number: int, text: str, *, out: bool
-) -> dict[str, Any]:
+) -> LiveSplit:
     """The split of one hand while it is being tapped in (or why there is none yet)."""
     preview = rules_preview_hand(rules, players, round_number, text, out=out)
-    result: dict[str, Any] = {"dealt": preview.dealt, "count": preview.count}
-    if preview.split is not None:
-        result["split"] = split_view(preview.split, preview.factor)
-    if preview.problem is not None:
-        result["error"] = say(preview.problem)
-    if preview.warning is not None:
-        result["warning"] = say(preview.warning)
-    return result
+    return LiveSplit(
+        dealt=preview.dealt, count=preview.count,
+        split=split_view(preview.split, preview.factor) if preview.split is not None else None,
+        error=say(preview.problem) if preview.problem is not None else None,
+        warning=say(preview.warning) if preview.warning is not None else None,
+    )
 
 
 def preview_screen(setup: Mapping[str, Any], seat: int, form: Mapping[str, Any]) -> Answer:
@@ -162,7 +209,7 @@ class JudgedHand:
     name: str
     points: int | None
     out: bool
-    split: dict[str, Any] | None
+    split: SplitView | None
     """The hand's split (:func:`seat_split`), or ``None`` for typed points."""
     typed: bool
     """The points were typed, not the cards."""

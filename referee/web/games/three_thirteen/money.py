@@ -7,17 +7,16 @@ with ``each`` every pair squares it.  The few lines the sheet's page needs, over
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from referee.settle import three_thirteen_balances
-from referee.web.settle_up import money_of, settle_up_view, sheet_urls, stake_form, stake_words
+from referee.web.settle_up import Money, money_of, settle_up_view, sheet_urls, stake_form, stake_words
 from referee.web.store import Access
 
 ENDPOINTS = "three_thirteen"
 
 
 def money_context(access: Access, names: Sequence[str], totals: Sequence[int], finished: bool,
-                  rounds: int) -> dict[str, Any]:
+                  rounds: int) -> Money:
     """``stake_form`` and ``settle_up`` (``None`` until a stake is set and a round is saved)."""
     game = access.game
     money_url, _ = sheet_urls(ENDPOINTS, game.keeper_token)

@@ -17,6 +17,7 @@ from referee.three_thirteen_sheet import MAX_TYPED, RoundVerdict, ScoredRound, S
 from referee.three_thirteen_sheet import Sheet as SheetState
 from referee.three_thirteen_sheet import judge_round as rules_judge_round
 from referee.web.games.three_thirteen.answers import (
+    SplitView,
     card_view,
     preview_hand,
     rules_of,
@@ -55,7 +56,7 @@ class RoundEntry:
     out: set[int]
     errors: dict[int, str] = field(default_factory=dict)
     problem: str | None = None
-    splits: dict[int, dict[str, Any]] = field(default_factory=dict)
+    splits: dict[int, SplitView] = field(default_factory=dict)
     payload: dict[str, Any] | None = None
 
     @property

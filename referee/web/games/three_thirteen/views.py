@@ -28,7 +28,13 @@ from referee.three_thirteen import (
 from referee.three_thirteen_sheet import RoundRefused
 from referee.web import api, openapi, settle_up, sheets
 from referee.web.games.three_thirteen import answers
-from referee.web.games.three_thirteen.answers import SCORE_SWITCHES, form_values, rules_from_form
+from referee.web.games.three_thirteen.answers import (
+    SCORE_SWITCHES,
+    LiveSplit,
+    SplitView,
+    form_values,
+    rules_from_form,
+)
 from referee.web.games.three_thirteen.money import money_context
 from referee.web.games.three_thirteen.sheet import (
     CORRECT,
@@ -208,7 +214,7 @@ def _check_round(sheet: Sheet, number: int) -> None:
         abort(404, gettext("This game has no round %(n)s to show yet.", n=number))
 
 
-def _saved_splits(sheet: Sheet, number: int) -> dict[int, dict[str, Any]]:
+def _saved_splits(sheet: Sheet, number: int) -> dict[int, SplitView]:
     """The splits of a saved round, for every hand entered as cards."""
     saved = sheet.saved(number)
     if saved is None:
@@ -223,16 +229,16 @@ def _saved_splits(sheet: Sheet, number: int) -> dict[int, dict[str, Any]]:
 
 
 def _render_round(access: Access, sheet: Sheet, number: int, entry: RoundEntry, *, status: int = 200,
-                  saved_splits: dict[int, dict[str, Any]] | None = None, stale: bool = False,
+                  saved_splits: dict[int, SplitView] | None = None, stale: bool = False,
                   with_previews: bool = True) -> Response:
     saved = sheet.saved(number)
-    previews: dict[int, dict[str, Any]] = {}
+    previews: dict[int, LiveSplit] = {}
     for seat in range(sheet.players if with_previews else 0):
         if entry.cards[seat] and seat not in entry.splits:
             previews[seat] = preview_hand(sheet.rules, sheet.players, number, entry.cards[seat], out=seat in entry.out)
         elif seat in entry.splits:
-            previews[seat] = {"split": entry.splits[seat], "dealt": sheet.schedule.cards_dealt(number),
-                              "count": sheet.schedule.cards_dealt(number)}
+            dealt = sheet.schedule.cards_dealt(number)
+            previews[seat] = LiveSplit(dealt=dealt, count=dealt, split=entry.splits[seat])
     return render_page(
         "three_thirteen/round.html", "three_thirteen/round.html", status=status,
         info=sheet.round_info(number), entry=entry, saved=saved, saved_splits=saved_splits or {},

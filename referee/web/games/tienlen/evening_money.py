@@ -8,11 +8,10 @@ switches), the totals at the game that ended it.
 
 from __future__ import annotations
 
-from typing import Any
-
 from referee.tienlen_evening import Evening
 from referee.web.games.tienlen.evening import GAME
 from referee.web.settle_up import (
+    EveningMoney,
     end_of,
     end_view,
     entered_times,
@@ -28,7 +27,7 @@ from referee.web.store import Access
 ENDPOINTS = "tienlen_scores"
 
 
-def evening_context(access: Access, sheet: Evening) -> dict[str, Any]:
+def evening_context(access: Access, sheet: Evening) -> EveningMoney:
     """What the sheet's pages draw: ``evening_end`` (:class:`~referee.web.settle_up.EndView`),
     ``stake_form`` and ``settle_up`` (``None`` until a stake is set)."""
     game = access.game

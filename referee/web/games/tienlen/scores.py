@@ -12,6 +12,7 @@ Also registers ``POST /api/tienlen/score`` (:mod:`referee.web.games.tienlen.scor
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from flask import Blueprint, Response, abort, request, url_for
@@ -302,6 +303,21 @@ def _table_page(table_id: int, hand: int, *, once: StoredGame | None = None) -> 
     return render
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HandSeat:
+    """A player of a hand the table followed, as its page lists them: their seat on the sheet,
+    the cards they held when the first player went out, and whether they had played none."""
+
+    seat: int
+    """The player's seat on the sheet (the table may have seated them elsewhere)."""
+    name: str
+    left: int
+    winner: bool
+    """Went out first."""
+    frozen: bool
+    """Had played no card when the first player went out."""
+
+
 def _render_table_entry(access: Access, sheet: Sheet, table_id: int, hand_index: int, entry: Entry, *,
                         status: int = 200, feedback: Feedback | None = None,
                         once: StoredGame | None = None) -> Response:
@@ -320,9 +336,9 @@ def _render_table_entry(access: Access, sheet: Sheet, table_id: int, hand_index:
     elif not (entry.ok or entry.errors or entry.problem):
         preview = _preview(sheet, table_id, state.hands, hand_index, entry.typed)
     left = hand.cards_left_at_first_out or hand.cards_left
-    seats: list[dict[str, Any]] = [{"seat": mapping[s], "name": hand.players[s], "left": left[s], "winner": s == hand.winner,
-              "frozen": s in (hand.no_card_at_first_out or ())} for s in range(len(hand.players))]
-    seats.sort(key=lambda row: row["seat"])
+    seats = sorted((HandSeat(seat=mapping[s], name=hand.players[s], left=left[s], winner=s == hand.winner,
+                             frozen=s in (hand.no_card_at_first_out or ())) for s in range(len(hand.players))),
+                   key=lambda row: row.seat)
     return render_page(
         "tienlen_scores/from_table.html", "tienlen_scores/from_table.html", status=status, entry=preview,
         table=table, hand_number=hand_index + 1, hand_index=hand_index, seats=seats,

@@ -10,6 +10,7 @@ templates.  The server's table words its log with :func:`describe` and judges a 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from referee.cards import AnyCard, Joker, NotationError, Suit, TooManyCopiesError, parse_card, parse_cards
@@ -81,15 +82,26 @@ def read_one_card(
     return card, shown_rank, shown_suit or suit
 
 
-def verdict_view(verdict: Verdict) -> dict[str, Any]:
-    """What the verdict box shows."""
-    return {
-        "legal": verdict.legal,
-        "reason": say(verdict.reason),
-        "joker": verdict.joker,
-        "demands": None if verdict.demands_suit is None else verdict.demands_suit.symbol,
-        "demands_red": verdict.demands_suit is not None and verdict.demands_suit.is_red,
-    }
+@dataclass(frozen=True, slots=True, kw_only=True)
+class VerdictView:
+    """The verdict box of the check screen: legal or not and why, whether a joker made it
+    legal, and the suit a joker on top now asks the other player for."""
+
+    legal: bool
+    reason: str
+    joker: bool
+    """A joker in the play made it legal."""
+    demands: str | None
+    """The suit's symbol the other player must now play, or ``None``."""
+    demands_red: bool
+    """That suit is red (the sentence is drawn in its colour)."""
+
+    @classmethod
+    def of(cls, verdict: Verdict) -> VerdictView:
+        demands = verdict.demands_suit
+        return cls(legal=verdict.legal, reason=say(verdict.reason), joker=verdict.joker,
+                   demands=None if demands is None else demands.symbol,
+                   demands_red=demands is not None and demands.is_red)
 
 
 def check_screen(form: Mapping[str, Any], remembered: Mapping[str, Any], *, posted: bool) -> Answer:
@@ -116,7 +128,7 @@ def check_screen(form: Mapping[str, Any], remembered: Mapping[str, Any], *, post
     else:
         rules = kept_rules(TreceRules, remembered)
 
-    verdict: dict[str, Any] | None = None
+    verdict: VerdictView | None = None
     waiting: str | None = None
     if not errors:
         if top is None:
@@ -127,7 +139,7 @@ def check_screen(form: Mapping[str, Any], remembered: Mapping[str, Any], *, post
             waiting = gettext("Tap the cards of the play, in the order they were played.")
         else:
             try:
-                verdict = verdict_view(check_play(top, play, must_follow, rules))
+                verdict = VerdictView.of(check_play(top, play, must_follow, rules))
             except DemandError as exc:
                 errors["must_follow"] = say(exc)
             except (TooManyCopiesError, EmptyPlayError) as exc:

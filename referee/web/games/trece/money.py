@@ -5,17 +5,15 @@ needs, over the shared :mod:`referee.web.settle_up`.
 
 from __future__ import annotations
 
-from typing import Any
-
 from referee.settle import trece_balances
 from referee.trece import State
-from referee.web.settle_up import money_of, settle_up_view, sheet_urls, stake_form, stake_words
+from referee.web.settle_up import Money, money_of, settle_up_view, sheet_urls, stake_form, stake_words
 from referee.web.store import Access
 
 ENDPOINTS = "trece"
 
 
-def money_context(access: Access, state: State) -> dict[str, Any]:
+def money_context(access: Access, state: State) -> Money:
     """``stake_form`` and ``settle_up`` (``None`` until a stake is set and the game is over)."""
     game = access.game
     money_url, _ = sheet_urls(ENDPOINTS, game.keeper_token)
