@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sqlite3
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,6 +18,7 @@ from hypothesis import HealthCheck, settings
 from sqlalchemy import event, text
 from werkzeug.serving import make_server
 
+import referee.web
 from app import create_app
 from referee.web.extensions import db
 from tests.games import PACKAGES
@@ -30,6 +32,35 @@ settings.load_profile("thirteen")
 
 CHROMIUM = "/usr/bin/chromium"
 PHONE = {"viewport": {"width": 360, "height": 740}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
+
+
+_migrate = referee.web.upgrade_database
+_migrated: list[sqlite3.Connection] = []  # the schema of the latest migration, made once
+
+
+def _upgrade_or_copy(app) -> None:  # type: ignore[no-untyped-def]
+    """An in-memory test database gets the tables of the latest migration copied from one the
+    migrations made once per session: the same tables and ``alembic_version``, in a
+    thousandth of the time.  Every other database (a file, PostgreSQL) is migrated as the app
+    does it; what the migrations make is tested in tests/test_migrations.py."""
+    if app.config["SQLALCHEMY_DATABASE_URI"] != "sqlite://":
+        _migrate(app)
+        return
+    with app.app_context():
+        raw = db.engine.raw_connection()
+        try:
+            if not _migrated:
+                _migrate(app)
+                template = sqlite3.connect(":memory:", check_same_thread=False)
+                raw.driver_connection.backup(template)  # type: ignore[union-attr]
+                _migrated.append(template)
+            else:
+                _migrated[0].backup(raw.driver_connection)  # type: ignore[arg-type]
+        finally:
+            raw.close()
+
+
+referee.web.upgrade_database = _upgrade_or_copy
 
 
 def _make_app(uri: str = "sqlite://", **extra):  # type: ignore[no-untyped-def]
