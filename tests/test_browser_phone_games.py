@@ -94,3 +94,26 @@ def test_a_game_is_removed_from_the_phone_list_and_a_waiting_write_says_not_sent
     expect(page.locator("#phone-games")).to_be_hidden()
     assert page.evaluate("() => JSON.parse(localStorage.getItem('thirteen-games')).length") == 0
     forgive_offline(phone)
+
+
+LISTED = "() => JSON.parse(localStorage.getItem('thirteen-games') || '[]').map(g => g.link)"
+
+
+def test_a_game_dropped_by_another_tabs_write_at_the_same_moment_is_listed_again(phone):
+    """Two tabs of one phone that write the list at once: the later write was made from a list
+    read before the other's landed (as when a first visit's page settles late). The game it
+    left out is put back by its own page, and a game the player removed stays removed."""
+    table = start_table(phone)
+    table.wait_for_function("() => window.Thirteen && window.Thirteen.games")
+    link = table.evaluate(LISTED)[0]
+    other = phone.context.new_page()
+    other.goto(phone.base_url + "/")
+    other.wait_for_function("() => window.Thirteen && window.Thirteen.games")
+    other.evaluate("() => localStorage.setItem('thirteen-games', JSON.stringify([{link: '/trece/g/x', name: 'Trece'}]))")
+    table.wait_for_function(f"() => ({LISTED})().includes({link!r})")
+    assert sorted(other.evaluate(LISTED)) == sorted(["/trece/g/x", link])
+    other.evaluate(f"() => window.Thirteen.games.forget({link!r})")  # removed by the player, on the home page
+    other.evaluate("() => localStorage.setItem('thirteen-games', JSON.stringify([]))")  # and another write
+    other.wait_for_timeout(500)
+    assert link not in table.evaluate(LISTED)
+    other.close()
