@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from referee.cards import Card, parse_cards
@@ -83,7 +83,7 @@ def is_double_sequence(cs: tuple[Card, ...]) -> bool:
     pairs = ranks[::2]
     if ranks[1::2] != pairs or TWO in pairs:
         return False
-    return all(b == a + 1 for a, b in zip(pairs, pairs[1:]))
+    return all(b == a + 1 for a, b in zip(pairs, pairs[1:], strict=False))
 
 
 def is_bomb(cs: tuple[Card, ...]) -> bool:
@@ -103,7 +103,7 @@ def most_bombs(cs: tuple[Card, ...] | list[Card]) -> int:
     return _most_bombs(tuple(counts))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _most_bombs(counts: tuple[int, ...]) -> int:
     low = next((r for r, n in enumerate(counts) if n), None)
     if low is None:
@@ -129,7 +129,7 @@ def bomb_cards(cs: tuple[Card, ...] | list[Card]) -> tuple[Card, ...]:
     for c in cs:
         by_rank.setdefault(rank_of(c), []).append(c)
     keep: set[Card] = set()
-    for r, group in by_rank.items():
+    for group in by_rank.values():
         if len(group) == 4:
             keep.update(group)
     run: list[int] = []
@@ -363,7 +363,7 @@ def lays_out_as_bombs(cs: tuple[Card, ...] | list[Card]) -> bool:
     return not counts[TWO] and _lays_out(tuple(counts))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _lays_out(counts: tuple[int, ...]) -> bool:
     low = next((r for r, n in enumerate(counts) if n), None)
     if low is None:
