@@ -428,10 +428,39 @@ def candidate_plays(held: list[Card]) -> list[tuple[Card, ...]]:
     return list(dict.fromkeys(out))
 
 
-def deal(rng: random.Random, n: int) -> tuple[tuple[Card, ...], ...]:
+def deal(rng: random.Random, n: int, *, rigged: bool = False) -> tuple[tuple[Card, ...], ...]:
+    """13 cards to each of ``n`` seats; ``rigged`` swaps bombs and 2s into some hands (still a
+    deal: every card once), so chops, chains and caught bombs are common."""
     deck = list(DECK)
     rng.shuffle(deck)
-    return tuple(tuple(sorted(deck[13 * s:13 * s + 13], key=power)) for s in range(n))
+    piles = [deck[13 * s:13 * s + 13] for s in range(n)] + [deck[13 * n:]]
+    if rigged:
+        for seat in range(n):
+            if rng.random() < 0.5:
+                _swap_in(rng, piles, seat, _a_bomb(rng))
+            if rng.random() < 0.4:
+                _swap_in(rng, piles, seat, rng.sample([c for c in DECK if rank_of(c) == TWO], rng.randint(1, 2)))
+    return tuple(tuple(sorted(piles[s], key=power)) for s in range(n))
+
+
+def _a_bomb(rng: random.Random) -> list[Card]:
+    by_rank = [[c for c in DECK if rank_of(c) == r] for r in range(13)]
+    if rng.random() < 0.35:
+        return by_rank[rng.randrange(12)]
+    pairs = rng.choice((3, 3, 4, 5, 6))
+    low = rng.randrange(12 - pairs + 1)
+    return [c for r in range(low, low + pairs) for c in rng.sample(by_rank[r], 2)]
+
+
+def _swap_in(rng: random.Random, piles: list[list[Card]], seat: int, wanted: list[Card]) -> None:
+    hand = piles[seat]
+    for card in wanted:
+        if card in hand:
+            continue
+        pile = next(p for p in piles if card in p)
+        out = rng.choice([c for c in hand if c not in wanted])
+        hand[hand.index(out)] = card
+        pile[pile.index(card)] = out
 
 
 def play_random_hand(rng: random.Random, hand: Any, dealt: tuple[tuple[Card, ...], ...],

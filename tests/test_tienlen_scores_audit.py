@@ -28,9 +28,9 @@ from hypothesis import strategies as st
 from werkzeug.datastructures import MultiDict
 
 from referee.cards import parse_cards
-from referee.tienlen import Hand, Setup, TienLenRules
+from referee.tienlen import Chop, Hand, Setup, TienLenRules
 from referee.tienlen_evening import Evening, EveningSetup
-from referee.tienlen_scores import CardsLeftError, FinishedGame, ScoreRules, finished_game_from_hand, score
+from referee.tienlen_scores import CardsLeftError, CardTwiceError, FinishedGame, ScoreRules, finished_game_from_hand, score
 from tests.audit_tienlen_scorer import (
     AMOUNTS,
     Account,
@@ -64,7 +64,7 @@ amounts = st.fixed_dictionaries({
 
 def played(seed: int, players: int, rules: TienLenRules) -> tuple[Hand, FollowedHand, Account]:
     rng = random.Random(seed)
-    dealt = deal(rng, players)
+    dealt = deal(rng, players, rigged=rng.random() < 0.6)
     low = min((c for h in dealt for c in h), key=power)
     leader = next(s for s in range(players) if low in dealt[s])
     hand = Hand(Setup(NAMES[:players], rules=rules, leader=leader, opening=True, lowest_card=low))
@@ -464,3 +464,12 @@ def test_caught_cards_are_taken_exactly_when_they_lay_out_as_bombs_and_refused_t
         return
     assert lays_out_as_bombs(cards)
     assert score(game).points == (26 + 4 * most_bombs(cards), -26 - 4 * most_bombs(cards))
+
+
+def test_a_two_chopped_before_the_first_out_is_not_caught_in_its_players_hand_said_with_the_moment() -> None:
+    # play_on: a 2 chopped *after* the first out is caught too (it was in the hand then), so the
+    # refusal says when this one was chopped, as the leftover cards' sentence does
+    with pytest.raises(CardTwiceError) as refused:
+        FinishedGame(players=3, winner=0, cards_left=(0, 3, 12), caught=(None, None, "2s 2h"),
+                     chops=((Chop(1, 2, tuple(parse_cards("2s"))),),), names=("An", "Bao", "Chi"))
+    assert str(refused.value.reason) == "2♠ was chopped before An went out, so it is not among Chi's caught cards"
