@@ -30,7 +30,14 @@ from werkzeug.datastructures import MultiDict
 from referee.cards import parse_cards
 from referee.tienlen import Chop, Hand, Setup, TienLenRules
 from referee.tienlen_evening import Evening, EveningSetup
-from referee.tienlen_scores import CardsLeftError, CardTwiceError, FinishedGame, ScoreRules, finished_game_from_hand, score
+from referee.tienlen_scores import (
+    CardsLeftError,
+    CardTwiceError,
+    FinishedGame,
+    ScoreRules,
+    finished_game_from_hand,
+    score,
+)
 from tests.audit_tienlen_scorer import (
     AMOUNTS,
     Account,
