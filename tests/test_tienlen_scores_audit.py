@@ -94,7 +94,7 @@ def leftover_texts(acc: Account, players: int) -> list[str | None]:
     return [None if s == acc.winner else note(acc.held_at_out[s]) for s in range(players)]
 
 
-@settings(max_examples=45)
+@settings(max_examples=60)
 @given(seed=st.integers(0, 2**32), players=st.integers(2, 4), rules=table_rules, drawn=amounts)
 def test_a_followed_hand_scores_as_the_rules_say_every_way_it_is_entered(
         shared_app, seed: int, players: int, rules: TienLenRules, drawn: dict[str, Any]) -> None:
@@ -183,7 +183,7 @@ def refusals(response: Any) -> list[str]:
     return re.findall(r'-error"[^>]*>([^<]+)<', unescape(response.get_data(as_text=True)))
 
 
-@settings(max_examples=6)
+@settings(max_examples=10)
 @given(seed=st.integers(0, 2**32), players=st.integers(2, 4), rules=table_rules)
 def test_a_table_hand_scored_on_the_sheet_and_corrected_unchanged_keeps_the_rules_points(
         shared_app, seed: int, players: int, rules: TienLenRules) -> None:
@@ -261,7 +261,7 @@ def facts_form(facts: dict[str, Any], fields: list[tuple[str, str]]) -> dict[str
     return form
 
 
-@settings(max_examples=12)
+@settings(max_examples=15)
 @given(seed=st.integers(0, 2**32), players=st.integers(2, 4), rules=table_rules, drawn=amounts,
        with_order=st.booleans(), cards_entered=st.sampled_from(("leftover", "caught", "none")))
 def test_a_hand_typed_on_the_form_and_corrected_unchanged_keeps_the_rules_points(
@@ -307,7 +307,7 @@ changes = st.dictionaries(
     max_size=3)
 
 
-@settings(max_examples=80)
+@settings(max_examples=100)
 @given(seed=st.integers(0, 2**32), players=st.integers(2, 4), rules=table_rules, change=changes,
        cards_entered=st.sampled_from(("leftover", "caught", "none")))
 def test_no_score_body_is_a_server_error(shared_app, seed: int, players: int, rules: TienLenRules,
@@ -335,7 +335,7 @@ FORM_VALUES = ("", "0", "1", "2", "3", "4", "-1", "13", "14", "99999999999999999
                "\u00a0", "3s" * 300) + ODD_CARDS
 
 
-@settings(max_examples=15)
+@settings(max_examples=20)
 @given(seed=st.integers(0, 2**32), players=st.integers(2, 4),
        edits=st.lists(st.tuples(st.integers(0, 60), st.sampled_from(FORM_VALUES)), min_size=1, max_size=5))
 def test_no_score_form_is_a_server_error(shared_app, seed: int, players: int, edits: list[tuple[int, str]]) -> None:
@@ -395,7 +395,7 @@ def sentence_is_true(said: str, acc: Account, players: int) -> bool:
     return bool(re.fullmatch(r"(\w+) won at once", why)) and acc.instant == seat[why.split()[0]]
 
 
-@settings(max_examples=40)
+@settings(max_examples=60)
 @given(seed=st.integers(0, 2**32), players=st.integers(2, 4), rules=table_rules, drawn=amounts)
 def test_every_payment_sentence_says_what_happened_in_the_hand(
         seed: int, players: int, rules: TienLenRules, drawn: dict[str, Any]) -> None:
