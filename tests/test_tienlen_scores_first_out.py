@@ -168,8 +168,12 @@ def test_seven_pairs_in_a_row_cannot_be_caught_in_a_hand_of_thirteen() -> None:
 
 
 def test_a_caught_card_outside_the_bombs_is_still_named() -> None:
-    with pytest.raises(CardsLeftError, match="^5♥ is neither a 2 nor part of a bomb"):
+    # 5♥ could be in the double sequence (with 5♣ or 5♦), so it is not "part of no bomb": it is
+    # the one card too many (issue 27 audit: a refusal says only what is true of the cards)
+    with pytest.raises(CardsLeftError, match="^5♥ is one card too many: the other caught cards are bombs without it"):
         FinishedGame(players=2, winner=0, cards_left=(0, 13), caught=(None, "3c 3d 4c 4d 5c 5d 5h"))
+    with pytest.raises(CardsLeftError, match="^9♥ is neither a 2 nor part of a bomb"):
+        FinishedGame(players=2, winner=0, cards_left=(0, 13), caught=(None, "3c 3d 4c 4d 5c 5d 9h"))
 
 
 def test_a_caught_card_typed_twice_is_refused_with_a_sentence() -> None:

@@ -9,7 +9,7 @@ from itertools import combinations
 from referee.cards import Card, Rank, parse_cards
 from referee.tienlen import RANK_ORDER, card_power, sort_cards
 
-__all__ = ["bombs_in", "count_bombs", "smallest_bomb", "splits_into_bombs", "stray_card"]
+__all__ = ["bombs_in", "card_in_no_bomb", "card_too_many", "count_bombs", "smallest_bomb", "splits_into_bombs"]
 
 def smallest_bomb(twos: Sequence[Card]) -> int:
     """The fewest cards of a bomb in a chain that began on ``twos`` (none: on a bomb).
@@ -149,32 +149,41 @@ def _covers(counts: tuple[int, ...], at: int = 0, runs: tuple[int, ...] = ()) ->
     return False
 
 
-def stray_card(cards: Sequence[Card]) -> Card | None:
-    """A card that keeps ``cards`` (no 2s) from being bombs only, or ``None`` when they are.
+def card_in_no_bomb(cards: Sequence[Card]) -> Card | None:
+    """A card of ``cards`` (no 2s) that no bomb made of ``cards`` holds, or ``None``.
 
-    >>> stray_card(parse_cards("3c 3d 4c 4d 5c 5d 5h")), stray_card(parse_cards("3c 3d 4c 4d 5c 5d"))
+    A card is in a bomb when its rank is four of a kind here, or its rank is in a run of three
+    or more ranks of at least two cards each (a double sequence holds no 2).
+
+    >>> card_in_no_bomb(parse_cards("3c 3d 4c 4d 5c 5d 9h")), card_in_no_bomb(parse_cards("3c 3d 3h 4c 4d 5c 5d"))
+    (Card.parse('9♥'), None)
+    """
+    count = {rank: sum(1 for c in cards if c.rank is rank) for rank in RANK_ORDER}
+    in_runs: set[Rank] = set()
+    run: list[Rank] = []
+    for rank in (*_RUN_RANKS, None):
+        if rank is not None and count[rank] >= 2:
+            run.append(rank)
+            continue
+        if len(run) >= 3:
+            in_runs.update(run)
+        run = []
+    for card in sorted(cards, key=card_power):
+        if count[card.rank] != 4 and card.rank not in in_runs:
+            return card
+    return None
+
+
+def card_too_many(cards: Sequence[Card]) -> Card | None:
+    """A card without which ``cards`` (no 2s) are bombs and nothing else (from the top), or ``None``.
+
+    >>> card_too_many(parse_cards("3c 3d 4c 4d 5c 5d 5h")), card_too_many(parse_cards("3s 3c 3d 3h 4s 4c 5s 5c"))
     (Card.parse('5♥'), None)
     """
-    if splits_into_bombs(cards):
-        return None
     ordered = sorted(cards, key=card_power)
-    for card in reversed(ordered):  # the card whose leaving makes the rest bombs, from the top
+    for card in reversed(ordered):
         rest = list(ordered)
         rest.remove(card)
         if splits_into_bombs(rest):
             return card
-    count = [sum(1 for c in ordered if c.rank is rank) for rank in _RUN_RANKS]
-    in_runs: set[int] = set()
-    at = 0
-    while at < len(count):
-        end = at
-        while end < len(count) and count[end] >= 2:
-            end += 1
-        if end - at >= 3:
-            in_runs.update(range(at, end))
-        at = end + 1
-    for card in ordered:
-        where = _RUN_RANKS.index(card.rank)
-        if count[where] != 4 and where not in in_runs:
-            return card
-    return ordered[-1] if ordered else None
+    return None

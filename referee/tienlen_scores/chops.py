@@ -163,6 +163,10 @@ def _check_chopped_two(game: FinishedGame, seen: Seen, card: Card, on: int, *, h
     place = seen.get(card)
     if place is not None and (not held or place[0] != on):
         holder, where = place
+        if where == "caught" and holder == on:
+            raise CardTwiceError(card, message(
+                "{card} was chopped before {winner} went out, so it is not among {player}'s caught cards",
+                card=card, winner=who(game.winner, names), player=who(holder, names)), seat=holder)
         if where == "caught":
             raise CardTwiceError(card, message(
                 "{card} was chopped from {victim}'s play, so it is not among {player}'s caught cards",

@@ -15,8 +15,8 @@ from typing import Any
 
 from referee.cards import Card, Rank, format_cards
 from referee.text import Message, message
-from referee.tienlen import Chop
-from referee.tienlen_scores.bombs import count_bombs, stray_card
+from referee.tienlen import Chop, sort_cards
+from referee.tienlen_scores.bombs import card_in_no_bomb, card_too_many, count_bombs, splits_into_bombs
 from referee.tienlen_scores.chops import Seen, check_chops
 from referee.tienlen_scores.errors import (
     CardsLeftError,
@@ -261,11 +261,8 @@ class FinishedGame:
                                player=player, count=count, given=len(cards)))
                 raise CardsLeftError(why, seat=seat)
             others = tuple(c for c in cards if c.rank is not Rank.TWO)
-            stray = stray_card(others)
-            if stray is not None:
-                raise CardsLeftError(message(
-                    "{card} is neither a 2 nor part of a bomb: only the 2s and bombs caught are entered",
-                    card=stray), seat=seat)
+            if not splits_into_bombs(others):
+                raise CardsLeftError(_not_bombs_only(others), seat=seat)
             cleaned.append(cards)
         object.__setattr__(self, "caught", tuple(cleaned) if any(cleaned) else None)
 
@@ -370,3 +367,29 @@ class FinishedGame:
         return cls(players=players, winner=data["winner"], cards_left=cards_left, order=order, leftover=leftover,
                    frozen=frozen, chops=chains, instant_win=instant, names=tuple(names), caught=caught,
                    after_out=late if any(any(c) for c in late) else None)
+
+
+def _not_bombs_only(cards: Sequence[Card]) -> Message:
+    """Why caught cards other than 2s are not bombs and nothing else, in words true to them.
+
+    A card no bomb of the cards can hold is named as such; a card the others are bombs
+    without is one too many; otherwise every card is in some bomb, but no way of laying them
+    puts each in exactly one.
+
+    >>> from referee.cards import parse_cards
+    >>> str(_not_bombs_only(parse_cards("3c 3d 4c 4d 5c 5d 9h")))
+    '9♥ is neither a 2 nor part of a bomb: only the 2s and bombs caught are entered'
+    >>> str(_not_bombs_only(parse_cards("3c 3d 4c 4d 5c 5d 5h")))
+    '5♥ is one card too many: the other caught cards are bombs without it, and only the 2s and bombs caught are entered'
+    >>> str(_not_bombs_only(parse_cards("3s 3c 3d 3h 4s 4c 5s 5c")))
+    '3♠ 3♣ 3♦ 3♥ 4♠ 4♣ 5♠ 5♣ do not lay out as bombs: each caught card but the 2s must be in one bomb, and no card in two'
+    """
+    lone = card_in_no_bomb(cards)
+    if lone is not None:
+        return message("{card} is neither a 2 nor part of a bomb: only the 2s and bombs caught are entered", card=lone)
+    extra = card_too_many(cards)
+    if extra is not None:
+        return message("{card} is one card too many: the other caught cards are bombs without it, "
+                       "and only the 2s and bombs caught are entered", card=extra)
+    return message("{cards} do not lay out as bombs: each caught card but the 2s must be in one bomb, and no card in two",
+                   cards=format_cards(sort_cards(cards)))
