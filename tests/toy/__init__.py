@@ -18,10 +18,11 @@ from flask_babel import gettext
 from referee.errors import RefereeError, UnreadableInput
 from referee.text import message
 from referee.web import api, openapi, store
+from referee.web.house_rules import SwitchLabel, Words, rules_from_form, switch_labels
 from referee.web.models import Game
 from referee.web.players import read_players
 from referee.web.registry import GameEntry, HomeLink
-from referee.web.tables import Done, Feedback, FollowedGame
+from referee.web.tables import Done, Feedback, FollowedGame, remembered
 from referee.web.views import render_page, say
 from tests.toy.rules import HigherRules, Setup, State, parse_one, replay
 
@@ -33,22 +34,31 @@ api_bp.register_error_handler(RefereeError, api.bad_input)
 API = openapi.Section()
 
 
+def switch_specs() -> list[SwitchLabel]:
+    """The house rules' words (one ``Words`` per field of the rules class: a field without words
+    is refused when the page is drawn); the form, the cookie and the OpenAPI schema follow."""
+    return switch_labels(HigherRules, {"aces_high": Words(label=gettext("Aces high"), help=gettext("An ace ranks above a king."))})
+
+
 @bp.get("/")
 def index() -> Response:
-    return render_page("toy/index.html", "toy/index.html", errors={}, form={})
+    return render_page("toy/index.html", "toy/index.html", errors={}, form={},
+                       specs=switch_specs(), rules=remembered(HigherRules, KIND).to_dict())
 
 
 @bp.post("/new")
 def new() -> Response:
     form = request.form
     players = read_players(form, least=2, most=2)
+    errors: dict[str, str] = {}
+    rules = rules_from_form(form, HigherRules, errors)  # the switches partial's fields
     try:
-        rules = HigherRules.from_mapping({"aces_high": form.get("aces_high", "off")})
         start = parse_one(form.get("start", ""))
     except RefereeError as exc:
         players = dataclasses.replace(players, error=players.error or say(exc))
-    if players.error:
-        return render_page("toy/index.html", "toy/index.html", status=422, errors={"names": players.error}, form=form)
+    if players.error or errors:
+        return render_page("toy/index.html", "toy/index.html", status=422, errors={"names": players.error, **errors},
+                           form=form, specs=switch_specs(), rules=rules.to_dict())
     names = players.names
     setup = Setup(tuple(names), start, rules)
     return GAME.start(names, rules=rules.to_dict(), setup=setup.to_dict())  # the phone's tokens too, if it sent them
