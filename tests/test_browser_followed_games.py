@@ -6,48 +6,19 @@ notice, and keeps what was typed; a watcher that loses the network keeps its pag
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.games import IDS, ROWS
+from tests.games import IDS, ROWS, Row
 
 pytestmark = pytest.mark.browser
 
 
-@dataclass(frozen=True)
-class Game:
-    name: str
-    prefix: str
-    new: dict[str, Any]
-    page: str
-    """The page under the keeper link where the typing happens."""
-    legal: tuple[str, dict[str, Any]]
-    """A write another phone makes first (path after the token, form)."""
-    field: str
-    refused: str
-    """Typed into ``field``: refused by the rules on the new game ..."""
-    because: str
-    """... for this reason."""
-    stale: str
-    """Typed into ``field``: fine, but sent from a phone that has not seen the other write."""
-    send: str
-
-
-GAMES = [
-    Game("tienlen", "/tienlen", {"name0": "Ana", "name1": "Bao", "leader": "0", "hand_size": "13"}, "",
-         ("/play", {"seat": "0", "cards": "3s"}), "#picker-cards-text", "4♠ 4♥", "must contain the 3♠", "5♠",
-         ".tl-go"),
-    Game("trece", "/trece", {"name0": "Ana", "name1": "Ben", "dealer": "0", "turned_rank": "Q", "turned_suit": "h"},
-         "", ("/act", {"action": "draw"}), "#picker-cards-text", "9♦ 10♦", "not one rank from Q♥", "K♥",
-         "[data-action=play]"),
-    Game("three_thirteen", "/three-thirteen", {"names": ["Ann", "Bao"], "dealer": "0"}, "/round/1",
-         ("/round/1", {"out": "0", "cards_0": "A♥ 2♥ 3♥", "points_1": "17"}), "#picker-0-text",
-         "A♥ 2♥ 3♥", "Mark who went out", "4♣ 5♣ 6♣", "button[type=submit]:has-text('Save round 1')"),
-]
+# The games whose worked example says how a phone types its refused write (tests/worked: Typing).
+TYPED = [row for row in ROWS if row.example.typing is not None]
 
 
 def post(page, url: str, form: dict[str, Any]):  # type: ignore[no-untyped-def]
@@ -56,8 +27,8 @@ def post(page, url: str, form: dict[str, Any]):  # type: ignore[no-untyped-def]
                              headers={"Content-Type": "application/x-www-form-urlencoded"})
 
 
-def start(phone, game: Game) -> str:  # type: ignore[no-untyped-def]
-    response = post(phone.page, phone.base_url + game.prefix + "/new", game.new)
+def start(phone, game: Row) -> str:  # type: ignore[no-untyped-def]
+    response = post(phone.page, phone.base_url + game.prefix + "/new", dict(game.new))
     assert response.status == 303, response.text()
     return re.search(r"/g/([\w-]+)", response.headers["location"]).group(1)
 
@@ -67,33 +38,35 @@ def expected_refusals(phone, status: int) -> None:  # type: ignore[no-untyped-de
     phone.errors[:] = [e for e in phone.errors if f"status of {status}" not in e]
 
 
-@pytest.fixture(params=GAMES, ids=[g.name for g in GAMES])
-def game(request) -> Game:  # type: ignore[no-untyped-def]
-    return request.param
+@pytest.fixture(params=TYPED, ids=[row.name for row in TYPED])
+def game(request) -> Row:  # type: ignore[no-untyped-def]
+    return request.param  # type: ignore[no-any-return]
 
 
 def test_a_refused_action_says_why_and_keeps_what_was_typed(phone, game):
+    typing = game.example.typing
     token = start(phone, game)
-    page = phone.open(f"{game.prefix}/g/{token}{game.page}")
-    page.locator(game.field).fill(game.refused)
-    page.locator(game.send).first.tap()
-    expect(page.get_by_role("alert").filter(has_text=game.because)).to_be_visible()
-    expect(page.locator(game.field)).to_have_value(game.refused)
+    page = phone.open(f"{game.page(token)}{typing.page}")
+    page.locator(typing.field).fill(game.typed)
+    page.locator(typing.send).first.tap()
+    expect(page.get_by_role("alert").filter(has_text=typing.because)).to_be_visible()
+    expect(page.locator(typing.field)).to_have_value(game.typed)
     assert phone.no_sideways_scroll()
     expected_refusals(phone, 422)
 
 
 def test_a_stale_write_shows_the_fresh_state_and_keeps_what_was_typed(phone, game):
+    typing = game.example.typing
     token = start(phone, game)
-    page = phone.open(f"{game.prefix}/g/{token}{game.page}")
+    page = phone.open(f"{game.page(token)}{typing.page}")
     # This phone does not hear of the other phone's write (its polls find nothing new).
     page.route(re.compile(r".*[?&]since=\d+.*"), lambda route: route.fulfill(status=204))
-    page.locator(game.field).fill(game.stale)
+    page.locator(typing.field).fill(typing.stale)
     path, form = game.legal
-    assert post(page, f"{phone.base_url}{game.prefix}/g/{token}{path}", {**form, "version": "0"}).status == 303
-    page.locator(game.send).first.tap()
+    assert post(page, f"{phone.base_url}{game.page(token)}{path}", {**dict(form), "version": "0"}).status == 303
+    page.locator(typing.send).first.tap()
     expect(page.locator(".notice.stale")).to_contain_text("changed on another phone")
-    expect(page.locator(game.field)).to_have_value(game.stale)
+    expect(page.locator(typing.field)).to_have_value(typing.stale)
     expect(page.locator("input[name=version]").first).to_have_value("1")
     assert phone.no_sideways_scroll()
     expected_refusals(phone, 409)

@@ -18,6 +18,23 @@ from referee.web.registry import GameEntry
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Typing:
+    """How a phone types an :class:`Example`'s refused write in a real browser
+    (``tests/test_browser_followed_games.py``: the refusal, and the stale write)."""
+
+    field: str
+    """The CSS selector of the field the cards are typed in (``Example.typed`` for the refusal)."""
+    because: str
+    """Words of the refusal's sentence."""
+    stale: str
+    """Typed and sent by a phone that has not seen another phone's ``Example.legal`` write."""
+    send: str
+    """The CSS selector of the button that sends it."""
+    page: str = ""
+    """The page under the game's ``/g/<token>`` address where the typing happens."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Example:
     """A worked example of one followed game's forms, read by the shared tests (one row per
     followed game in every parametrised suite) and by whoever reads them to learn the game.
@@ -41,6 +58,8 @@ class Example:
     """Other pages under the token (a round page, a CSV)."""
     names_field: str = "name0"
     """The new-game field that holds the first player's name."""
+    typing: Typing | None = None
+    """How a phone types the refused write (``None``: the game's own phone tests do)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

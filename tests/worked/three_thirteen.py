@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from referee import three_thirteen_sheet
 from referee.web.games.three_thirteen import sheet
-from tests.worked import Contract, Example, Screen, Worked
+from tests.worked import Contract, Example, Screen, Typing, Worked
 
 WORKED = Worked(
     examples={
@@ -17,6 +17,8 @@ WORKED = Worked(
             watch_words="Score sheet",
             extra_pages=("/round/1", "/sheet.csv", "/round/1/preview/0?cards_0=3s"),
             names_field="names",
+            typing=Typing(field="#picker-0-text", because="Mark who went out", stale="4♣ 5♣ 6♣",
+                          send="button[type=submit]:has-text('Save round 1')", page="/round/1"),
         ),
     },
     screens=(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from referee import tienlen, tienlen_evening
 from referee.web.games.tienlen import evening, table
-from tests.worked import Contract, Example, Screen, Worked
+from tests.worked import Contract, Example, Screen, Typing, Worked
 
 # The sheet's contract: a game entered by hand is its facts (the JSON API's body).
 _NOT_FROZEN = {"players": 2, "winner": 0, "cards_left": [0, 13], "frozen": [False, False]}
@@ -19,6 +19,7 @@ WORKED = Worked(
             typed="4s 4h",
             unreadable=("/play", {"seat": "0", "cards": "3s 4s 1x"}),
             watch_words="Players in seat order",
+            typing=Typing(field="#picker-cards-text", because="must contain the 3♠", stale="5♠", send=".tl-go"),
         ),
         evening.KIND: Example(
             new={"name0": "An", "name1": "Binh", "name2": "Chi"},

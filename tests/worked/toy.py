@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tests.toy import KIND
 from tests.toy.rules import RECORDS, Setup, State, parse_one, replay
-from tests.worked import Contract, Example, Screen, Worked
+from tests.worked import Contract, Example, Screen, Typing, Worked
 
 WORKED = Worked(
     examples={
@@ -15,6 +15,7 @@ WORKED = Worked(
             typed="2h",
             unreadable=("/play", {"cards": "Q♦ K♦ 1x"}),
             watch_words="Moves",
+            typing=Typing(field="#toy-cards", because="is not higher than", stale="10s", send="[data-action=play]"),
         ),
     },
     screens=(Screen(endpoint="toy.index", words="Start the table"),),

@@ -5,7 +5,7 @@ from __future__ import annotations
 from referee import trece
 from referee.cards import Card
 from referee.web.games.trece import views
-from tests.worked import Contract, Example, Screen, Worked
+from tests.worked import Contract, Example, Screen, Typing, Worked
 
 WORKED = Worked(
     examples={
@@ -16,6 +16,8 @@ WORKED = Worked(
             typed="9♦ 10♦",
             unreadable=("/act", {"action": "play", "cards": "Q♦ K♦ 1x"}),
             watch_words="Top of the pile",
+            typing=Typing(field="#picker-cards-text", because="not one rank from Q♥", stale="K♥",
+                          send="[data-action=play]"),
         ),
     },
     screens=(
