@@ -1,7 +1,9 @@
 /* Thirteen's service worker, release {{ release }}: Workbox, served by this app.
    - The app shell (what every page loads) is precached at install; any other static file
      of this release is kept the first time a page asks for it.
-   - The home page and every game's home, links and new-game forms are kept at install.
+   - Once a page has settled, every game's home, check screen and new-game forms and every
+     other stylesheet and script of this release are kept too, in the background: a game can
+     be started offline on a phone that opened one page.
    - Each page the phone opens is kept (network first): without a network the kept copy is
      shown, marked data-from-cache so the page says how old it is.  The page of a first visit
      (opened before this worker ran) and the screens each page links to are kept too, once the
@@ -20,6 +22,7 @@ const RELEASE = {{ release | tojson }};
 const PAGES = "thirteen-pages-" + RELEASE;
 const OFFLINE = {{ offline_page | tojson }};
 const START_PAGES = {{ start_pages | tojson }};
+const OTHER_FILES = {{ other_files | tojson }};
 const ENGINE = "thirteen-engine";
 const ENGINE_FILES = {{ engine_files | tojson }};
 
@@ -39,12 +42,8 @@ self.addEventListener("install", function (event) {
   try {
     if (event.addRoutes) event.addRoutes([{ condition: { requestMethod: "POST" }, source: "network" }]).catch(function () {});
   } catch (err) { /* no static routes: the worker lets writes pass */ }
-  /* The home page (where the installed app starts) and every game's home, check screen and
-     new-game forms open offline too, even on a phone that opened only one page: a game can be
-     started without the network.  One page that cannot be fetched does not stop the others. */
-  event.waitUntil(caches.open(PAGES).then(function (cache) {
-    return Promise.all(START_PAGES.map(function (url) { return cache.add(url).catch(function () {}); }));
-  }).catch(function () {}));
+  // The start page opens offline too (the installed app starts there).
+  event.waitUntil(caches.open(PAGES).then(function (cache) { return cache.add("/"); }).catch(function () {}));
 });
 
 self.addEventListener("activate", function (event) {
@@ -144,13 +143,26 @@ async function keepPages(urls) {
     } catch (err) { return; }  /* the network is gone: the rest waits for another visit */
   }
 }
+/* The other stylesheets and scripts of this release, kept as the static route keeps them. */
+async function keepFiles(urls) {
+  const cache = await caches.open("thirteen-static-" + RELEASE);
+  for (const url of urls) {
+    if (await cache.match(url)) continue;
+    try {
+      const response = await fetch(url, { credentials: "same-origin", priority: "low" });
+      if (response.ok) await cache.put(url, response);
+    } catch (err) { return; }  /* the network is gone: the rest waits for another visit */
+  }
+}
 let keeping = Promise.resolve();
 self.addEventListener("message", function (event) {
   const m = event.data || {};
   if (m.type !== "keep" || !Array.isArray(m.links)) return;
   const urls = [String(m.page || "")].concat(m.links.slice(0, 40).map(String));
   const source = event.source;
-  keeping = keeping.then(function () { return keepPages(urls); }).catch(function () {}).then(function () {
+  keeping = keeping.then(function () { return keepPages(urls); })
+    .then(function () { return keepPages(START_PAGES); })  /* a game can be started offline */
+    .then(function () { return keepFiles(OTHER_FILES); }).catch(function () {}).then(function () {
     if (source) source.postMessage({ type: "kept" });  /* the page may say so (data-kept) */
   });
   if (event.waitUntil) event.waitUntil(keeping);

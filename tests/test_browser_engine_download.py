@@ -26,10 +26,16 @@ def tap_to_verdict(phone: EnginePhone, *, engine: bool) -> tuple[float, str]:
     cdp = phone.context.new_cdp_session(page)
     cdp.send("Network.enable")
     cdp.send("Network.emulateNetworkConditions", SLOW)
+    big: list[str] = []  # the engine's large file, once its bytes have begun to come
+    page.on("response", lambda r: "/static/engine/" in r.url and "pyodide.asm" in r.url and big.append(r.url))
     page.goto(phone.url + "/tienlen/check", wait_until="load")
     if engine:
         page.wait_for_function("() => document.documentElement.dataset.engine === 'loading'", timeout=60_000)
-        page.wait_for_timeout(1500)  # well into the download
+        for _ in range(300):  # well into the download: a large file on its way, some of it here
+            if big:
+                break
+            page.wait_for_timeout(200)
+        page.wait_for_timeout(1000)
     _tienlen(page)
     expect(page.locator("#verdict")).not_to_contain_text("bombs a single 2")
     state = page.evaluate("document.documentElement.dataset.engine || 'none'")

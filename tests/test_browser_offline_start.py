@@ -82,6 +82,7 @@ def worker_ready(page) -> None:  # type: ignore[no-untyped-def]
     page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller !== null",
                            timeout=15_000)
     page.wait_for_function("() => window.Thirteen && window.Thirteen.starts")  # its script, from the worker's cache
+    page.wait_for_function("() => document.documentElement.dataset.kept === '1'", timeout=30_000)  # the page kept
 
 
 @pytest.mark.parametrize(("path", "fill", "kind", "content", "names"), FORMS, ids=[f[2] for f in FORMS])
@@ -128,8 +129,7 @@ def test_a_game_started_offline_is_kept_said_listed_and_started_once_when_the_ne
 
 def test_a_game_can_be_started_offline_from_a_form_this_phone_never_opened(phone, live_server):
     page = phone.open("/trece/rules")  # one page, which links to no other game's form
-    page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller !== null",
-                           timeout=15_000)
+    page.wait_for_function("() => document.documentElement.dataset.kept === '1'", timeout=30_000)
     phone.context.set_offline(True)
     page.goto(phone.base_url + "/tienlen/scores/")
     expect(page.locator("h1")).not_to_have_text("No connection")

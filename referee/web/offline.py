@@ -49,23 +49,27 @@ def manifest() -> Response:
     return response
 
 
-# What every page loads, and then every other stylesheet and script of this release (a game's
-# own, which the pages of its forms need offline): kept by the service worker from the start.
+# What every page loads: precached when the worker installs (kept small: the worker takes over,
+# and the phone's own scripts come, once it has installed).
 SHELL = ("css/app.css", "vendor/htmx.min.js", "js/picker.js", "js/app.js", "js/phone-games.js",
          "js/offline-start.js", "js/home-games.js", "icon.svg")
 
 
 def shell() -> list[str]:
     """The versioned URLs of the app shell of this release."""
-    names = list(SHELL)
+    return [url_for("static", filename=name) for name in SHELL]
+
+
+def other_files() -> list[str]:
+    """Every other stylesheet and script of this release (a game's own, which the pages of its
+    forms need offline): kept in the background once a page has settled."""
     static = Path(current_app.static_folder or "static")
-    for folder in ("css", "js"):
-        names += sorted(f"{folder}/{p.name}" for p in (static / folder).glob(f"*.{folder}") if f"{folder}/{p.name}" not in SHELL)
-    return [url_for("static", filename=name) for name in names]
+    names = sorted(f"{folder}/{p.name}" for folder in ("css", "js") for p in (static / folder).glob(f"*.{folder}"))
+    return [url_for("static", filename=name) for name in names if name not in SHELL]
 
 
 def start_pages() -> list[str]:
-    """The pages the service worker keeps when it installs: the home page and, for each game,
+    """The pages the service worker keeps once a page has settled: the home page and, for each game,
     its home, its links and its new-game forms (so that every game can be started offline, and
     its check screen opened, on a phone that has only ever opened one page)."""
     pages = [url_for("core.home")]
@@ -89,6 +93,7 @@ def service_worker() -> Response:
         shell=shell(),
         offline_page=url_for("offline.offline_page"),
         start_pages=start_pages(),
+        other_files=other_files(),
         engine_files=engine.file_urls(),
     )
     response = Response(body, mimetype="text/javascript")

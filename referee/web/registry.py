@@ -126,8 +126,8 @@ class GameEntry:
     links: tuple[HomeLink, ...] = ()
     forms: tuple[str, ...] = ()
     """The endpoints of the pages with the game's new-game forms, when not its home page: with
-    its home and links, the service worker keeps them when it installs, so a game can be started
-    offline on a phone that never opened them."""
+    its home and links, the service worker keeps them after the first page this phone opened, so
+    a game can be started offline on a phone that never opened them."""
     followed: tuple[FollowedGame[Any], ...] = ()
     """A followed game per store kind (the kinds of ``Game.kind`` this game writes)."""
     card_order: CardOrder = ACE_LOW
