@@ -61,6 +61,10 @@ def take(browser: Any, base_url: str, app: Any, folder: Path) -> list[Path]:
     touch.swipe(page.locator("#seat-1 [data-card='9s']"), page.locator("#seat-1 [data-card='9c']"))
     touch.tap(page.locator("#seat-1 [data-card='5s']"))
     touch.tap(page.locator("#seat-1 [data-card='Kd']"))
+    # Its split comes, then the round moves on to the next empty hand by itself: back to it.
+    page.locator("#preview-1 .tt-points").wait_for(state="attached")
+    page.locator(".tt-step[data-step='2'][aria-pressed='true']").wait_for()
+    touch.tap(page.locator(".tt-step[data-step='1']"))
     page.locator("#preview-1 .tt-points").wait_for()
     page.locator(".tt-steps").evaluate("e => e.scrollIntoView({block: 'start'})")
     shot(page, "three-thirteen-round")
