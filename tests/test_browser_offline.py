@@ -357,3 +357,34 @@ def test_a_play_refused_with_a_reason_leaves_the_outbox(phone, live_server):
     assert page.evaluate("() => JSON.parse(localStorage.getItem('thirteen-outbox') || '[]').length") == 0
     assert events(live_server, url) == []
     phone.errors[:] = [e for e in phone.errors if "422" not in e]
+
+
+OUTBOX = "() => JSON.parse(localStorage.getItem('thirteen-outbox') || '[]').map(e => e.id)"
+
+
+def test_a_kept_play_dropped_by_another_tabs_write_at_the_same_moment_is_put_back(phone, live_server):
+    """Two tabs writing the outbox at once: the later write was made from a list read before the
+    other's entry landed. The tab that kept the play puts it back; once a tab has answered it
+    (or the player threw it away) it stays gone."""
+    other = phone.context.new_page()
+    other.goto(phone.base_url + "/")
+    page = start_game(phone)
+    url = page.url
+    tap_table(page, "3s")
+    phone.context.set_offline(True)
+    page.locator(".tl-go").tap()
+    expect(page.locator("#outbox li")).to_have_count(1)
+    kept = page.evaluate(OUTBOX)
+    other.evaluate("() => localStorage.setItem('thirteen-outbox', '[]')")  # a stale write from the other tab
+    page.wait_for_function(f"() => ({OUTBOX})().length === 1")
+    assert other.evaluate(OUTBOX) == kept
+    expect(page.locator("#outbox li")).to_have_count(1)
+    # Answered from the other tab: marked done, then taken out; not put back.
+    other.evaluate(f"""() => {{ localStorage.setItem('thirteen-outbox-done', JSON.stringify({kept}));
+                                localStorage.setItem('thirteen-outbox', '[]'); }}""")
+    other.wait_for_timeout(500)
+    assert page.evaluate(OUTBOX) == []
+    assert events(live_server, url) == []
+    other.close()
+    phone.context.set_offline(False)
+    forgive_offline(phone)

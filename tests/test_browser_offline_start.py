@@ -197,3 +197,24 @@ def test_a_start_whose_answer_was_lost_is_sent_again_after_a_reload_and_makes_on
     forgive_offline(phone)
     context.close()
     assert phone.errors == []
+
+
+def test_a_start_dropped_by_another_tabs_write_at_the_same_moment_is_put_back_and_started_once(
+        phone, live_server):
+    other = phone.context.new_page()
+    other.goto(phone.base_url + "/")
+    page = phone.open("/trece/")
+    worker_ready(page)
+    phone.context.set_offline(True)
+    trece(page)
+    expect(page.locator("#offline-start")).to_contain_text("not sent yet")
+    keeper = keeper_of(kept_starts(page)[0])
+    other.evaluate("() => localStorage.setItem('thirteen-starts', '[]')")  # a stale write from the other tab
+    page.wait_for_function("() => JSON.parse(localStorage.getItem('thirteen-starts') || '[]').length === 1")
+    assert keeper_of(kept_starts(other)[0]) == keeper
+    other.close()
+    phone.context.set_offline(False)
+    page.wait_for_url(f"**/g/{keeper}", timeout=20_000)
+    assert games_at(live_server, keeper) == [("trece", ["Ana", "Ben"])]
+    assert kept_starts(page) == []
+    forgive_offline(phone)

@@ -149,6 +149,7 @@
     if (list.some(function (e) { return sameWrite(e, entry); })) { render(); return true; }
     list.push(entry);
     save(list);
+    mine[entry.id] = entry;
     return load().some(function (e) { return e.id === entry.id; });  /* false: storage full or off */
   }
   /* The pages of one game share the part of the address up to its link: /<game>/g/<token>. */
@@ -163,7 +164,37 @@
      proxy's 502/503/504), too many requests, a timeout.  Only a clear answer (2xx/3xx done; a 4xx
      with its reason: 400, 403, 404, 409 stale, 422 refused) takes an entry out of the outbox. */
   function fateUnknown(status) { return !status || status >= 500 || status === 429 || status === 408; }
-  function forget(id) { save(load().filter(function (e) { return e.id !== id; })); }
+  /* Two tabs that write the outbox at the same moment may each read it before the other's
+     write has reached them, and the later write would drop the entry the other had just kept.
+     So a tab remembers the entries it kept and puts one back when another tab's write (the
+     storage event) left it out, unless it was answered or thrown away meanwhile (its id is in
+     thirteen-outbox-done, written by whichever tab did that).  The referee applies a write sent
+     twice once, so an entry put back in error costs nothing. */
+  var DONE = KEY + "-done";
+  var mine = {};
+  function done() {
+    try {
+      var ids = JSON.parse(localStorage.getItem(DONE) || "[]");
+      return Array.isArray(ids) ? ids : [];
+    } catch (err) { return []; }
+  }
+  function putBack() {
+    var ids = Object.keys(mine);
+    if (!ids.length) return;
+    var list = load();
+    var gone = done();
+    var back = false;
+    ids.forEach(function (id) {
+      if (gone.indexOf(id) >= 0) { delete mine[id]; return; }
+      if (!list.some(function (e) { return e.id === id; })) { list.push(mine[id]); back = true; }
+    });
+    if (back) save(list);
+  }
+  function forget(id) {
+    delete mine[id];
+    try { localStorage.setItem(DONE, JSON.stringify(done().concat([id]).slice(-100))); } catch (err) { /* storage off */ }
+    save(load().filter(function (e) { return e.id !== id; }));
+  }
 
   var outbox = null;
   function render() {
@@ -421,7 +452,7 @@
     list.forEach(function (e) { if (e.claim && e.claim.tab === TAB) delete e.claim; });
     try { localStorage.setItem(KEY, JSON.stringify(list)); } catch (err) { /* nothing to free */ }
   });
-  window.addEventListener("storage", function (e) { if (e.key === KEY) render(); });
+  window.addEventListener("storage", function (e) { if (e.key === KEY) { putBack(); render(); } });
 
   document.addEventListener("DOMContentLoaded", function () {
     if (window.htmx) window.htmx.config.timeout = 15000;
