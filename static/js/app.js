@@ -149,7 +149,7 @@
     if (list.some(function (e) { return sameWrite(e, entry); })) { render(); return true; }
     list.push(entry);
     save(list);
-    mine[entry.id] = entry;
+    thisTab.kept(entry);
     return load().some(function (e) { return e.id === entry.id; });  /* false: storage full or off */
   }
   /* The pages of one game share the part of the address up to its link: /<game>/g/<token>. */
@@ -164,35 +164,51 @@
      proxy's 502/503/504), too many requests, a timeout.  Only a clear answer (2xx/3xx done; a 4xx
      with its reason: 400, 403, 404, 409 stale, 422 refused) takes an entry out of the outbox. */
   function fateUnknown(status) { return !status || status >= 500 || status === 429 || status === 408; }
-  /* Two tabs that write the outbox at the same moment may each read it before the other's
-     write has reached them, and the later write would drop the entry the other had just kept.
-     So a tab remembers the entries it kept and puts one back when another tab's write (the
-     storage event) left it out, unless it was answered or thrown away meanwhile (its id is in
-     thirteen-outbox-done, written by whichever tab did that).  The referee applies a write sent
-     twice once, so an entry put back in error costs nothing. */
-  var DONE = KEY + "-done";
-  var mine = {};
-  function done() {
-    try {
-      var ids = JSON.parse(localStorage.getItem(DONE) || "[]");
-      return Array.isArray(ids) ? ids : [];
-    } catch (err) { return []; }
+  /* A list in localStorage that several tabs of this phone write (the outbox here; the games
+     started offline, static/js/offline-start.js): two tabs writing at the same moment may each
+     read it before the other's write has reached them, and the later write would drop an entry
+     the other had just kept.  So a tab remembers the entries it kept (kept) and puts one back
+     when another tab's write (the storage event) left it out (putBack), unless it was answered
+     or thrown away meanwhile (done: its id in "<key>-done", written by whichever tab did that).
+     The referee applies a write, or starts a form, sent twice once: an entry put back in error
+     costs nothing. */
+  function keptByThisTab(key) {
+    var mine = {};
+    function gone() {
+      try {
+        var ids = JSON.parse(localStorage.getItem(key + "-done") || "[]");
+        return Array.isArray(ids) ? ids : [];
+      } catch (err) { return []; }
+    }
+    return {
+      kept: function (entry) {
+        mine[entry.id] = JSON.parse(JSON.stringify(entry));
+        delete mine[entry.id].claim;
+      },
+      changed: function (entry) { if (mine[entry.id]) this.kept(entry); },
+      done: function (id) {
+        delete mine[id];
+        try { localStorage.setItem(key + "-done", JSON.stringify(gone().concat([id]).slice(-100))); } catch (err) { /* storage off */ }
+      },
+      /* The entries of this tab that ``list`` lacks, added to it; whether there were any. */
+      putBack: function (list) {
+        var ids = Object.keys(mine);
+        if (!ids.length) return false;
+        var answered = gone();
+        var back = false;
+        ids.forEach(function (id) {
+          if (answered.indexOf(id) >= 0) { delete mine[id]; return; }
+          if (!list.some(function (e) { return e.id === id; })) { list.push(mine[id]); back = true; }
+        });
+        return back;
+      }
+    };
   }
-  function putBack() {
-    var ids = Object.keys(mine);
-    if (!ids.length) return;
-    var list = load();
-    var gone = done();
-    var back = false;
-    ids.forEach(function (id) {
-      if (gone.indexOf(id) >= 0) { delete mine[id]; return; }
-      if (!list.some(function (e) { return e.id === id; })) { list.push(mine[id]); back = true; }
-    });
-    if (back) save(list);
-  }
+  window.Thirteen = window.Thirteen || {};
+  window.Thirteen.keptByThisTab = keptByThisTab;
+  var thisTab = keptByThisTab(KEY);
   function forget(id) {
-    delete mine[id];
-    try { localStorage.setItem(DONE, JSON.stringify(done().concat([id]).slice(-100))); } catch (err) { /* storage off */ }
+    thisTab.done(id);
     save(load().filter(function (e) { return e.id !== id; }));
   }
 
@@ -452,7 +468,10 @@
     list.forEach(function (e) { if (e.claim && e.claim.tab === TAB) delete e.claim; });
     try { localStorage.setItem(KEY, JSON.stringify(list)); } catch (err) { /* nothing to free */ }
   });
-  window.addEventListener("storage", function (e) { if (e.key === KEY) { putBack(); render(); } });
+  window.addEventListener("storage", function (e) { if (e.key !== KEY) return;
+    var list = load();
+    if (thisTab.putBack(list)) save(list); else render();
+  });
 
   document.addEventListener("DOMContentLoaded", function () {
     if (window.htmx) window.htmx.config.timeout = 15000;

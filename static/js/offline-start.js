@@ -39,43 +39,21 @@
   function save(list) {
     try { localStorage.setItem(KEY, JSON.stringify(list)); return true; } catch (err) { return false; }
   }
-  /* Two tabs that write the list at the same moment may each read it before the other's write
-     has reached them, and the later write would drop a start the other had just kept.  So a tab
-     remembers the starts it kept and puts one back when another tab's write (the storage event)
-     left it out, unless it was started or refused meanwhile (its id is in thirteen-starts-done).
-     The referee starts a form sent twice once, so a start put back in error costs nothing. */
-  var DONE = KEY + "-done";
-  var mine = {};
-  function done() {
-    try {
-      var ids = JSON.parse(localStorage.getItem(DONE) || "[]");
-      return Array.isArray(ids) ? ids : [];
-    } catch (err) { return []; }
-  }
-  function putBack() {
-    var ids = Object.keys(mine);
-    if (!ids.length) return;
-    var list = load();
-    var gone = done();
-    var back = false;
-    ids.forEach(function (id) {
-      if (gone.indexOf(id) >= 0) { delete mine[id]; return; }
-      if (!list.some(function (s) { return s.id === id; })) { list.push(mine[id]); back = true; }
-    });
-    if (back) save(list);
-  }
+  /* Another tab's write at the same moment may drop a start this tab kept: put back
+     (window.Thirteen.keptByThisTab, static/js/app.js, which always runs before this file). */
+  var thisTab = window.Thirteen && window.Thirteen.keptByThisTab ? window.Thirteen.keptByThisTab(KEY)
+    : { kept: function () {}, changed: function () {}, done: function () {}, putBack: function () { return false; } };
   function update(id, change) {
     var list = load();
     list.forEach(function (s) {
       if (s.id !== id) return;
       change(s);
-      if (mine[id]) { mine[id] = Object.assign({}, s); delete mine[id].claim; }
+      thisTab.changed(s);
     });
     save(list);
   }
   function drop(id) {
-    delete mine[id];
-    try { localStorage.setItem(DONE, JSON.stringify(done().concat([id]).slice(-100))); } catch (err) { /* storage off */ }
+    thisTab.done(id);
     save(load().filter(function (s) { return s.id !== id; }));
   }
 
@@ -303,7 +281,7 @@
         note(word("offline", "No connection to the referee. Nothing was sent; what you entered is still here."));
         return;
       }
-      mine[start.id] = start;
+      thisTab.kept(start);
       remember(start);
       showKept();
       /* The next tap is another game: a fresh id and fresh links. */
@@ -344,5 +322,9 @@
   else init();
   window.addEventListener("online", function () { fromCopy = false; flush(); });
   window.setInterval(function () { if (load().length) flush(); }, 4000);
-  window.addEventListener("storage", function (e) { if (e.key === KEY) { putBack(); showKept(); } });
+  window.addEventListener("storage", function (e) { if (e.key !== KEY) return;
+    var list = load();
+    if (thisTab.putBack(list)) save(list);
+    showKept();
+  });
 })();
