@@ -12,10 +12,15 @@ HEIGHT = 740
 
 
 def in_view(page, selector: str) -> tuple[float, float]:  # type: ignore[no-untyped-def]
-    """The element's top and bottom in the viewport; fails unless it is wholly on screen."""
-    box = page.locator(selector).first.bounding_box()
-    assert box is not None, selector
-    top, bottom = box["y"], box["y"] + box["height"]
+    """The element's top and bottom in the viewport; fails unless it is wholly on screen once
+    the answer has settled (htmx brings it into view when it settles, after the swap)."""
+    for _ in range(20):
+        box = page.locator(selector).first.bounding_box()
+        assert box is not None, selector
+        top, bottom = box["y"], box["y"] + box["height"]
+        if 0 <= top and bottom <= HEIGHT:
+            break
+        page.wait_for_timeout(100)
     assert 0 <= top and bottom <= HEIGHT, f"{selector} at {top:.0f}–{bottom:.0f} px, the screen is 0–{HEIGHT}"
     return top, bottom
 
