@@ -274,6 +274,18 @@ def new_phone(live_server):  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture
+def sized(browser, live_server, request):  # type: ignore[no-untyped-def]
+    """A phone of the size a test is parametrized with (``indirect=True``: ``(width, height)``),
+    and that size; at the end, any console error fails the test."""
+    width, height = request.param
+    context = browser.new_context(**{**PHONE, "viewport": {"width": width, "height": height}})
+    phone = Phone(context, live_server.url)
+    yield phone, width, height
+    context.close()
+    assert phone.errors == [], f"console errors: {phone.errors}"
+
+
+@pytest.fixture
 def phone(browser, live_server):  # type: ignore[no-untyped-def]
     yield from _phone(browser, live_server)
 

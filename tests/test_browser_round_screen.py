@@ -13,7 +13,6 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.conftest import PHONE, Phone
 from tests.touch import Touch
 
 pytestmark = pytest.mark.browser
@@ -37,16 +36,6 @@ ROUND_5 = {
     2: [("s", "8c", "10c"), ("s", "Jd", "Qd")],
     3: [("t", c) for c in ["2d", "7h", "9s", "Jc", "Kh"]],
 }
-
-
-@pytest.fixture
-def sized(browser, live_server, request):  # type: ignore[no-untyped-def]
-    width, height = request.param
-    context = browser.new_context(**{**PHONE, "viewport": {"width": width, "height": height}})
-    phone = Phone(context, live_server.url)
-    yield phone, width, height
-    context.close()
-    assert phone.errors == [], f"console errors: {phone.errors}"
 
 
 def sheet_at_round(phone, live_server, upto: int) -> str:  # type: ignore[no-untyped-def]

@@ -12,33 +12,10 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.conftest import PHONE, Phone
+from tests.test_browser_followed_hand import HAND, NAMES, SIZES, version
 from tests.touch import Touch
 
 pytestmark = pytest.mark.browser
-
-SIZES = [(360, 740), (320, 640)]
-NAMES = ["An", "Binh", "Chi", "Dung"]
-# Binh leads 3♠; Binh's 2♥ is chopped by Dung, Dung's bomb by An; An goes out; Chi never plays.
-HAND = [("play", 1, "3s"), ("pass", 2, ""), ("pass", 3, ""), ("pass", 0, ""), ("play", 1, "2h"), ("pass", 2, ""),
-        ("play", 3, "4s 4c 5s 5c 6s 6c"), ("play", 0, "7s 7c 8s 8c 9s 9c"), ("pass", 1, ""), ("pass", 3, ""),
-        ("play", 0, "3c 4d 5d 6d 7d"), ("pass", 1, ""), ("pass", 2, ""), ("pass", 3, ""), ("play", 0, "10s"),
-        ("pass", 1, ""), ("pass", 2, ""), ("pass", 3, ""), ("play", 0, "Js")]
-
-
-@pytest.fixture
-def sized(browser, live_server, request):  # type: ignore[no-untyped-def]
-    width, height = request.param
-    context = browser.new_context(**{**PHONE, "viewport": {"width": width, "height": height}})
-    phone = Phone(context, live_server.url)
-    yield phone, width, height
-    context.close()
-    assert phone.errors == [], f"console errors: {phone.errors}"
-
-
-def version(client, path: str) -> str:  # type: ignore[no-untyped-def]
-    return re.search(r'name="version" value="(\d+)"', client.get(path).get_data(as_text=True)).group(1)
-
 
 def finished_table(live_server, *, from_sheet: bool) -> tuple[str, str | None]:  # type: ignore[no-untyped-def]
     """A four-player table whose first hand is over (played straight through HTTP): its path,
