@@ -165,14 +165,16 @@
      with its reason: 400, 403, 404, 409 stale, 422 refused) takes an entry out of the outbox. */
   function fateUnknown(status) { return !status || status >= 500 || status === 429 || status === 408; }
   /* A list in localStorage that several tabs of this phone write (the outbox here; the games
-     started offline, static/js/offline-start.js): two tabs writing at the same moment may each
-     read it before the other's write has reached them, and the later write would drop an entry
-     the other had just kept.  So a tab remembers the entries it kept (kept) and puts one back
-     when another tab's write (the storage event) left it out (putBack), unless it was answered
-     or thrown away meanwhile (done: its id in "<key>-done", written by whichever tab did that).
-     The referee applies a write, or starts a form, sent twice once: an entry put back in error
-     costs nothing. */
-  function keptByThisTab(key) {
+     started offline, static/js/offline-start.js; the phone's games, static/js/phone-games.js):
+     two tabs writing at the same moment may each read it before the other's write has reached
+     them, and the later write would drop an entry the other had just kept.  So a tab remembers
+     the entries it kept (kept) and puts one back when another tab's write (the storage event)
+     left it out (putBack), unless it was answered or removed meanwhile (done: its id in
+     "<key>-done", written by whichever tab did that; kept again, it is live again).  Entries
+     are told apart by their ``id`` field (``name``: another).  The referee applies a write, or
+     starts a form, sent twice once: an entry put back in error costs nothing. */
+  function keptByThisTab(key, name) {
+    var field = name || "id";
     var mine = {};
     function gone() {
       try {
@@ -180,15 +182,21 @@
         return Array.isArray(ids) ? ids : [];
       } catch (err) { return []; }
     }
+    function write(ids) {
+      try { localStorage.setItem(key + "-done", JSON.stringify(ids.slice(-100))); } catch (err) { /* storage off */ }
+    }
     return {
       kept: function (entry) {
-        mine[entry.id] = JSON.parse(JSON.stringify(entry));
-        delete mine[entry.id].claim;
+        var id = entry[field];
+        mine[id] = JSON.parse(JSON.stringify(entry));
+        delete mine[id].claim;
+        var ids = gone();
+        if (ids.indexOf(id) >= 0) write(ids.filter(function (i) { return i !== id; }));
       },
-      changed: function (entry) { if (mine[entry.id]) this.kept(entry); },
+      changed: function (entry) { if (mine[entry[field]]) this.kept(entry); },
       done: function (id) {
         delete mine[id];
-        try { localStorage.setItem(key + "-done", JSON.stringify(gone().concat([id]).slice(-100))); } catch (err) { /* storage off */ }
+        write(gone().concat([id]));
       },
       /* The entries of this tab that ``list`` lacks, added to it; whether there were any. */
       putBack: function (list) {
@@ -198,7 +206,7 @@
         var back = false;
         ids.forEach(function (id) {
           if (answered.indexOf(id) >= 0) { delete mine[id]; return; }
-          if (!list.some(function (e) { return e.id === id; })) { list.push(mine[id]); back = true; }
+          if (!list.some(function (e) { return e[field] === id; })) { list.push(mine[id]); back = true; }
         });
         return back;
       }

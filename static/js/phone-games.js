@@ -35,14 +35,11 @@
     var m = /^(.*?\/g\/[^\/?#]+)/.exec(path || "");
     return m ? m[1] : "";
   }
-  /* Two pages of this phone that write at once (a game opened in a new tab while another
-     tab's page settles) may each read the list before the other's write has reached it, and
-     the later write would drop the other's game.  So for a while after its own write a page
-     puts its game back when another page's write (the storage event) left it out, unless the
-     player removed it from the list (kept in "thirteen-games-removed"). */
-  var HEAL_MS = 20000;
-  var mine = null;
-  var healUntil = 0;
+  /* Another tab's write at the same moment may drop the game this page kept: put back
+     (window.Thirteen.keptByThisTab, static/js/app.js, which always runs before this file),
+     unless the player removed it from the list meanwhile. */
+  var thisTab = window.Thirteen && window.Thirteen.keptByThisTab ? window.Thirteen.keptByThisTab(KEY, "link")
+    : { kept: function () {}, done: function () {}, putBack: function () { return false; } };
   /* Add or update one game: the fields given replace the kept ones. */
   function remember(entry) {
     if (!entry || !entry.link) return;
@@ -52,33 +49,23 @@
     if (!kept) { kept = { link: entry.link }; list.push(kept); }
     Object.keys(entry).forEach(function (k) { if (entry[k] !== undefined) kept[k] = entry[k]; });
     save(list);
-    var gone = removed();
-    if (gone.indexOf(entry.link) >= 0) {  /* opened again after it was removed: listed again */
-      try { localStorage.setItem(KEY + "-removed", JSON.stringify(gone.filter(function (l) { return l !== entry.link; }))); } catch (err) { /* storage off */ }
-    }
-    mine = Object.assign({}, kept);
-    healUntil = Date.now() + HEAL_MS;
+    thisTab.kept(kept);
     if (window.Thirteen.drawGames) window.Thirteen.drawGames();
   }
   window.addEventListener("storage", function (e) {
-    if (e.key !== KEY || !mine || Date.now() > healUntil) return;
+    if (e.key !== KEY) return;
     var list = load();
-    if (list.some(function (g) { return g.link === mine.link; }) || removed().indexOf(mine.link) >= 0) return;
-    list.push(Object.assign({}, mine));
+    if (!thisTab.putBack(list)) return;
     save(list);
     if (window.Thirteen.drawGames) window.Thirteen.drawGames();
   });
   window.Thirteen = window.Thirteen || {};
   function forgetQuietly(link) {
-    if (mine && mine.link === link) mine = null;
+    thisTab.done(link);
     save(load().filter(function (g) { return g.link !== link; }));
-  }
-  function removed() {
-    try { return JSON.parse(localStorage.getItem(KEY + "-removed") || "[]"); } catch (err) { return []; }
   }
   function forget(link) {
     forgetQuietly(link);
-    try { localStorage.setItem(KEY + "-removed", JSON.stringify(removed().concat([link]).slice(-MOST))); } catch (err) { /* storage off */ }
     if (window.Thirteen.drawGames) window.Thirteen.drawGames();
   }
 
