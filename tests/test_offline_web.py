@@ -99,7 +99,7 @@ def test_the_service_worker_precaches_this_releases_shell_and_is_never_cached_it
     assert "worker-src 'self'" in client.get("/").headers["Content-Security-Policy"]
 
 
-def test_the_service_worker_keeps_every_new_game_form_when_it_installs(client):
+def test_the_service_worker_keeps_every_new_game_form_once_a_page_has_settled(client):
     body = client.get("/sw.js").get_data(as_text=True)
     kept = json.loads(body.split("const START_PAGES = ", 1)[1].split(";", 1)[0])
     assert kept[0] == "/"
