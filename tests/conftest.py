@@ -7,7 +7,6 @@ Tests share helpers through these fixtures (``make_app``, ``shared_app``, ``phon
 from __future__ import annotations
 
 import contextlib
-import os
 import sqlite3
 import threading
 from collections.abc import Iterator
@@ -22,6 +21,7 @@ import referee.web
 from app import create_app
 from referee.web.extensions import db
 from tests.games import PACKAGES
+from tests.servers import postgres_url
 
 # Property tests check rules, not speed: no per-example deadline, so a busy CI machine cannot
 # turn a slow example into a failure. Speed is measured in the benchmarks instead.
@@ -105,13 +105,6 @@ def app():  # type: ignore[no-untyped-def]
 @pytest.fixture
 def client(app):  # type: ignore[no-untyped-def]
     return app.test_client()
-
-
-def postgres_url() -> str:
-    url = os.environ.get("TEST_DATABASE_URL", "")
-    if not url:
-        pytest.fail("TEST_DATABASE_URL is not set: run the suite with ./scripts/test, which starts PostgreSQL")
-    return url
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])

@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import secrets
 import signal
@@ -26,14 +27,28 @@ REPO = Path(__file__).resolve().parent.parent
 PYTHON = sys.executable
 
 
+@functools.cache
 def postgres_url() -> str:
-    """The test PostgreSQL cluster (``./scripts/test`` starts one and sets ``TEST_DATABASE_URL``)."""
+    """The test PostgreSQL database: on the cluster ``./scripts/test`` starts (``TEST_DATABASE_URL``),
+    a database of this test process's own when the suite runs in several (pytest-xdist's
+    ``PYTEST_XDIST_WORKER``), made on first use, so no two processes share tables or a migration lock."""
     import pytest
 
     url = os.environ.get("TEST_DATABASE_URL", "")
     if not url:
         pytest.fail("TEST_DATABASE_URL is not set: run the suite with ./scripts/test, which starts PostgreSQL")
-    return url
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    if not worker:
+        return url
+    name = f"thirteen_{worker}"
+    admin = create_engine(url, isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as connection:
+            if connection.execute(text("SELECT 1 FROM pg_database WHERE datname = :name"), {"name": name}).first() is None:
+                connection.execute(text(f'CREATE DATABASE "{name}"'))
+    finally:
+        admin.dispose()
+    return make_url(url).set(database=name).render_as_string(hide_password=False)
 
 
 def free_port() -> int:

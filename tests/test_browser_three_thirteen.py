@@ -45,7 +45,9 @@ def test_a_round_entered_by_touch_shows_splits_and_totals_and_a_watcher_sees_the
         bao.locator(f"[data-card='{card}']").tap()
     # the split follows the taps: nothing melds, 10 + 9 + 5
     bao.locator(".tt-preview .tt-points", has_text="24 points").wait_for()
-    bao.locator("[data-next]").tap()
+    # a hand whose cards are all in moves on by itself to the next empty one once its split shows
+    expect(page.locator("#seat-2")).to_be_visible()
+    expect(bao).to_be_hidden()
     page.locator("#points-2").fill("7")
     dan = page.locator("#seat-3")
     page.locator(".tt-step[data-step='3']").tap()
