@@ -15,6 +15,7 @@ a repeat visit.
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 from playwright.sync_api import expect
@@ -339,12 +340,13 @@ def _new_release(page, app, release: str, engine=None) -> None:  # type: ignore[
 
 
 def until(page, check: str) -> None:  # type: ignore[no-untyped-def]
-    """Wait until the async function ``check`` answers true (polled: it reads Cache Storage)."""
-    for _ in range(100):
-        if page.evaluate(check):
-            return
+    """Wait until the async function ``check`` answers true (polled: it reads Cache Storage); a
+    new release's worker installs in seconds, but a loaded 2-core machine has taken over 20."""
+    deadline = time.monotonic() + 60
+    while not page.evaluate(check):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"never true: {check}")
         page.wait_for_timeout(200)
-    raise AssertionError(f"never true: {check}")
 
 
 def test_the_service_worker_keeps_the_engine_across_releases_until_a_new_engine(pocket, engine_server):
@@ -424,6 +426,17 @@ def test_on_a_metered_connection_the_engine_waits_until_the_player_asks(browser,
 # --------------------------------------------------------------------------- the goals, printed
 
 
+ENGINE_AFTER_LOAD = """() => {
+    const loaded = performance.getEntriesByType('navigation')[0].loadEventStart;
+    const engine = performance.getEntriesByType('resource').find(r => /\\/static\\/js\\/engine\\.[0-9a-f]+\\.js$/.test(r.name));
+    return engine ? engine.startTime - loaded : -1; }"""
+
+
+def _engine_file(url: str) -> bool:
+    """The engine's own files: its script and what its Web Worker brings (Pyodide, the library)."""
+    return "/static/engine/" in url or re.search(r"/static/js/engine(-worker)?\.[0-9a-f]+\.js$", url) is not None
+
+
 def _transferred(context, page):  # type: ignore[no-untyped-def]
     """(address, bytes over the network, "page" or "worker") of every request answered by the
     network: the page's own, or the service worker's (its precache, and the engine's files it
@@ -491,9 +504,11 @@ def test_the_goals_of_the_referee_in_your_pocket(browser, engine_server):
         page.goto(engine_server.url + "/tienlen/check", wait_until="load")
         page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=30_000)
         page.wait_for_timeout(300)
-        first_visit = sum(n for u, n, who in rows if who == "page")
-        engine_in_first = sum(n for u, n, _ in rows if "/static/engine/" in u)
+        first_visit = sum(n for u, n, who in rows if who == "page" and not _engine_file(u))
         phone.ready()
+        # The engine is asked for only once the page has settled (engine-loader.js: 1.5 s after
+        # the load event on a first visit), whatever else the machine is doing meanwhile.
+        engine_after_load_ms = page.evaluate(ENGINE_AFTER_LOAD)
         engine_bytes = sum(n for u, n, _ in rows if "/static/engine/" in u)
         first_ready = page.evaluate("window.Thirteen.engine.readyMs")
 
@@ -537,7 +552,7 @@ def test_the_goals_of_the_referee_in_your_pocket(browser, engine_server):
         print(f"  engine transferred once: {engine_bytes / 1e6:.2f} MB (goal at most 4 MB); "
               f"again on a repeat visit: {repeat_engine_bytes / 1e3:.1f} KB")
         print(f"  first visit of the Tiến lên check: {first_visit / 1024:.1f} KB by the page before the engine "
-              f"(goal 30 KB; engine bytes in it: {engine_in_first})")
+              f"(goal 30 KB; the engine asked for {engine_after_load_ms / 1000:.1f} s after the page's load)")
         for path in ("/tienlen/check", "/three-thirteen/score"):
             first, worker, repeat, _ = weigh(browser, engine_server.url + path)
             print(f"  {path} as tests/test_browser_weight.py weighs it, with the engine on: first visit "
@@ -552,7 +567,7 @@ def test_the_goals_of_the_referee_in_your_pocket(browser, engine_server):
         print("  (the Trece check form waits 150 ms after a change before it asks the server; with the engine ready "
               "the phone answers at the change)")
         print(f"  engine start on the repeat visit, ms: {repeat_parts} (the visit before: {cold_parts})")
-        assert engine_bytes > 0 and engine_in_first == 0
+        assert engine_bytes > 0 and engine_after_load_ms >= 1450, engine_after_load_ms
     finally:
         phone.context.set_offline(False)
         phone.close()
