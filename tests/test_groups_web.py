@@ -9,6 +9,8 @@ from typing import Any
 
 import pytest
 
+from referee.errors import RefereeError
+from referee.text import message
 from referee.web.extensions import db
 from referee.web.groups import transfer
 from referee.web.models import Game
@@ -219,6 +221,16 @@ def test_a_file_not_ours_or_from_a_newer_version_is_refused_with_a_sentence(clie
     r = client.post("/groups/import", data={"file": (BytesIO(document), "x.json")}, content_type="multipart/form-data")
     assert r.status_code == 422
     assert words in r.get_data(as_text=True)
+
+
+def test_an_import_refusal_is_of_the_refusal_family_and_said_in_the_readers_language(client: Any) -> None:
+    refused = transfer.ImportRefused(message("This file holds the same game twice."), field="file")
+    assert isinstance(refused, RefereeError) and refused.status == 422 and refused.field == "file"
+    document = json.dumps({"format": transfer.FORMAT, "version": 99, "games": []}).encode()
+    r = client.post("/groups/import", data={"file": (BytesIO(document), "x.json")},
+                    content_type="multipart/form-data", headers={"Accept-Language": "es"})
+    page = r.get_data(as_text=True)
+    assert r.status_code == 422 and "versión más nueva de Thirteen (formato 99;" in page and "{theirs}" not in page
 
 
 def test_a_file_whose_records_do_not_replay_is_refused_and_stores_nothing(make_app: Any) -> None:

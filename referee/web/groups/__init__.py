@@ -294,8 +294,8 @@ def import_file() -> Response:
                       status=400)
     try:
         game, _ = transfer.import_file(sent.read())
-    except transfer.ImportRefused as exc:
-        return _index({}, {"file": str(exc)}, status=422)
+    except transfer.ImportRefused as exc:  # said beside the file field, the form kept
+        return _index({}, {"file": say(exc)}, status=exc.status)
     try:
         _, followed = registry.by_kind(game.kind)
         endpoint = followed.endpoint

@@ -18,10 +18,10 @@ from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from flask_babel import gettext
 from sqlalchemy import or_, select
 
 from referee.errors import RefereeError
+from referee.text import Message, message
 from referee.web import registry, store
 from referee.web.extensions import db
 from referee.web.groups import evenings
@@ -33,8 +33,9 @@ MAX_GAMES = 2000
 MAX_EVENTS = 20000
 
 
-class ImportRefused(ValueError):
-    """A file that cannot be imported; the message is the sentence for the reader."""
+class ImportRefused(RefereeError):
+    """A file that cannot be imported (a 422 about the form's ``file`` field): one of the refusal
+    family, its reason the sentence for the reader."""
 
 
 def _when(value: datetime | None) -> str | None:
@@ -79,8 +80,8 @@ def export_group(group: Game) -> bytes:
 # --------------------------------------------------------------------------- reading a file
 
 
-def _refuse(sentence: str) -> ImportRefused:
-    return ImportRefused(sentence)
+def _refuse(reason: Message) -> ImportRefused:
+    return ImportRefused(reason, field="file")
 
 
 def read_file(raw: bytes) -> list[Mapping[str, Any]]:
@@ -88,30 +89,30 @@ def read_file(raw: bytes) -> list[Mapping[str, Any]]:
     try:
         document = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):
-        raise _refuse(gettext("This file is not a Thirteen export: it is not JSON.")) from None
+        raise _refuse(message("This file is not a Thirteen export: it is not JSON.")) from None
     if not isinstance(document, dict) or document.get("format") != FORMAT:
-        raise _refuse(gettext("This file is not a Thirteen export (it does not say it holds Thirteen games)."))
+        raise _refuse(message("This file is not a Thirteen export (it does not say it holds Thirteen games)."))
     version = document.get("version")
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
-        raise _refuse(gettext("This file is not a Thirteen export: its version is missing."))
+        raise _refuse(message("This file is not a Thirteen export: its version is missing."))
     if version > VERSION:
-        raise _refuse(gettext("This file comes from a newer version of Thirteen (format %(theirs)s; this server "
-                              "reads up to %(ours)s). Update this server, then import it again.",
+        raise _refuse(message("This file comes from a newer version of Thirteen (format {theirs}; this server "
+                              "reads up to {ours}). Update this server, then import it again.",
                               theirs=version, ours=VERSION))
     games = document.get("games")
     if not isinstance(games, list) or not games or len(games) > MAX_GAMES:
-        raise _refuse(gettext("This file is not a Thirteen export: it holds no games."))
+        raise _refuse(message("This file is not a Thirteen export: it holds no games."))
     known = {k for e in registry.entries() for k in e.kinds} | {store.GROUP}
     total = 0
     for number, game in enumerate(games, start=1):
         if not isinstance(game, dict) or not _shaped(game):
-            raise _refuse(gettext("Game %(n)s of the file is not written as Thirteen writes games.", n=number))
+            raise _refuse(message("Game {n} of the file is not written as Thirteen writes games.", n=number))
         if game["kind"] not in known:
-            raise _refuse(gettext("Game %(n)s of the file is of a kind this server does not know (%(kind)s).",
+            raise _refuse(message("Game {n} of the file is of a kind this server does not know ({kind}).",
                                   n=number, kind=str(game["kind"])[:30]))
         total += len(game["events"])
     if total > MAX_EVENTS:
-        raise _refuse(gettext("This file holds more than %(n)s entries: too many to import at once.", n=MAX_EVENTS))
+        raise _refuse(message("This file holds more than {n} entries: too many to import at once.", n=MAX_EVENTS))
     return games
 
 
@@ -152,7 +153,7 @@ def import_file(raw: bytes) -> tuple[Game, int]:
     games = read_file(raw)
     tokens = [t for g in games for t in (g["keeper_token"], g["watch_token"])]
     if len(set(tokens)) != len(tokens):
-        raise _refuse(gettext("This file holds the same game twice."))
+        raise _refuse(message("This file holds the same game twice."))
     found: dict[str, Game] = {}
     for chunk in range(0, len(tokens), 500):
         part = tokens[chunk:chunk + 500]
@@ -166,7 +167,7 @@ def import_file(raw: bytes) -> tuple[Game, int]:
         here = found.get(data["keeper_token"])
         if here is not None:
             if here.watch_token != data["watch_token"] or here.kind != data["kind"]:
-                raise _refuse(gettext("Game %(n)s of the file has a link that another game on this server "
+                raise _refuse(message("Game {n} of the file has a link that another game on this server "
                                       "already has.", n=number))
             owner = made.get(data["group"]) if data["group"] else None
             if owner is not None and here.group_id is None:  # imported alone before: now in its group
@@ -174,7 +175,7 @@ def import_file(raw: bytes) -> tuple[Game, int]:
             made[data["keeper_token"]] = here
             continue
         if data["watch_token"] in found:
-            raise _refuse(gettext("Game %(n)s of the file has a link that another game on this server "
+            raise _refuse(message("Game {n} of the file has a link that another game on this server "
                                   "already has.", n=number))
         group = data["group"]
         owner = made.get(group) if group else None
@@ -191,7 +192,7 @@ def import_file(raw: bytes) -> tuple[Game, int]:
             _replays(game)
         except (RefereeError, ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
             db.session.rollback()
-            raise _refuse(gettext("Game %(n)s of the file cannot be replayed by its game's rules (%(reason)s).",
+            raise _refuse(message("Game {n} of the file cannot be replayed by its game's rules ({reason}).",
                                   n=number, reason=str(exc)[:120])) from None
         db.session.add(game)
         db.session.flush()  # its id, for the games of the group that follow
