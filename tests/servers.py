@@ -152,6 +152,14 @@ def fresh_postgres(admin_url: str) -> Iterator[str]:
         admin.dispose()
 
 
+def _state(pid: int) -> str:
+    """A process's state letter in ``/proc`` (``T``: stopped), or ``""`` once it is gone."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return ""
+
+
 class PrivatePostgres:
     """A PostgreSQL cluster of its own (``initdb`` in a temporary folder), for tests that stop,
     freeze or crash the server without touching the suite's cluster."""
@@ -197,6 +205,10 @@ class PrivatePostgres:
                     children.append(int(stat.parent.name))
         return [main, *children]
 
+    def states(self) -> dict[int, str]:
+        """Each process of the cluster and its state letter (``T``: stopped)."""
+        return {pid: _state(pid) for pid in self.processes()}
+
     def signal_all(self, signum: int) -> None:
         """``signum`` to the postmaster first (a stopped one starts no new process), then to the
         processes it started, twice over (one forked meanwhile is caught the second time)."""
@@ -204,6 +216,14 @@ class PrivatePostgres:
             for pid in self.processes():
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(pid, signum)
+        if signum == signal.SIGSTOP:  # a test of a database that hangs starts only once every process is stopped
+            deadline = time.monotonic() + 10
+            while running := [pid for pid, state in self.states().items() if state not in ("T", "t", "Z", "X", "")]:
+                assert time.monotonic() < deadline, f"PostgreSQL processes not stopped: {running}"
+                for pid in running:
+                    with contextlib.suppress(ProcessLookupError):
+                        os.kill(pid, signum)
+                time.sleep(0.05)
 
     def crash(self) -> None:
         """SIGKILL the postmaster and its processes: a crash, recovered at the next start."""

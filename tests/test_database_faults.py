@@ -99,7 +99,7 @@ def test_a_database_that_hangs_is_a_503_in_the_readers_language_and_never_needed
                     assert status == 200, path
                 status, headers, page = _request(server.url, "GET", f"/three-thirteen/g/{token}",
                                                  headers={"Accept-Language": "vi"})
-                assert status == 503 and headers["retry-after"].isdigit()
+                assert status == 503 and headers["retry-after"].isdigit(), (status, pg.states(), page[:200])
                 assert 'lang="vi"' in page and "Traceback" not in page
                 status, headers, page = _request(server.url, "POST", f"/three-thirteen/g/{token}/round/1",
                                                  _round(7, 0), {"Accept-Language": "es", "X-Thirteen-Write": "w1hang"})
