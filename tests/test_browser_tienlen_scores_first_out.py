@@ -9,7 +9,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.test_browser_tienlen_scores import post_to_table, ready_pickers, total
+from tests.test_browser_tienlen_scores import answered, post_to_table, ready_pickers, total
 
 pytestmark = pytest.mark.browser
 
@@ -126,3 +126,35 @@ def test_five_bombs_by_hand_one_after_the_first_out_by_touch(phone) -> None:  # 
     expect(page.locator("input[name='chop_after_4']")).to_be_checked()
     expect(page.locator("#chop_by_5")).to_have_value("")  # and a row for one more
     assert phone.no_sideways_scroll()
+
+
+@pytest.mark.parametrize("sized", [(320, 640)], indirect=True, ids=["320x640"])
+def test_the_audits_longer_refusals_fit_a_320_pixel_phone_beside_their_fields(sized) -> None:  # type: ignore[no-untyped-def]
+    """The two refusals the audit made truer (a card too many among caught bombs; a 2 chopped
+    before the first out typed as caught) are the longest a by-hand game gets: said beside
+    their fields, nothing scrolls sideways."""
+    phone, width, _ = sized
+    page = play_on_sheet(phone)
+    page.locator('[data-action="by-hand"]').tap()
+    page.wait_for_url("**/add")
+    page.locator('input[name="out"][value="0"]').tap()
+    page.locator("#left_1").fill("12")
+    page.locator("#left_2").fill("7")
+    for seat, cards in ((1, "2h"), (2, "3c 3d 4c 4d 5c 5d 5h")):
+        page.locator(f"#ts-caught-{seat}-text >> xpath=ancestor::details/summary").tap()
+        page.locator(f"#ts-caught-{seat}-text").fill(cards)
+    page.locator("#chop_by_0").select_option("2")  # Chi bombed Bao's 2♥ before An went out
+    page.locator("#chop_on_0").select_option("1")
+    page.locator("#chop_twos_0").fill("2h")
+    for word, sentence, clear in (
+            ("one card too many", "5♥ is one card too many: the other caught cards are bombs without it", 2),
+            ("went out", "2♥ was chopped before An went out, so it is not among Bao's caught cards", None)):
+        page.get_by_role("button", name="Save the game").tap()
+        refusal = page.locator(".field-error").filter(has_text=word).first
+        expect(refusal).to_contain_text(sentence)
+        answered(phone, 422)
+        box = refusal.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width
+        assert phone.no_sideways_scroll()
+        if clear is not None:
+            page.locator(f"#ts-caught-{clear}-text").fill("")
