@@ -92,11 +92,17 @@ def test_a_second_keeper_sees_the_hand_as_the_sheet_holds_it(phone, second_phone
     assert second_phone.no_sideways_scroll()
 
 
-def test_five_bombs_by_hand_one_after_the_first_out_by_touch(phone) -> None:  # type: ignore[no-untyped-def]
+def by_hand_an_out(phone):  # type: ignore[no-untyped-def]
+    """The play_on sheet's by-hand form, An ticked as the one who went out."""
     page = play_on_sheet(phone)
     page.locator('[data-action="by-hand"]').tap()
     page.wait_for_url("**/add")
     page.locator('input[name="out"][value="0"]').tap()
+    return page
+
+
+def test_five_bombs_by_hand_one_after_the_first_out_by_touch(phone) -> None:  # type: ignore[no-untyped-def]
+    page = by_hand_an_out(phone)
     page.locator("#left_1").fill("1")
     page.locator("#left_2").fill("13")
     add = page.get_by_role("button", name="Another chop")
@@ -134,10 +140,7 @@ def test_the_audits_longer_refusals_fit_a_320_pixel_phone_beside_their_fields(si
     before the first out typed as caught) are the longest a by-hand game gets: said beside
     their fields, nothing scrolls sideways."""
     phone, width, _ = sized
-    page = play_on_sheet(phone)
-    page.locator('[data-action="by-hand"]').tap()
-    page.wait_for_url("**/add")
-    page.locator('input[name="out"][value="0"]').tap()
+    page = by_hand_an_out(phone)
     page.locator("#left_1").fill("12")
     page.locator("#left_2").fill("7")
     for seat, cards in ((1, "2h"), (2, "3c 3d 4c 4d 5c 5d 5h")):
