@@ -111,6 +111,8 @@ def test_a_game_dropped_by_another_tabs_write_at_the_same_moment_is_listed_again
     other.wait_for_function("() => window.Thirteen && window.Thirteen.games")
     other.evaluate("() => localStorage.setItem('thirteen-games', JSON.stringify([{link: '/trece/g/x', name: 'Trece'}]))")
     table.wait_for_function(f"() => ({LISTED})().includes({link!r})")
+    # both tabs see the list as put back (the home tab may write once more first: it is read when settled)
+    other.wait_for_function(f"() => {{ const l = ({LISTED})(); return l.length === 2 && l.includes({link!r}); }}")
     assert sorted(other.evaluate(LISTED)) == sorted(["/trece/g/x", link])
     other.evaluate(f"() => window.Thirteen.games.forget({link!r})")  # removed by the player, on the home page
     other.evaluate("() => localStorage.setItem('thirteen-games', JSON.stringify([]))")  # and another write
