@@ -152,12 +152,13 @@ def fresh_postgres(admin_url: str) -> Iterator[str]:
         admin.dispose()
 
 
-def _state(pid: int) -> str:
-    """A process's state letter in ``/proc`` (``T``: stopped), or ``""`` once it is gone."""
+def _stat(pid: int | str) -> list[str]:
+    """The fields of ``/proc/<pid>/stat`` after the command's name (state, parent, ...), or
+    ``[]`` once the process is gone."""
     try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except (OSError, IndexError):
-        return ""
+        return []
 
 
 class PrivatePostgres:
@@ -197,17 +198,12 @@ class PrivatePostgres:
     def processes(self) -> list[int]:
         """The postmaster and every process it started."""
         main = int((self.data / "postmaster.pid").read_text().split()[0])
-        children = []
-        for stat in Path("/proc").glob("[0-9]*/stat"):
-            with contextlib.suppress(OSError, IndexError, ValueError):
-                fields = stat.read_text().rsplit(")", 1)[1].split()
-                if int(fields[1]) == main:
-                    children.append(int(stat.parent.name))
+        children = [int(proc.name) for proc in Path("/proc").glob("[0-9]*") if _stat(proc.name)[1:2] == [str(main)]]
         return [main, *children]
 
     def states(self) -> dict[int, str]:
         """Each process of the cluster and its state letter (``T``: stopped)."""
-        return {pid: _state(pid) for pid in self.processes()}
+        return {pid: (_stat(pid) or [""])[0] for pid in self.processes()}
 
     def signal_all(self, signum: int) -> None:
         """``signum`` to the postmaster first (a stopped one starts no new process), then to the

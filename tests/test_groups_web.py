@@ -10,7 +10,6 @@ from typing import Any
 import pytest
 
 from referee.errors import RefereeError
-from referee.text import message
 from referee.web.extensions import db
 from referee.web.groups import transfer
 from referee.web.models import Game
@@ -224,8 +223,9 @@ def test_a_file_not_ours_or_from_a_newer_version_is_refused_with_a_sentence(clie
 
 
 def test_an_import_refusal_is_of_the_refusal_family_and_said_in_the_readers_language(client: Any) -> None:
-    refused = transfer.ImportRefused(message("This file holds the same game twice."), field="file")
-    assert isinstance(refused, RefereeError) and refused.status == 422 and refused.field == "file"
+    with pytest.raises(transfer.ImportRefused) as refused:
+        transfer.read_file(b"not json at all")
+    assert isinstance(refused.value, RefereeError) and refused.value.status == 422 and refused.value.field == "file"
     document = json.dumps({"format": transfer.FORMAT, "version": 99, "games": []}).encode()
     r = client.post("/groups/import", data={"file": (BytesIO(document), "x.json")},
                     content_type="multipart/form-data", headers={"Accept-Language": "es"})
