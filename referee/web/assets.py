@@ -68,7 +68,7 @@ class Build:
 
     @property
     def has_htmx(self) -> bool:
-        return "vendor/htmx.min.js" in self.names
+        return "vendor/htmx.min.js" in self.names and "vendor/htmx-head-support.min.js" in self.names
 
     @property
     def has_workbox(self) -> bool:
@@ -77,6 +77,9 @@ class Build:
 
 HTMX = NODE_MODULES / "htmx.org" / "dist" / "htmx.min.js"
 """htmx, from npm (``htmx.org``, pinned in package-lock.json like Workbox and Pyodide)."""
+HEAD_SUPPORT = NODE_MODULES / "htmx-ext-head-support" / "dist" / "head-support.min.js"
+"""htmx's own head-support extension (``htmx-ext-head-support``, pinned beside htmx): a boosted
+link or form brings the next page's ``<head>`` (its stylesheets and scripts) with its body."""
 
 
 def sources() -> dict[str, Path]:
@@ -87,6 +90,8 @@ def sources() -> dict[str, Path]:
             found[path.relative_to(STATIC).as_posix()] = path
     if HTMX.exists():
         found["vendor/htmx.min.js"] = HTMX
+    if HEAD_SUPPORT.exists():
+        found["vendor/htmx-head-support.min.js"] = HEAD_SUPPORT
     for module in WORKBOX_MODULES:
         lib = NODE_MODULES / f"workbox-{module}" / "build" / f"workbox-{module}.prod.js"
         if lib.exists():

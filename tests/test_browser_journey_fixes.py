@@ -1,0 +1,99 @@
+"""The seams between screens (issue 34), walked by touch from the home page at 320 × 640 and
+360 × 740: each defect the journeys found has its test here, reaching its screen only through the
+app's own links, forms and buttons.
+
+- A boosted link or form brings the next page's ``<head>``: a followed Tiến lên table started from
+  an evening's sheet has its stylesheet, and a whole hand needs nothing scrolled.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.touch import Touch
+
+pytestmark = pytest.mark.browser
+
+SMALL = (320, 640)
+NAMES = ["An", "Binh", "Chi", "Dung"]
+# Binh leads 3♠; Binh's 2♥ is chopped by Dung, Dung's bomb by An; An goes out; Chi never plays.
+HAND = [("play", 1, "3s"), ("pass", 2, ""), ("pass", 3, ""), ("pass", 0, ""), ("play", 1, "2h"), ("pass", 2, ""),
+        ("play", 3, "4s 4c 5s 5c 6s 6c"), ("play", 0, "7s 7c 8s 8c 9s 9c"), ("pass", 1, ""), ("pass", 3, ""),
+        ("play", 0, "3c 4d 5d 6d 7d"), ("pass", 1, ""), ("pass", 2, ""), ("pass", 3, ""), ("play", 0, "10s"),
+        ("pass", 1, ""), ("pass", 2, ""), ("pass", 3, ""), ("play", 0, "Js")]
+
+# The stylesheets and scripts the page's own <head> names, and whether each is applied / loaded.
+HEAD_APPLIED = """() => {
+  const sheets = [...document.styleSheets].map(s => s.href).filter(Boolean);
+  const missing = [...document.head.querySelectorAll('link[rel=stylesheet]')]
+    .map(l => l.href).filter(h => !sheets.includes(h));
+  return missing;
+}"""
+
+
+def head_applied(page, *names: str) -> None:  # type: ignore[no-untyped-def]
+    """Every stylesheet the page's head names is applied, and those named here are among them."""
+    page.wait_for_load_state("load")
+    page.wait_for_function(f"() => ({HEAD_APPLIED})().length === 0")
+    hrefs = page.evaluate("() => [...document.styleSheets].map(s => s.href || '')")
+    for name in names:
+        assert any(f"/{name}." in h for h in hrefs), f"{name} is not applied: {hrefs}"
+
+
+def wholly_in_view(page, selector: str) -> bool:  # type: ignore[no-untyped-def]
+    return bool(page.locator(selector).first.evaluate(
+        "e => { const r = e.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight && r.right <= innerWidth; }"))
+
+
+def ready_pickers(page) -> None:  # type: ignore[no-untyped-def]
+    page.wait_for_function("() => [...document.querySelectorAll('[data-picker]')].every(p => p.dataset.ready)")
+
+
+def sheet_from_home(page, touch: Touch, names=NAMES):  # type: ignore[no-untyped-def]
+    """Home → Tiến lên → Score an evening → the names → Start the sheet, by taps."""
+    touch.tap(page.locator("a.game-tile[href='/tienlen/']"))
+    page.wait_for_url("**/tienlen/")
+    touch.tap(page.get_by_role("link", name=re.compile("Score an evening")))
+    page.wait_for_url("**/tienlen/scores/")
+    for i, name in enumerate(names):
+        touch.tap(page.locator(f"#name{i}"))
+        page.locator(f"#name{i}").fill(name)
+    touch.tap(page.get_by_role("button", name="Start the sheet"))
+    page.wait_for_url("**/tienlen/scores/g/**")
+    head_applied(page, "tienlen_scores")
+
+
+@pytest.mark.parametrize("sized", [SMALL], indirect=True, ids=["320x640"])
+def test_a_table_followed_from_the_sheet_brings_its_stylesheet_and_a_hand_needs_no_scrolling(sized) -> None:  # type: ignore[no-untyped-def]
+    phone, width, height = sized
+    page = phone.open("/")
+    touch = Touch(page)
+    sheet_from_home(page, touch)
+    touch.tap(page.locator(".ts-follow summary"))
+    touch.tap(page.locator('input[name="leader"][value="1"]'))
+    touch.tap(page.get_by_role("button", name="Start a table with these players"))
+    page.wait_for_url("**/tienlen/g/**")
+    # The boosted form swapped the body: the table's own stylesheet came with it.
+    head_applied(page, "tienlen_table")
+    ready_pickers(page)
+    assert phone.no_sideways_scroll()
+    page.evaluate("scrollTo(0, 0)")
+    touch = Touch(page)
+    section = page.locator("#tl-followed")
+    start = int(section.get_attribute("data-version"))
+    for n, (what, seat, cards) in enumerate(HAND, 1):
+        expect(page.locator(".tl-status-name")).to_have_text(NAMES[seat])
+        assert wholly_in_view(page, ".tl-play-dock"), f"move {n}: the dock is not in view"
+        if what == "play":
+            for card in cards.split():
+                touch.tap(page.locator(f"#tl-followed [data-card='{card}']"))
+            touch.tap(page.locator(".tl-go"))
+        else:
+            touch.tap(page.locator(".tl-pass"))
+        expect(section).to_have_attribute("data-version", str(start + n))
+    touch.report(f"a followed hand started from the sheet at {width}×{height} (goal: 0 px)")
+    assert touch.scrolled == 0
+    expect(page.locator(".tl-status-name")).to_have_text("An wins")
