@@ -97,3 +97,60 @@ def test_a_table_followed_from_the_sheet_brings_its_stylesheet_and_a_hand_needs_
     touch.report(f"a followed hand started from the sheet at {width}×{height} (goal: 0 px)")
     assert touch.scrolled == 0
     expect(page.locator(".tl-status-name")).to_have_text("An wins")
+
+
+# navigator.wakeLock stubbed: each request is counted; the page's visibility is ours to set.
+WAKE_STUB = """
+(() => {
+  window.__wake = {requests: [], released: 0, hidden: false};
+  Object.defineProperty(document, 'visibilityState', {get: () => window.__wake.hidden ? 'hidden' : 'visible'});
+  const wakeLock = {request(type) {
+    window.__wake.requests.push(type);
+    const sentinel = new EventTarget();
+    sentinel.released = false;
+    sentinel.release = () => { sentinel.released = true; window.__wake.released++; sentinel.dispatchEvent(new Event('release')); return Promise.resolve(); };
+    window.__wake.last = sentinel;
+    return Promise.resolve(sentinel);
+  }};
+  Object.defineProperty(navigator, 'wakeLock', {value: wakeLock, configurable: true});
+})();
+"""
+
+
+def test_the_screen_stays_on_while_a_games_page_is_open(browser, phone_context, new_phone) -> None:  # type: ignore[no-untyped-def]
+    context = browser.new_context(**phone_context)
+    context.add_init_script(WAKE_STUB)
+    phone = new_phone(context)
+    page = phone.open("/")
+    page.wait_for_load_state("load")
+    assert page.evaluate("window.__wake.requests") == [], "the home page is no game: the screen may sleep"
+    touch = Touch(page)
+    sheet_from_home(page, touch)
+    page.wait_for_function("window.__wake.requests.length === 1")
+    assert page.evaluate("window.__wake.requests") == ["screen"]
+    # The phone is put down: the browser lets the lock go when the page is hidden; back in view,
+    # the page takes it again.
+    page.evaluate("""() => { window.__wake.hidden = true; window.__wake.last.release();
+                             document.dispatchEvent(new Event('visibilitychange')); }""")
+    page.evaluate("""() => { window.__wake.hidden = false; document.dispatchEvent(new Event('visibilitychange')); }""")
+    page.wait_for_function("window.__wake.requests.length === 2")
+    # Boosted on to the followed table (another game's page): the lock is kept, not asked twice.
+    touch.tap(page.locator(".ts-follow summary"))
+    touch.tap(page.locator('input[name="leader"][value="1"]'))
+    touch.tap(page.get_by_role("button", name="Start a table with these players"))
+    page.wait_for_url("**/tienlen/g/**")
+    head_applied(page, "tienlen_table")
+    assert page.evaluate("window.__wake.requests.length") == 2
+    assert page.evaluate("window.__wake.last.released") is False
+    context.close()
+    assert phone.errors == []
+
+
+def test_without_the_wake_lock_api_nothing_is_said(phone) -> None:  # type: ignore[no-untyped-def]
+    phone.context.add_init_script("delete Navigator.prototype.wakeLock;")
+    page = phone.open("/")
+    touch = Touch(page)
+    sheet_from_home(page, touch)
+    assert page.evaluate("'wakeLock' in navigator") is False
+    expect(page.locator(".ts-sheet")).to_be_visible()
+    assert page.locator("text=/wake|screen/i").count() == 0
