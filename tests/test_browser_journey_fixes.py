@@ -154,3 +154,44 @@ def test_without_the_wake_lock_api_nothing_is_said(phone) -> None:  # type: igno
     assert page.evaluate("'wakeLock' in navigator") is False
     expect(page.locator(".ts-sheet")).to_be_visible()
     assert page.locator("text=/wake|screen/i").count() == 0
+
+
+def three_thirteen_sheet(live_server, rounds: int, names=("Ann", "Bao")) -> str:  # type: ignore[no-untyped-def]
+    """A Three Thirteen sheet with ``rounds`` rounds entered (Ann out with a run of hearts):
+    its keeper link, as the phone that made it would share it."""
+    client = live_server.app.test_client()
+    r = client.post("/three-thirteen/new", data={"names": list(names), "dealer": "0"})
+    sheet = r.headers["Location"].replace("http://localhost", "")
+    hearts = ["A♥", "2♥", "3♥", "4♥", "5♥", "6♥", "7♥", "8♥", "9♥", "10♥", "J♥", "Q♥", "K♥"]
+    for n in range(1, rounds + 1):
+        form = {"out": ["0"], "cards_0": " ".join(hearts[:n + 2]), "version": str(n - 1),
+                **{f"points_{i}": str(5 * n + i) for i in range(1, len(names))}}
+        r = client.post(f"{sheet}/round/{n}", data=form)
+        assert r.status_code == 303, r.get_data(as_text=True)[:400]
+    return sheet
+
+
+@pytest.mark.parametrize("sized", [SMALL], indirect=True, ids=["320x640"])
+def test_an_undo_says_its_result_in_view_and_redo_takes_it_back(sized, live_server) -> None:  # type: ignore[no-untyped-def]
+    phone, width, height = sized
+    page = phone.open(three_thirteen_sheet(live_server, 4))
+    touch = Touch(page)
+    total = page.locator("[data-total='1']").inner_text()
+    undo = page.locator("button.tt-undo")
+    expect(undo).to_have_text(re.compile("Undo: round 4 as entered"))
+    touch.tap(undo)
+    undone = page.locator(".notice.undone")
+    expect(undone).to_contain_text("Undone: round 4 as entered")
+    assert wholly_in_view(page, ".notice.undone"), "the Undone line is out of view"
+    assert wholly_in_view(page, ".notice.undone .redo"), "Redo is out of view"
+    assert page.locator("[data-total='1']").inner_text() != total
+    expect(undo).to_have_text(re.compile("Undo: round 3 as entered"))
+    # Redo, beside the line: round 4 is back, said in view.
+    touch.tap(page.locator(".notice.undone .redo"))
+    expect(page.locator(".notice", has_text="Redone")).to_be_visible()
+    assert wholly_in_view(page, ".notice >> text=Redone")
+    expect(page.locator("[data-total='1']")).to_have_text(total)
+    expect(undo).to_have_text(re.compile("Undo: round 4 as entered"))
+    assert page.locator("[data-action='redo']").count() == 0
+    touch.report(f"undo, see what went, redo at {width}×{height}")
+    assert phone.no_sideways_scroll()

@@ -99,6 +99,36 @@ def test_undo_names_the_move_and_takes_it_back(app, client, game):
     assert again.status_code == 422  # the undo itself is not undone by another undo
 
 
+def test_an_undo_can_itself_be_taken_back_by_redo_in_every_game(app, client, game):
+    """The answer to an undo says what went and offers Redo beside it; Redo stores the change
+    again as it was (the page is the page before the undo), and there is then nothing to redo."""
+    keeper, watch = game.start(client)
+    game.post(client, keeper, game.legal, 0)
+    before = re.search(r"Undo: ([^<]+)<", text(client.get(f"{game.prefix}/g/{keeper}"))).group(1)
+    undone = text(client.post(f"{game.prefix}/g/{keeper}/undo", data={"version": "1"}, headers=HTMX))
+    assert f"Undone: {before}" in undone
+    assert re.search(r'<button type="submit" form="redo-form" class="redo" data-action="redo"[^>]*>Redo</button>', undone)
+    assert re.search(rf'<form id="redo-form"[^>]* action="[^"]*/g/{keeper}/redo"', undone)
+    # Reopened later, the page still offers it, named on its own button.
+    assert 'data-action="redo">Redo the last undo</button>' in text(client.get(f"{game.prefix}/g/{keeper}"))
+    assert 'data-action="redo"' not in text(client.get(f"{game.prefix}/g/{watch}"))
+    redone = client.post(f"{game.prefix}/g/{keeper}/redo", data={"version": "2"}, headers=HTMX)
+    assert redone.status_code == 200 and "Redone: " in text(redone)
+    assert re.search(r"Undo: ([^<]+)<", text(redone)).group(1) == before
+    assert 'data-action="redo"' not in text(redone)
+    with app.app_context():
+        assert find_by_token(keeper).game.version == 3
+    again = client.post(f"{game.prefix}/g/{keeper}/redo", data={"version": "3"}, headers=HTMX)
+    assert again.status_code == 422 and "There is nothing to redo." in text(again)
+    assert game.post(client, watch, ("/redo", {}), 3).status_code == 403
+
+
+def test_a_game_with_nothing_entered_offers_no_undo(client, game):
+    keeper, _ = game.start(client)
+    page = text(client.get(f"{game.prefix}/g/{keeper}"))
+    assert 'data-action="undo"' not in page and "Undo last entry" not in page
+
+
 UNDO_FORM = re.compile(
     r'<form(?: class="[^"]*")? method="post" action="(?P<action>[^"]+)"(?: hx-post="(?P=action)" hx-target="#[\w-]+" hx-swap="outerHTML[^"]*"| hx-boost="true") hx-disabled-elt="[^"]+">\s*'
     r'<input type="hidden" name="version" value="(?P<version>\d+)">\s*'

@@ -371,6 +371,16 @@ def undo_last(game: Game, seen: int, write: WriteId | None = None) -> Event:
     return append_event(game, seen, UNDO, {"undoes": target.seq, "kind": target.kind}, write)
 
 
+def last_undo(game: Game) -> Event | None:
+    """The change the game's latest undo took back, while that undo is the game's last change
+    (what a redo would store again), or ``None``."""
+    events = history(game)
+    if not events or events[-1].kind != UNDO:
+        return None
+    undoes = events[-1].payload.get("undoes")
+    return next((e for e in events if e.seq == undoes), None)
+
+
 def replay(game: Game, apply: Callable[[T, Event], T], start: T) -> T:
     """Fold the game's effective events into a state, oldest first."""
     state = start

@@ -102,7 +102,13 @@ class Feedback:
     at: str | None = None
     """Where ``error`` goes: a form field (``"cards"``) or ``None`` for above the table."""
     notice: str | None = None
-    """A plain notice, such as what an undo took back."""
+    """A plain notice, such as what a redo put back."""
+    undone: str | None = None
+    """What the undo just answered took back, in the players' words: said where the page shows
+    its result ("Undone: …"), with a Redo beside it."""
+    redo: bool = False
+    """The keeper may take the latest undo back (the game's last change is an undo): the page
+    offers Redo (:meth:`FollowedGame.redo`)."""
     typed: dict[str, str] = field(default_factory=dict)
     """What the phone typed, put back in its fields."""
     detail: Any = None
@@ -215,6 +221,7 @@ class FollowedGame(Generic[S]):
         return self.show(self.open(token), Feedback())
 
     def show(self, access: Access, feedback: Feedback, status: int = 200, render: Render[S] | None = None) -> Response:
+        feedback.redo = access.can_write and store.last_undo(access.game) is not None
         return (render or self.render)(access, self.state(access), feedback, status)
 
     def context(self, access: Access) -> FollowedContext:
@@ -300,7 +307,30 @@ class FollowedGame(Generic[S]):
             if mine and (stored := store.applied_write(access.game, mine)):
                 return self.again(access, feedback, stored, mine)
             return self.stale(access, feedback)
-        return self.done(access, notice=gettext("Undone: %(what)s", what=what) if what else None)
+        return self.done(access, undone=what)
+
+    def redo(self, token: str, *, typed: Mapping[str, str] | None = None) -> Response:
+        """Take the latest undo back: the change it took back is stored again, as it was (a new
+        event, so the history shows the undo and the redo).  Offered only while the game's last
+        change is an undo; otherwise the refusal "There is nothing to redo." (422)."""
+        access, seen = self.keeper(token)
+        feedback = Feedback(typed=dict(typed or {}))
+        mine = this_write()
+        if mine and (stored := store.applied_write(access.game, mine)):
+            return self.again(access, feedback, stored, mine)
+        if seen != access.game.version:
+            return self.stale(access, feedback)
+        undone = store.last_undo(access.game)
+        if undone is None:
+            return self.refuse(access, feedback, gettext("There is nothing to redo."), None)
+        try:
+            store.append_event(access.game, seen, undone.kind, dict(undone.payload), mine)
+        except StaleGame:
+            if mine and (stored := store.applied_write(access.game, mine)):
+                return self.again(access, feedback, stored, mine)
+            return self.stale(access, feedback)
+        what = self.last_move(access, self.state(access))
+        return self.done(access, notice=gettext("Redone: %(what)s", what=what) if what else None)
 
     def start(self, names: Sequence[str], *, rules: Mapping[str, Any], setup: Mapping[str, Any]) -> Response:
         """A new game from its new-table form: stored, its house rules kept on this phone for
@@ -348,11 +378,12 @@ class FollowedGame(Generic[S]):
             return self.done(access)
         return self.stale(access, feedback, render)
 
-    def done(self, access: Access, *, notice: str | None = None, after: Mapping[str, Any] | None = None) -> Response:
+    def done(self, access: Access, *, notice: str | None = None, undone: str | None = None,
+             after: Mapping[str, Any] | None = None) -> Response:
         """A write that stood: the fresh fragment for htmx, a 303 to the table otherwise (a
         boosted form, sent by htmx in a plain form's place, follows it as a plain form would)."""
         if wants_fragment():
-            return self.show(access, Feedback(notice=notice))
+            return self.show(access, Feedback(notice=notice, undone=undone))
         token = access.game.keeper_token
         return redirect_to(url_for(self.endpoint, token=token, **dict(after or {})))
 

@@ -530,6 +530,18 @@
   }
   document.addEventListener("DOMContentLoaded", function () { clockOffsets(document); });
   document.addEventListener("htmx:load", function (e) { clockOffsets(e.target); });
+  /* The result of a write said in view: a notice it brought ([data-show]: "Undone: …" with its
+     Redo, "Redone: …") is scrolled to where the eye is and takes the focus, wherever the page
+     was scrolled when the button was tapped. */
+  document.addEventListener("htmx:afterSettle", function (e) {
+    var d = e.detail || {};
+    if (!d.requestConfig || String(d.requestConfig.verb).toLowerCase() !== "post") return;
+    var shown = document.querySelector("[data-show]");
+    if (!shown) return;
+    var r = shown.getBoundingClientRect();
+    if (r.top < 0 || r.bottom > window.innerHeight) shown.scrollIntoView({ block: "center" });
+    if (shown.hasAttribute("tabindex")) shown.focus({ preventScroll: true });
+  });
   /* The share box's links: a tap selects the whole link, ready to copy. */
   document.addEventListener("focusin", function (e) {
     if (e.target && e.target.hasAttribute && e.target.hasAttribute("data-select-on-focus")) e.target.select();

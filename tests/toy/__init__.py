@@ -106,6 +106,11 @@ def undo(token: str) -> Response:
     return GAME.undo(token)
 
 
+@bp.post("/g/<token>/redo")
+def redo(token: str) -> Response:
+    return GAME.redo(token)
+
+
 @api_bp.post("/check")
 def api_check() -> Response:
     data = api.json_body(required=("top", "card"), allowed=("rules",))

@@ -228,6 +228,11 @@ def undo(token: str) -> Response:
     return GROUP_GAME.undo(token)
 
 
+@bp.post("/g/<token>/redo")
+def redo(token: str) -> Response:
+    return GROUP_GAME.redo(token)
+
+
 # --------------------------------------------------------------------------- stats
 
 

@@ -305,6 +305,11 @@ def undo(token: str) -> Response:
     return GAME.undo(token)
 
 
+@bp.post("/g/<token>/redo")
+def redo(token: str) -> Response:
+    return GAME.redo(token)
+
+
 @bp.post("/g/<token>/again")
 def again(token: str) -> Response:
     return GAME.rematch(token)

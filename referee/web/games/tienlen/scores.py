@@ -186,6 +186,11 @@ def undo(token: str) -> Response:
     return SHEET.undo(token)
 
 
+@bp.post("/g/<token>/redo")
+def redo(token: str) -> Response:
+    return SHEET.redo(token)
+
+
 # --- a game by hand, or a correction ------------------------------------------------------
 
 

@@ -315,3 +315,8 @@ def instant_win(token: str) -> Response:
 @bp.route("/g/<token>/undo", methods=["POST"])
 def undo(token: str) -> Response:
     return GAME.undo(token, typed=_typed_cards())
+
+
+@bp.post("/g/<token>/redo")
+def redo(token: str) -> Response:
+    return GAME.redo(token, typed=_typed_cards())

@@ -281,3 +281,8 @@ def act(token: str) -> Response:
 @bp.post("/g/<token>/undo")
 def undo(token: str) -> Response:
     return GAME.undo(token)
+
+
+@bp.post("/g/<token>/redo")
+def redo(token: str) -> Response:
+    return GAME.redo(token)
