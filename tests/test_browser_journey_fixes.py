@@ -195,3 +195,65 @@ def test_an_undo_says_its_result_in_view_and_redo_takes_it_back(sized, live_serv
     assert page.locator("[data-action='redo']").count() == 0
     touch.report(f"undo, see what went, redo at {width}×{height}")
     assert phone.no_sideways_scroll()
+
+
+def three_thirteen_round_from_home(page, touch: Touch, names) -> None:  # type: ignore[no-untyped-def]
+    """Home → Three Thirteen → the names → Start the sheet → Enter round 1, by taps."""
+    touch.tap(page.locator("a.game-tile[href='/three-thirteen/']"))
+    page.wait_for_url("**/three-thirteen/")
+    for i, name in enumerate(names):
+        touch.tap(page.locator(f"#name-{i}"))
+        page.locator(f"#name-{i}").fill(name)
+    touch.tap(page.get_by_role("button", name="Start the sheet"))
+    page.wait_for_url(re.compile(r"/three-thirteen/g/[^/?]+$"))
+    touch.tap(page.locator("a.tt-enter"))
+    page.wait_for_url(re.compile(r"/round/1$"))
+    ready_pickers(page)
+
+
+def test_only_one_player_went_out_and_a_stale_tick_goes(phone) -> None:  # type: ignore[no-untyped-def]
+    page = phone.open("/")
+    touch = Touch(page)
+    three_thirteen_round_from_home(page, touch, ["An", "Binh", "Chi"])
+    out = [page.locator(f"#out-{seat}") for seat in range(3)]
+    # An's K♠ K♦ 3♣ (3s wild in round 1) score nothing: the page ticks An out by itself.
+    for card in ("Ks", "Kd", "3c"):
+        touch.tap(page.locator(f"#seat-0 [data-card='{card}']"))
+    expect(out[0]).to_be_checked()
+    # An's hand changed (3♣ for 4♣: 10 points now): the tick the page made goes with it.
+    touch.tap(page.locator("#seat-0 [data-card='3c']"))
+    expect(out[0]).not_to_be_checked()
+    touch.tap(page.locator("#seat-0 [data-card='3c']"))
+    expect(out[0]).to_be_checked()
+    # Binh went out: ticking Binh unticks An (one player goes out).
+    touch.tap(page.locator(".tt-step[data-step='1']"))
+    touch.tap(page.locator("#seat-1 .tt-outbox"))
+    expect(out[1]).to_be_checked()
+    expect(out[0]).not_to_be_checked()
+    for card in ("7h", "8h", "9h"):
+        touch.tap(page.locator(f"#seat-1 [data-card='{card}']"))
+    expect(out[1]).to_be_checked()
+    expect(out[0]).not_to_be_checked()
+    # Chi ticked out with points typed: said at once beside the field, before Save.
+    touch.tap(page.locator(".tt-step[data-step='2']"))
+    touch.tap(page.locator("#points-2"))
+    page.locator("#points-2").fill("12")
+    warning = page.locator("#out-points-2")
+    expect(warning).to_be_hidden()
+    touch.tap(page.locator("#seat-2 .tt-outbox"))
+    expect(out[1]).not_to_be_checked()
+    expect(warning).to_be_visible()
+    expect(warning).to_have_text("A player who went out enters the hand, so the referee can check it.")
+    assert wholly_in_view(page, "#out-points-2")
+    # Binh out again: Chi's tick goes, and the warning with it; the round saves with one out.
+    touch.tap(page.locator(".tt-step[data-step='1']"))
+    touch.tap(page.locator("#seat-1 .tt-outbox"))
+    expect(out[2]).not_to_be_checked()
+    expect(warning).to_be_hidden()
+    touch.tap(page.locator(".tt-step[data-step='0']"))
+    expect(out[0]).not_to_be_checked()
+    touch.tap(page.locator(".tt-save"))
+    page.wait_for_url(re.compile(r"saved=1"))
+    expect(page.locator("[data-total='0']")).to_have_text("0")
+    expect(page.locator("[data-total='1']")).to_have_text("0")
+    expect(page.locator("[data-total='2']")).to_have_text("12")

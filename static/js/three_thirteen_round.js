@@ -149,12 +149,12 @@
       var m = box && box.id && /^preview-(\d+)$/.exec(box.id);
       if (!m) return;
       var seat = +m[1];
-      if (!complete(seat)) return;
       var split = box.querySelector(".tt-split");
+      staleAuto(seat, split);
+      if (!complete(seat)) return;
       var anyOut = hands.some(function (h, s) { return outBox(s).checked; });
       if (split && split.dataset.points === "0" && !anyOut) {
-        outBox(seat).checked = true;
-        outBox(seat).dispatchEvent(new Event("change", { bubbles: true }));
+        tick(seat, true, true);
         return;  /* the split comes again with the tick: the move on waits for it */
       }
       var next = seat + 1;
@@ -164,6 +164,48 @@
         if (current === seat && complete(seat) && empty(next)) { show(next, true); save(); }
       }, 450);
     }
+    /* "Went out" is one player's: ticking one unticks the others (the boxes keep their
+       name, "out", for the form).  A tick the page made by itself (a complete hand that
+       scores nothing) is taken back when that hand changes and no longer does. */
+    function tick(seat, on, auto) {
+      var box = outBox(seat);
+      if (!box || box.checked === on) return;
+      box.checked = on;
+      if (on && auto) box.dataset.auto = "1"; else delete box.dataset.auto;
+      box.dispatchEvent(new Event("change", { bubbles: true }));
+    }
+    function oneOut(seat) {
+      hands.forEach(function (h, s) { if (s !== seat) tick(s, false, false); });
+    }
+    function staleAuto(seat, split) {
+      var box = outBox(seat);
+      if (!box || !box.checked || !box.dataset.auto) return;
+      if (!complete(seat) || (split && split.dataset.points !== "0")) tick(seat, false, false);
+    }
+    /* A player who went out enters the hand: points typed for them are refused at once,
+       beside the field, not only when Save is pressed. */
+    function outWithPoints() {
+      hands.forEach(function (h, seat) {
+        var warn = h.querySelector("[data-out-points]");
+        var pts = field(seat, "points");
+        if (!warn || !pts) return;
+        var wrong = outBox(seat).checked && pts.value.trim() !== "";
+        warn.hidden = !wrong;
+        warn.textContent = wrong ? warn.dataset.outPoints : "";  /* the sentence only while it holds */
+        if (wrong) pts.setAttribute("aria-invalid", "true"); else if (!h.classList.contains("has-error")) pts.removeAttribute("aria-invalid");
+      });
+    }
+    hands.forEach(function (h, seat) {
+      var box = outBox(seat);
+      if (!box) return;
+      box.addEventListener("change", function (e) {
+        if (e.isTrusted) delete box.dataset.auto;  /* the player's own tick */
+        if (box.checked) oneOut(seat);
+        outWithPoints();
+      });
+      var cards = field(seat, "cards");
+      if (cards) cards.addEventListener("change", function () { staleAuto(seat, null); });
+    });
     form.addEventListener("htmx:afterSwap", splitShown);
     form.addEventListener("thirteen:judged", splitShown);  /* answered by the phone's engine */
     /* Only cards given here move on by themselves (not a draft put back, not a tick). */
@@ -172,8 +214,9 @@
       if (e.target && /^cards_/.test(e.target.name || "")) form.dataset.typedLast = "1";
     }, true);
     counts();
-    form.addEventListener("input", function () { counts(); save(); });
-    form.addEventListener("change", function () { counts(); save(); });
+    outWithPoints();
+    form.addEventListener("input", function () { counts(); outWithPoints(); save(); });
+    form.addEventListener("change", function () { counts(); outWithPoints(); save(); });
     var first = form.dataset.firstError !== undefined && (document.getElementById("error-" + form.dataset.firstError));
     /* After a swap htmx shows the top of the page once it settles: bring the reason in after it. */
     if (first) setTimeout(function () { first.scrollIntoView({ block: "center" }); },
