@@ -257,3 +257,76 @@ def test_only_one_player_went_out_and_a_stale_tick_goes(phone) -> None:  # type:
     expect(page.locator("[data-total='0']")).to_have_text("0")
     expect(page.locator("[data-total='1']")).to_have_text("0")
     expect(page.locator("[data-total='2']")).to_have_text("12")
+
+
+def ten_games_on_the_phone(context) -> None:  # type: ignore[no-untyped-def]
+    """Ten games in the phone's list (localStorage, as phone-games.js keeps them)."""
+    context.add_init_script("""(() => { if (localStorage.getItem('thirteen-games')) return;
+      const now = Date.now();
+      localStorage.setItem('thirteen-games', JSON.stringify([...Array(10).keys()].map(i => ({
+        link: '/tienlen/scores/g/kept' + i, name: 'Tiến lên', what: 'score sheet', players: ['An', 'Binh', 'Chi', 'Dung'],
+        role: 'keeper', opened: now - i * 60000, changed: now - i * 60000}))));
+    })();""")
+
+
+@pytest.mark.parametrize("sized", [SMALL, (360, 740)], indirect=True, ids=["320x640", "360x740"])
+def test_the_home_pages_main_actions_are_on_the_first_screen_with_ten_games_kept(sized) -> None:  # type: ignore[no-untyped-def]
+    phone, width, height = sized
+    ten_games_on_the_phone(phone.context)
+    page = phone.open("/")
+    expect(page.locator("#phone-games li")).to_have_count(10, timeout=20_000)
+    checks = page.get_by_role("link", name="Check a play", exact=True)
+    assert wholly_in_view(page, "a.game-tile"), "the first game is below the first screen"
+    assert checks.first.evaluate("e => e.getBoundingClientRect().bottom <= innerHeight"), \
+        f"'Check a play' is at {checks.first.bounding_box()} on a {width}×{height} screen"
+    # The language switch and the groups: on the first screen too.
+    assert wholly_in_view(page, "nav.langs")
+    assert wholly_in_view(page, "a[data-action=groups]")
+    assert phone.no_sideways_scroll()
+    assert phone.small_targets() == []
+    touch = Touch(page)
+    touch.tap(checks.first)
+    page.wait_for_url("**/tienlen/check")
+    touch.report(f"home → Check a play with 10 games kept at {width}×{height}")
+    assert touch.scrolled == 0
+
+
+@pytest.mark.parametrize("sized", [SMALL], indirect=True, ids=["320x640"])
+def test_groups_are_reached_from_home_and_an_import_says_in_view_what_became_of_it(sized, live_server, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    phone, _, _ = sized
+    client = live_server.app.test_client()
+    r = client.post("/groups/new", data={"name": "Thursday", "people": "An\nBinh\nChi"})
+    assert r.status_code == 303, r.get_data(as_text=True)[:300]
+    group = r.headers["Location"].rsplit("/", 1)[-1]
+    exported = tmp_path / "thursday.json"
+    exported.write_bytes(client.get(f"/groups/g/{group}/export.json").data)
+    broken = tmp_path / "broken.json"
+    broken.write_bytes(b"not json at all")
+    page = phone.open("/")
+    touch = Touch(page)
+    touch.tap(page.locator("a[data-action=groups]"))
+    page.wait_for_url("**/groups/")
+    head_applied(page, "groups")
+    assert phone.no_sideways_scroll()
+    # A file that is not ours: the refusal where the page opens.
+    page.locator("input[type=file]").set_input_files(str(broken))
+    touch = Touch(page, from_here=True)
+    touch.tap(page.locator("[data-action=import]"))
+    page.wait_for_load_state("load")
+    error = page.locator("#file-error")
+    expect(error).to_contain_text("not a Thirteen export")
+    assert wholly_in_view(page, "#file-error"), f"the refusal is at {error.bounding_box()}"
+    assert wholly_in_view(page, "[data-action=import]")
+    phone.errors[:] = [e for e in phone.errors if "status of 422" not in e]
+    # The same group's file again: nothing changed, said in view, the group one tap away.
+    page.locator("input[type=file]").set_input_files(str(exported))
+    touch = Touch(page, from_here=True)
+    touch.tap(page.locator("[data-action=import]"))
+    page.wait_for_load_state("load")
+    expect(page.locator(".group-import .notice")).to_have_text("Everything in this file is already here: nothing changed.")
+    assert wholly_in_view(page, ".group-import .notice")
+    touch = Touch(page)
+    touch.tap(page.get_by_role("link", name="Open it"))
+    page.wait_for_url(f"**/groups/g/{group}")
+    head_applied(page, "groups")
+

@@ -127,8 +127,11 @@ def index() -> Response:
     return _index({}, {})
 
 
-def _index(typed: dict[str, str], errors: dict[str, str], status: int = 200) -> Response:
-    return render_page("groups/index.html", "groups/index.html", status=status, typed=typed, errors=errors)
+def _index(typed: dict[str, str], errors: dict[str, str], status: int = 200, *, already: str | None = None) -> Response:
+    """The groups' page: make a group, import a file.  A refusal of the import, or a file that
+    brought nothing new (``already``: the address of what it holds), is said at the top."""
+    return render_page("groups/index.html", "groups/index.html", status=status, typed=typed, errors=errors,
+                       already=already)
 
 
 @bp.post("/new")
@@ -298,7 +301,7 @@ def import_file() -> Response:
         return _index({}, {"file": gettext("Choose the file to import (a .json file exported by Thirteen).")},
                       status=400)
     try:
-        game, _ = transfer.import_file(sent.read())
+        game, new = transfer.import_file(sent.read())
     except transfer.ImportRefused as exc:  # said beside the file field, the form kept
         return _index({}, {"file": say(exc)}, status=exc.status)
     try:
@@ -306,4 +309,7 @@ def import_file() -> Response:
         endpoint = followed.endpoint
     except KeyError:
         endpoint = "groups.page"
-    return redirect_to(url_for(endpoint, token=game.keeper_token))
+    target = url_for(endpoint, token=game.keeper_token)
+    if not new:  # the same file again: nothing changed, and the page says so
+        return _index({}, {}, already=target)
+    return redirect_to(target)
