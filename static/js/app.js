@@ -28,9 +28,15 @@
   try { WORDS = JSON.parse(document.getElementById("thirteen-words").textContent); } catch (err) { WORDS = {}; }
   try { Object.assign(WORDS, JSON.parse(document.getElementById("thirteen-words-game").textContent)); } catch (err) { /* not a game's page */ }
   function word(key, fallback) { return WORDS[key] || fallback; }
+  /* A time of day as the reader's language writes it (Intl, the page's lang): the same format
+     as the home page's list of games (home-games.js), never "01:50 AM" beside "01:49". */
   function clock(ms) {
     var d = new Date(ms);
-    return ("0" + d.getHours()).slice(-2) + ":" + ("0" + d.getMinutes()).slice(-2);
+    try {
+      return d.toLocaleTimeString(document.documentElement.getAttribute("lang") || undefined, { hour: "2-digit", minute: "2-digit" });
+    } catch (err) {
+      return ("0" + d.getHours()).slice(-2) + ":" + ("0" + d.getMinutes()).slice(-2);
+    }
   }
   function offlineWords() {
     return document.body.dataset.offline || word("offline", "No connection to the referee. Nothing was sent; what you entered is still here.");
