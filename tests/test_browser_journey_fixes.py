@@ -330,3 +330,22 @@ def test_groups_are_reached_from_home_and_an_import_says_in_view_what_became_of_
     page.wait_for_url(f"**/groups/g/{group}")
     head_applied(page, "groups")
 
+
+
+def test_the_home_page_writes_every_time_of_day_one_way(browser, phone_context, new_phone) -> None:  # type: ignore[no-untyped-def]
+    """The phone's list ("last change …") and the outbox ("typed at …") in the reader's locale,
+    both through Intl: never "01:50 AM" beside "01:49"."""
+    context = browser.new_context(**phone_context, locale="en-US")
+    ten_games_on_the_phone(context)
+    context.add_init_script("""localStorage.setItem('thirteen-outbox', JSON.stringify([{id: 'w1', label: 'Game 2',
+        at: Date.now(), page: '/tienlen/scores/g/kept0/add', game: '/tienlen/scores/g/kept0', version: 3,
+        method: 'post', fields: []}]));""")
+    phone = new_phone(context)
+    page = phone.open("/")
+    expect(page.locator("#phone-games li")).to_have_count(10, timeout=20_000)
+    typed = page.locator("#outbox li span").first.inner_text()
+    changed = page.locator(".phone-game-facts").first.inner_text()
+    times = [re.search(r"\d\d:\d\d(?: ?[AP]M)?", t).group(0) for t in (typed, changed)]
+    assert [t[5:] for t in times] == [times[1][5:]] * 2, f"two ways to write a time: {typed!r} and {changed!r}"
+    assert times[1].endswith("M"), "en-US writes its times with AM/PM"
+    context.close()
