@@ -349,3 +349,42 @@ def test_the_home_page_writes_every_time_of_day_one_way(browser, phone_context, 
     assert [t[5:] for t in times] == [times[1][5:]] * 2, f"two ways to write a time: {typed!r} and {changed!r}"
     assert times[1].endswith("M"), "en-US writes its times with AM/PM"
     context.close()
+
+
+def scroll_to_reach(page, locator) -> float:  # type: ignore[no-untyped-def]
+    """How far the page must scroll from its top for the element to be wholly on the screen."""
+    return float(locator.first.evaluate("e => Math.max(0, e.getBoundingClientRect().bottom + scrollY - innerHeight)"))
+
+
+@pytest.mark.parametrize("sized", [SMALL], indirect=True, ids=["320x640"])
+def test_a_sheets_common_controls_are_near_its_top_and_a_game_by_hand_saves_without_scrolling_to_save(sized) -> None:  # type: ignore[no-untyped-def]
+    phone, width, height = sized
+    page = phone.open("/")
+    touch = Touch(page)
+    sheet_from_home(page, touch)
+    for n in range(2):
+        touch = Touch(page, from_here=True)
+        touch.tap(page.locator("[data-action=by-hand]"))
+        page.wait_for_url("**/add")
+        head_applied(page, "tienlen_scores")
+        save = page.locator("[data-action=save-game]")
+        assert wholly_in_view(page, "[data-action=save-game]"), f"Save is {scroll_to_reach(page, save):.0f} px down"
+        touch = Touch(page)
+        touch.tap(page.locator('input[name="out"][value="0"]'))
+        for seat, left in ((1, "5"), (2, "3"), (3, "2")):
+            touch.tap(page.locator(f"#left_{seat}"))
+            page.locator(f"#left_{seat}").fill(left)
+        assert wholly_in_view(page, "[data-action=save-game]")
+        touch.tap(save)
+        page.wait_for_url("**added=*")
+        touch.report(f"game {n + 1} by hand, from its form's top to Save, at {width}×{height}")
+    far = {what: scroll_to_reach(page, page.locator(selector)) for what, selector in (
+        ("Play for money", ".settle-stake-form summary"), ("End of the evening", ".evening-end-form summary"),
+        ("Make a group", "[data-action=make-group]"))}
+    print(f"scrolling from the sheet's top at {width}×{height}: {far}")
+    assert all(px < height for px in far.values()), far  # less than a screen away (main: 1,420-2,200 px)
+    # Money, by taps: its form opens where it is.
+    touch = Touch(page)
+    touch.tap(page.locator(".settle-stake-form summary"))
+    expect(page.locator("#settle-stake")).to_be_visible()
+    assert phone.no_sideways_scroll()
