@@ -388,3 +388,108 @@ def test_a_sheets_common_controls_are_near_its_top_and_a_game_by_hand_saves_with
     touch.tap(page.locator(".settle-stake-form summary"))
     expect(page.locator("#settle-stake")).to_be_visible()
     assert phone.no_sideways_scroll()
+
+
+# Names as long as the forms take: one of 40 characters without a space (it cannot wrap at a
+# space), one of 40 with spaces, and eight players of 15 to 25 characters for Three Thirteen.
+FORTY = ["Wolfeschlegelsteinhausenbergerdorffvoral", "Nguyễn Thị Minh Khai Hoàng Phương Thảo A", "Chi", "Dung"]
+EIGHT = ["Konstantinos Papadopoulos", "Anastasia Wolkenstein", "Bartholomew Fairweather", "Maximiliano Rodrigues",
+         "Nguyễn Thị Minh Khai", "Alexandrina Sørensen", "Christopher Montgomery", "Gwendolyn Abernathy"]
+assert all(len(n) <= 40 for n in FORTY) and len(FORTY[0]) == 40 and all(15 <= len(n) <= 25 for n in EIGHT)
+
+# What reaches past the phone's right edge (the layout viewport grows on a phone: the width is given).
+PAST_EDGE = """w => { const out = [];
+  if (document.documentElement.scrollWidth > w) out.push('page ' + document.documentElement.scrollWidth + ' px');
+  for (const e of document.querySelectorAll('main button, main .button, main input, main select, main th, main td, main legend, main strong, main .tl-status-name')) {
+    const r = e.getBoundingClientRect();
+    if (r.width && e.checkVisibility() && (r.right > w + 0.5 || r.left < -0.5)) out.push((e.textContent || e.name || '').trim().slice(0, 30) + ' ' + Math.round(r.left) + '–' + Math.round(r.right));
+  }
+  return out; }"""
+
+
+def long_name_games(live_server) -> tuple[str, str, str]:  # type: ignore[no-untyped-def]
+    """An evening's sheet of FORTY, a Three Thirteen sheet of EIGHT with round 1 saved, and a
+    group of FORTY with one game played: their keeper links, as the phones that made them share them."""
+    client = live_server.app.test_client()
+    r = client.post("/tienlen/scores/new", data={f"name{i}": n for i, n in enumerate(FORTY)})
+    evening = r.headers["Location"].replace("http://localhost", "")
+    r = client.post("/three-thirteen/new", data={"names": EIGHT, "dealer": "0"})
+    sheet = r.headers["Location"].replace("http://localhost", "")
+    page = client.get(f"{sheet}/round/1").get_data(as_text=True)
+    form = {"version": re.search(r'name="version" value="(\d+)"', page).group(1), "out": "0", "cards_0": "4h 5h 6h",
+            **{f"points_{s}": str(100 + s) for s in range(1, 8)}}
+    assert client.post(f"{sheet}/round/1", data=form).status_code == 303
+    r = client.post("/groups/new", data={"name": "Thursdays at the long table", "people": "\n".join(FORTY)})
+    group = r.headers["Location"].replace("http://localhost", "")
+    r = client.post("/tienlen/scores/new", data={f"name{i}": n for i, n in enumerate(FORTY)} | {"group": group.rsplit("/", 1)[1]})
+    grouped = r.headers["Location"].replace("http://localhost", "")
+    page = client.get(grouped).get_data(as_text=True)
+    form = {"out": "0", "left_1": "5", "left_2": "13", "left_3": "2",
+            "version": re.search(r'name="version" value="(\d+)"', page).group(1)}
+    assert client.post(f"{grouped}/add", data=form).status_code == 303
+    return evening, sheet, group
+
+
+@pytest.mark.parametrize("code", ["en", "vi", "es", "pt"])
+def test_no_screen_is_wider_than_a_320_px_phone_with_names_of_forty_characters(browser, live_server, code) -> None:  # type: ignore[no-untyped-def]
+    evening, sheet, group = long_name_games(live_server)
+    bad: dict[str, list[str]] = {}
+    for width, height in ((320, 640), (360, 740)):
+        context = browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=2,
+                                      is_mobile=True, has_touch=True)
+        context.add_cookies([{"name": "lang", "value": code, "url": live_server.url}])
+        page = context.new_page()
+        page.set_default_timeout(10_000)
+
+        def check(what: str) -> None:
+            page.wait_for_load_state("load")
+            if found := page.evaluate(PAST_EDGE, width):
+                bad[f"{width}: {what}"] = found
+
+        # The evening's sheet, its game by hand, and its followed table (the 40-character name on turn).
+        page.goto(live_server.url + evening)
+        check("the evening's sheet")
+        touch = Touch(page)
+        touch.tap(page.locator("[data-action=by-hand]"))
+        page.wait_for_url("**/add")
+        check("a game by hand")
+        page.go_back()
+        touch = Touch(page)
+        touch.tap(page.locator(".ts-follow summary"))
+        touch.tap(page.locator('input[name="leader"][value="0"]'))
+        touch.tap(page.locator("[data-action=start-table]"))
+        page.wait_for_url("**/tienlen/g/**")
+        ready_pickers(page)
+        check("the table, the long name on turn")
+        touch = Touch(page, from_here=True)
+        touch.tap(page.locator("#tl-followed [data-card='3s']"))
+        touch.tap(page.locator(".tl-go"))
+        expect(page.locator(".tl-felt .tl-card")).to_have_count(1)
+        check("the table, a card on the felt")
+        # Three Thirteen: round 2 by hands, its last hand (Save beside Next), and round 1's correction.
+        page.goto(live_server.url + sheet)
+        check("the Three Thirteen sheet")
+        touch = Touch(page, from_here=True)
+        touch.tap(page.locator("a.tt-enter"))
+        page.wait_for_url(re.compile(r"/round/2$"))
+        ready_pickers(page)
+        check("round 2, the first hand")
+        touch.tap(page.locator(".tt-step").last)
+        check("round 2, the last hand and Save")
+        page.go_back()
+        touch = Touch(page, from_here=True)
+        touch.tap(page.locator("th.tt-rcol a").first)
+        page.wait_for_url(re.compile(r"/round/1$"))
+        touch.tap(page.locator("details.tt-correct > summary"))
+        touch.tap(page.locator(".tt-step").last)
+        check("round 1's correction, its last hand")
+        assert page.locator(".tt-save").evaluate("e => e.getBoundingClientRect().right") <= width
+        # The group's page and its stats.
+        page.goto(live_server.url + group)
+        check("the group")
+        touch = Touch(page, from_here=True)
+        touch.tap(page.locator("[data-action=stats]"))
+        page.wait_for_url("**/stats")
+        check("the group's stats")
+        context.close()
+    assert bad == {}, f"{code}: {bad}"
