@@ -493,3 +493,48 @@ def test_no_screen_is_wider_than_a_320_px_phone_with_names_of_forty_characters(b
         check("the group's stats")
         context.close()
     assert bad == {}, f"{code}: {bad}"
+
+
+def settled(page) -> None:  # type: ignore[no-untyped-def]
+    """The check's answers are in: its delayed triggers have fired and no request is on its way."""
+    page.wait_for_timeout(700)  # longer than the form's hx-trigger delays (400 ms at most)
+    page.wait_for_function("() => !document.querySelector('.htmx-request')")
+
+
+@pytest.mark.parametrize(("game", "cards", "rules", "more"), [
+    ("/tienlen/", ["3s", "2h"], "/tienlen/rules", "9h"),
+    ("/trece/", ["Kh", "RJ"], "/trece/rules", "Qh"),
+], ids=["tienlen", "trece"])
+def test_back_to_a_check_screen_gives_the_verdict_of_the_cards_it_shows(phone, game, cards, rules, more) -> None:  # type: ignore[no-untyped-def]
+    page = phone.open("/")
+    touch = Touch(page)
+    card = page.locator("li.game-card", has=page.locator(f"a.game-tile[href='{game}']"))
+    touch.tap(card.get_by_role("link", name="Check a play", exact=True))
+    page.wait_for_url(f"**{game}check")
+    ready_pickers(page)
+    verdict = page.locator("#verdict")
+    for c in cards:
+        before = verdict.inner_text()
+        touch.tap(page.locator(f"[data-card='{c}']").first)
+        expect(verdict).not_to_have_text(before)
+    settled(page)
+    said = verdict.text_content()
+    fields = page.evaluate("() => [...document.querySelectorAll('form input[type=text]')].map(i => i.value)")
+    touch = Touch(page, from_here=True)
+    touch.tap(page.locator(f"a[href='{rules}']").first)
+    page.wait_for_url(f"**{rules}")
+    page.go_back()
+    page.wait_for_url(f"**{game}check")
+    ready_pickers(page)
+    settled(page)
+    shown = page.evaluate("() => [...document.querySelectorAll('form input[type=text]')].map(i => i.value)")
+    if shown == fields:  # the cards came back: their verdict with them, never "waiting" over them
+        expect(verdict).to_have_text(said)
+    else:  # or nothing came back, and nothing is judged
+        assert not any(shown), shown
+    # The next tap adds to the play the screen shows and judges.
+    before = verdict.inner_text()
+    touch = Touch(page, from_here=True)
+    touch.tap(page.locator(f"[data-card='{more}']").first)
+    expect(verdict).not_to_have_text(before)
+    assert page.evaluate("() => [...document.querySelectorAll('form input[type=text]')].map(i => i.value)") != shown

@@ -370,3 +370,15 @@ def test_the_card_grid_runs_in_the_games_suit_order_spades_clubs_diamonds_hearts
     assert cards[28:34] == ["10s", "Js", "Qs", "Ks", "As", "2s"]
     home = _re.findall(r'data-card="([^"]+)"', body(client.get("/")))  # a 4 × 13 grid: suit columns
     assert home[:4] == ["3s", "3c", "3d", "3h"]
+
+
+def test_a_table_still_being_tapped_in_is_unfinished_not_refused(client):  # type: ignore[no-untyped-def]
+    """The check screen asks as each card is tapped (app.js adds live=1): a table that is no
+    combination yet says why with a 200, so no failed request is logged on the way; the Check
+    button's request (no live) is still the 400."""
+    form = {"table": "3♠ 2♥", "play": ""}
+    live = client.post("/tienlen/check", data={**form, "live": "1"}, headers={"HX-Request": "true"})
+    assert live.status_code == 200
+    checked = client.post("/tienlen/check", data=form, headers={"HX-Request": "true"})
+    assert checked.status_code == 400
+    assert live.get_data(as_text=True) == checked.get_data(as_text=True)

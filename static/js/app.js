@@ -536,6 +536,33 @@
   }
   document.addEventListener("DOMContentLoaded", function () { clockOffsets(document); });
   document.addEventListener("htmx:load", function (e) { clockOffsets(e.target); });
+  /* Back to a screen whose answer follows its fields (a check: hx-trigger on change, nothing
+     written): the browser puts the cards and choices back but the answer drawn by the server is
+     for empty fields ("WAITING" over restored cards).  Such a form is asked again at once, so
+     the verdict matches the cards shown, and the next tap adds to a play the screen judges. */
+  function refilled(form) {
+    return Array.prototype.some.call(form.elements, function (f) {
+      if (f.type === "radio" || f.type === "checkbox") return f.checked !== f.defaultChecked;
+      if (f.tagName === "SELECT") return Array.prototype.some.call(f.options, function (o) { return o.selected !== o.defaultSelected; });
+      return (f.type === "text" || f.type === "search" || f.tagName === "TEXTAREA") && f.value !== f.defaultValue;
+    });
+  }
+  /* A check asked while its cards are still being tapped in (a change, not the Check button)
+     says so (live=1): a table that is no combination yet is answered as unfinished (200), so
+     the console logs no failed request for every card on the way to a whole one. */
+  document.addEventListener("htmx:configRequest", function (e) {
+    var elt = e.detail && e.detail.elt, ev = e.detail && e.detail.triggeringEvent;
+    if (!elt || elt.tagName !== "FORM" || !ev || ev.type === "submit") return;
+    if (!/\bchange\b/.test(elt.getAttribute("hx-trigger") || "") || elt.querySelector("input[name=version]")) return;
+    e.detail.parameters.live = "1";
+  });
+  window.addEventListener("pageshow", function (e) {
+    if (e.persisted || !window.htmx) return;  /* kept whole by the browser: the answer is still its own */
+    document.querySelectorAll("form[hx-post][hx-trigger*='change']").forEach(function (form) {
+      if (form.querySelector("input[name=version]") || !refilled(form)) return;
+      window.htmx.trigger(form, "change");
+    });
+  });
   /* The result of a write said in view: a notice it brought ([data-show]: "Undone: …" with its
      Redo, "Redone: …") is scrolled to where the eye is and takes the focus, wherever the page
      was scrolled when the button was tapped. */

@@ -80,7 +80,9 @@ def lowest_from_form(text: str, errors: dict[str, str]) -> Card:
 
 def check_screen(form: Mapping[str, Any], remembered: Mapping[str, Any], *, oob: bool) -> Answer:
     """The check screen's verdict box (``oob``: field errors travel along for htmx);
-    ``remembered`` is the house rules this phone kept."""
+    ``remembered`` is the house rules this phone kept.  A form sent while its cards are still
+    being tapped in (``live=1``, app.js) answers a table that is no combination yet with its
+    sentence and a 200: it is unfinished, not refused (an explicit Check, and the API, say 400)."""
     table_text = (form.get("table") or "").strip()
     play_text = (form.get("play") or "").strip()
     first_play = (form.get("first_play") or "").lower() in ("on", "1", "true", "yes")
@@ -121,7 +123,7 @@ def check_screen(form: Mapping[str, Any], remembered: Mapping[str, Any], *, oob:
         {"table": table_text, "play": play_text, "first_play": first_play, "lowest": str(lowest),
          "lowest_choices": LOWEST_CHOICES, "verdict": verdict, "errors": errors, "values": rules.to_dict(),
          "combo_name": combo_name, "say": say, "oob": oob},
-        status=400 if errors else 200,
+        status=400 if errors and form.get("live") != "1" else 200,
         remember=save_rules,
     )
 
