@@ -538,3 +538,23 @@ def test_back_to_a_check_screen_gives_the_verdict_of_the_cards_it_shows(phone, g
     touch.tap(page.locator(f"[data-card='{more}']").first)
     expect(verdict).not_to_have_text(before)
     assert page.evaluate("() => [...document.querySelectorAll('form input[type=text]')].map(i => i.value)") != shown
+
+
+@pytest.mark.parametrize("sized", [SMALL], indirect=True, ids=["320x640"])
+def test_the_charts_side_labels_are_whole(sized, live_server) -> None:  # type: ignore[no-untyped-def]
+    """Three-digit totals below zero: "−273" is drawn inside the chart, not cut at its left edge."""
+    phone, _, _ = sized
+    client = live_server.app.test_client()
+    r = client.post("/tienlen/scores/new", data={f"name{i}": n for i, n in enumerate(NAMES)})
+    sheet = r.headers["Location"].replace("http://localhost", "")
+    for _ in range(7):
+        page = client.get(sheet).get_data(as_text=True)
+        form = {"out": "0", "left_1": "13", "left_2": "13", "left_3": "13",
+                "version": re.search(r'name="version" value="(\d+)"', page).group(1)}
+        assert client.post(f"{sheet}/add", data=form).status_code == 303
+    page = phone.open(sheet)
+    labels = page.locator(".ts-graph text.lbl")
+    expect(labels.first).to_be_attached()
+    boxes = labels.evaluate_all("ls => ls.map(l => [l.textContent, l.getBBox().x, l.getBBox().x + l.getBBox().width])")
+    assert any(text.startswith("−") and len(text) >= 4 for text, _, _ in boxes), boxes
+    assert all(left >= 0 and right <= 320 for _, left, right in boxes), boxes

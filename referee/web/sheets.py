@@ -98,13 +98,14 @@ def running_chart(
 
     >>> chart = running_chart(["Ana", "Bao"], [(1, [5, 0]), (2, [5, 10])], 4, [5, 10])
     >>> chart.lines[1].points, chart.top, chart.zero
-    ('24,136 92.0,136.0 160.0,24.0', 10, 136)
+    ('29,131 94.5,131.0 160.0,29.0', 10, 131)
     """
     if not steps:
         return None
     top = max(1, max(abs(t) for _, row in steps for t in row))
-    # The side labels ("−151") end at pad - 4, about 6 units a character: room for the sign.
-    width, height, pad = 320, 160, max(24, 6 * (len(str(top)) + 1) + 6)
+    # The side labels ("−240", 10 units high) end at pad - 4: a digit is about 6.4 units wide and
+    # the minus sign 8.4, so 7 a character and 4 to spare keep "−240" inside the chart (issue 34).
+    width, height, pad = 320, 160, max(24, 7 * (len(str(top)) + 1) + 8)
     zero = height / 2 if below_zero else height - pad
     lines = []
     for seat, name in enumerate(names):
