@@ -558,3 +558,23 @@ def test_the_charts_side_labels_are_whole(sized, live_server) -> None:  # type: 
     boxes = labels.evaluate_all("ls => ls.map(l => [l.textContent, l.getBBox().x, l.getBBox().x + l.getBBox().width])")
     assert any(text.startswith("−") and len(text) >= 4 for text, _, _ in boxes), boxes
     assert all(left >= 0 and right <= 320 for _, left, right in boxes), boxes
+
+
+@pytest.mark.parametrize("sized", [SMALL], indirect=True, ids=["320x640"])
+def test_in_dark_mode_the_last_tapped_card_is_the_chosen_green(sized) -> None:  # type: ignore[no-untyped-def]
+    phone, _, _ = sized
+    phone.page.emulate_media(color_scheme="dark")
+    page = phone.open("/")
+    touch = Touch(page)
+    touch.tap(page.get_by_role("link", name="Check a play", exact=True).first)
+    page.wait_for_url("**/tienlen/check")
+    ready_pickers(page)
+    for card in ("3s", "4s"):
+        touch.tap(page.locator(f"[data-card='{card}']").first)
+    last, before = page.locator("[data-card='4s']").first, page.locator("[data-card='3s']").first
+    expect(last).to_have_attribute("aria-pressed", "true")
+    style = "e => { const s = getComputedStyle(e); return [s.backgroundColor, s.webkitTapHighlightColor]; }"
+    (last_bg, highlight), (chosen_bg, _) = last.evaluate(style), before.evaluate(style)
+    assert last_bg == chosen_bg, (last_bg, chosen_bg)
+    # The browser's own tap highlight (a teal veil on Chromium's phones) is not drawn over it.
+    assert highlight in ("rgba(0, 0, 0, 0)", "transparent"), highlight
