@@ -441,7 +441,7 @@ def test_no_screen_is_wider_than_a_320_px_phone_with_names_of_forty_characters(b
         page = context.new_page()
         page.set_default_timeout(10_000)
 
-        def check(what: str) -> None:
+        def check(what: str, page=page, width=width) -> None:  # type: ignore[no-untyped-def]
             page.wait_for_load_state("load")
             if found := page.evaluate(PAST_EDGE, width):
                 bad[f"{width}: {what}"] = found
