@@ -68,7 +68,7 @@ class Build:
 
     @property
     def has_htmx(self) -> bool:
-        return "vendor/htmx.min.js" in self.names and "vendor/htmx-head-support.min.js" in self.names
+        return "vendor/htmx.min.js" in self.names
 
     @property
     def has_workbox(self) -> bool:
@@ -79,7 +79,8 @@ HTMX = NODE_MODULES / "htmx.org" / "dist" / "htmx.min.js"
 """htmx, from npm (``htmx.org``, pinned in package-lock.json like Workbox and Pyodide)."""
 HEAD_SUPPORT = NODE_MODULES / "htmx-ext-head-support" / "dist" / "head-support.min.js"
 """htmx's own head-support extension (``htmx-ext-head-support``, pinned beside htmx): a boosted
-link or form brings the next page's ``<head>`` (its stylesheets and scripts) with its body."""
+link or form brings the next page's ``<head>`` (its stylesheets and scripts) with its body.  It
+is served inside ``vendor/htmx.min.js``, after htmx (one request fewer on every first visit)."""
 
 
 def sources() -> dict[str, Path]:
@@ -90,8 +91,6 @@ def sources() -> dict[str, Path]:
             found[path.relative_to(STATIC).as_posix()] = path
     if HTMX.exists():
         found["vendor/htmx.min.js"] = HTMX
-    if HEAD_SUPPORT.exists():
-        found["vendor/htmx-head-support.min.js"] = HEAD_SUPPORT
     for module in WORKBOX_MODULES:
         lib = NODE_MODULES / f"workbox-{module}" / "build" / f"workbox-{module}.prod.js"
         if lib.exists():
@@ -108,6 +107,8 @@ def release_id(files: dict[str, Path]) -> str:
         digest.update(path.relative_to(TEMPLATES).as_posix().encode() + b"\0" + path.read_bytes())
     digest.update(Path(__file__).read_bytes())
     digest.update(notation_json())
+    if HEAD_SUPPORT.exists():
+        digest.update(HEAD_SUPPORT.read_bytes())
     return digest.hexdigest()[:12]
 
 
@@ -193,6 +194,8 @@ def _copy(files: dict[str, Path], folder: Path, icons: Path) -> dict[str, str]:
     names: dict[str, str] = {}
     for name, path in files.items():
         data = path.read_bytes().replace(NOTATION_MARK, notation_json())
+        if name == "vendor/htmx.min.js" and HEAD_SUPPORT.exists():  # htmx with its head-support extension
+            data = data.rstrip() + b"\n" + HEAD_SUPPORT.read_bytes()
         if name.startswith("vendor/workbox/"):  # its source map is not shipped
             data = re.sub(rb"\n//# sourceMappingURL=\S+\s*$", b"\n", data)
         data = minified(name, data)

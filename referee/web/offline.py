@@ -51,8 +51,8 @@ def manifest() -> Response:
 
 # What every page loads: precached when the worker installs (kept small: the worker takes over,
 # and the phone's own scripts come, once it has installed).
-SHELL = ("css/app.css", "vendor/htmx.min.js", "vendor/htmx-head-support.min.js", "js/picker.js", "js/app.js", "js/phone-games.js",
-         "js/offline-start.js", "js/home-games.js", "js/wake.js", "icon.svg")
+SHELL = ("css/app.css", "vendor/htmx.min.js", "js/picker.js", "js/app.js", "js/phone-games.js",
+         "js/offline-start.js", "js/home-games.js", "icon.svg")
 
 
 def shell() -> list[str]:
