@@ -44,3 +44,7 @@ _.__module__
 # (guard), the traceback text a log handler prints (logs), the `flask games forget` command.
 _.cargs, _.conn_rec, _.cparams, _.is_disconnect, _._remove_session, _.max_content_length, _.exc_text
 _.forget_command
+
+# gunicorn reads them: the worker class named in gunicorn.conf.py, its count of open connections;
+# waitress reads a channel's "connected" (referee.web.serve.live_dispatcher, referee/web/live_worker.py).
+_.LiveThreadWorker, _.nr_conns, _.connected

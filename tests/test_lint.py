@@ -189,6 +189,8 @@ LATE_IMPORTS = {
     ("referee/web/phone.py", "referee.web.registry"): _PHONE_HAS_NO_FLASK,
     ("referee/web/serve.py", "waitress.server.create_server"): "the LAN server's own, only to serve: "
                                                               "gunicorn.conf.py imports serve for its log helper",
+    ("referee/web/serve.py", "waitress.task.ThreadedTaskDispatcher"): "the LAN server's own, only to serve: "
+                                                                     "gunicorn.conf.py imports serve for its log helper",
     ("referee/web/serve.py", "app.create_app"): "the checkout's factory (beside the package, not in it), only to serve",
     ("referee/web/serve.py", "portcheck.cannot_listen"): "the checkout's port check (beside the package), only to serve",
 }

@@ -278,6 +278,9 @@ def same_write(stored: Write, write: WriteId) -> bool:
     return stored.fingerprint in ("", write.fingerprint)
 
 
+COMMITTED: list[Callable[[], None]] = []
+"""Called after each event is committed (:mod:`referee.web.live` wakes this process's event streams)."""
+
 _games = Game.__table__.c
 # Built once (and compiled once, by SQLAlchemy's statement cache): a poll only binds the token.
 _VERSION_BY_TOKEN = select(_games.version).where(
@@ -328,6 +331,8 @@ def append_event(game: Game, seen: int, kind: str, payload: dict[str, Any], writ
         db.session.rollback()
         db.session.refresh(game)
         raise StaleGame(game, seen) from None
+    for committed in COMMITTED:
+        committed()
     for key, made_game in made.items():
         new[key].created = made_game
     db.session.refresh(game)

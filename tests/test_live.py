@@ -1,0 +1,264 @@
+"""Every followed page's event stream (referee/web/live.py), on the production servers: the first
+event is the game's version as it is; each write is said on every stream, across gunicorn's
+workers on PostgreSQL too; a reconnect loses nothing; a restart ends the streams at once; a
+stream holds none of the server's threads; nothing on the way compresses or keeps it."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import socket
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.servers import ProductionServer, fresh_postgres, postgres_url
+
+NAMES = {"names": ["Ana", "Bao", "Chi"], "dealer": "0"}
+WATCH = re.compile(r'id="watch-link" type="text" readonly value="[^"]*/three-thirteen/g/([A-Za-z0-9_-]+)"')
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        return None
+
+
+_open = urllib.request.build_opener(NoRedirect).open
+
+
+def post(url: str, form: dict[str, object]) -> int:
+    from urllib.parse import urlencode
+
+    request = urllib.request.Request(url, data=urlencode(form, doseq=True).encode(), method="POST",
+                                     headers={"Sec-Fetch-Site": "same-origin"})
+    try:
+        with _open(request, timeout=20) as response:
+            return int(response.status)
+    except urllib.error.HTTPError as exc:
+        return int(exc.code)
+
+
+def new_game(base: str) -> tuple[str, str]:
+    """A Three Thirteen sheet: its keeper and watch tokens."""
+    from urllib.parse import urlencode
+
+    request = urllib.request.Request(f"{base}/three-thirteen/new", data=urlencode(NAMES, doseq=True).encode(),
+                                     method="POST", headers={"Sec-Fetch-Site": "same-origin"})
+    try:
+        _open(request, timeout=20)
+    except urllib.error.HTTPError as exc:  # the 303 the opener does not follow
+        keeper = exc.headers["Location"].rsplit("/", 1)[-1]
+    with urllib.request.urlopen(f"{base}/three-thirteen/g/{keeper}", timeout=20) as response:
+        watch = WATCH.search(response.read().decode())
+    assert watch, "no watch link on the keeper's page"
+    return keeper, watch.group(1)
+
+
+def save_round(base: str, keeper: str, version: int) -> None:
+    form = {"version": str(version), "out": "0", "cards_0": "4h 5h 6h", "cards_1": "7h 8h 9h", "cards_2": "Ks Qs 2c"}
+    assert post(f"{base}/three-thirteen/g/{keeper}/round/1", form) == 303
+
+
+class Stream:
+    """One phone's event stream, read as a browser reads it (raw HTTP/1.1 on its own socket)."""
+
+    def __init__(self, base: str, token: str, *, last_event_id: str | None = None, timeout: float = 20) -> None:
+        host, port = base.removeprefix("http://").split(":")
+        self.sock = socket.create_connection((host, int(port)), timeout=timeout)
+        extra = f"Last-Event-ID: {last_event_id}\r\n" if last_event_id is not None else ""
+        self.sock.sendall(f"GET /three-thirteen/g/{token}/live HTTP/1.1\r\nHost: {host}:{port}\r\n"
+                          f"Accept: text/event-stream\r\nAccept-Encoding: gzip, br\r\n{extra}\r\n".encode())
+        self.buffer = b""
+        head = self._until(b"\r\n\r\n")
+        lines = head.decode("latin-1").split("\r\n")
+        self.status = int(lines[0].split()[1])
+        self.headers = {k.lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:] if line)}
+
+    def _until(self, mark: bytes) -> bytes:
+        while mark not in self.buffer:
+            chunk = self.sock.recv(4096)
+            if not chunk:
+                raise EOFError(f"the stream ended before {mark!r}: {self.buffer!r}")
+            self.buffer += chunk
+        found, _, self.buffer = self.buffer.partition(mark)
+        return found
+
+    def event(self) -> dict[str, str]:
+        """The next event's fields (comments skipped)."""
+        while True:
+            block = self._until(b"\n\n").decode()
+            fields = dict(line.split(": ", 1) for line in block.split("\n") if line and not line.startswith(":"))
+            if fields:
+                return fields
+
+    def ended(self) -> bool:
+        """Whether the server closed the stream (read until it does; what came is kept)."""
+        try:
+            while chunk := self.sock.recv(4096):
+                self.buffer += chunk
+        except OSError:
+            return False
+        return True
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+@pytest.fixture
+def lan(tmp_path: Path) -> Iterator[ProductionServer]:
+    with ProductionServer("waitress", f"sqlite:///{tmp_path / 'live.sqlite'}", tmp_path / "server.log",
+                          threads=2) as server:
+        yield server
+
+
+def test_the_first_event_is_the_game_as_it_is_and_each_save_follows(lan):
+    keeper, watch = new_game(lan.url)
+    save_round(lan.url, keeper, 0)
+    stream = Stream(lan.url, watch)
+    assert stream.status == 200
+    assert stream.headers["content-type"].startswith("text/event-stream")
+    assert stream.headers["cache-control"] == "no-store"
+    assert stream.headers["x-accel-buffering"] == "no"
+    assert "content-encoding" not in stream.headers  # asked for gzip and br: an event stream is never compressed
+    first = stream.event()
+    assert first == {"retry": "2000", "id": "1", "event": "version", "data": "1"}
+    save_round(lan.url, keeper, 1)
+    assert stream.event() == {"id": "2", "event": "version", "data": "2"}
+    keeper_stream = Stream(lan.url, keeper)  # a keeper's page follows too (another keeper may write)
+    assert keeper_stream.event()["data"] == "2"
+    stream.close()
+    keeper_stream.close()
+
+
+def test_an_unknown_link_is_a_404_and_the_server_keeps_serving(lan):
+    stream = Stream(lan.url, "x" * 32)
+    assert stream.status == 404
+    assert stream.ended()
+    assert b"No game has this link" in stream.buffer
+    stream.close()
+    with urllib.request.urlopen(lan.url + "/healthz", timeout=10) as response:
+        assert response.status == 200
+
+
+def test_a_reconnect_is_sent_the_state_first_whatever_last_event_id_it_sends(lan):
+    keeper, watch = new_game(lan.url)
+    stream = Stream(lan.url, watch)
+    assert stream.event()["data"] == "0"
+    stream.close()  # the phone lost its Wi-Fi; two rounds are saved meanwhile
+    save_round(lan.url, keeper, 0)
+    save_round(lan.url, keeper, 1)
+    for last in (None, "0", "garbage"):
+        again = Stream(lan.url, watch, last_event_id=last)
+        assert again.event()["data"] == "2"
+        again.close()
+
+
+def test_streams_hold_none_of_the_lan_servers_threads(lan):
+    """Two waitress threads; twelve phones following (a thread each would leave none for the
+    pages): every page and every write is still answered, and every stream hears every write."""
+    keeper, watch = new_game(lan.url)
+    streams = [Stream(lan.url, watch) for _ in range(12)]
+    assert [s.event()["data"] for s in streams] == ["0"] * 12
+    with urllib.request.urlopen(f"{lan.url}/three-thirteen/g/{watch}", timeout=10) as response:
+        assert response.status == 200
+    save_round(lan.url, keeper, 0)
+    assert [s.event()["data"] for s in streams] == ["1"] * 12
+    for s in streams:
+        s.close()
+
+
+def test_a_restart_ends_every_stream_at_once_and_the_next_server_sends_the_state(tmp_path):
+    database = f"sqlite:///{tmp_path / 'live.sqlite'}"
+    server = ProductionServer("waitress", database, tmp_path / "one.log").start()
+    try:
+        keeper, watch = new_game(server.url)
+        stream = Stream(server.url, watch)
+        assert stream.event()["data"] == "0"
+        assert server.process is not None
+        os.killpg(server.process.pid, signal.SIGINT)  # Ctrl-C: the LAN server stops
+        assert stream.ended()  # the server closed it; the phone did not have to time out
+        stream.close()
+        assert server.process.wait(20) == 0
+    finally:
+        server.stop()
+    with ProductionServer("waitress", database, tmp_path / "two.log", port=server.port) as again:
+        save_round(again.url, keeper, 0)
+        back = Stream(again.url, watch)
+        assert back.event()["data"] == "1"
+        back.close()
+
+
+def worker_sockets(master: int, port: int) -> dict[int, int]:
+    """Each gunicorn worker (a child of ``master``) and how many connections to ``port`` it holds."""
+    inodes: dict[str, int] = {}
+    for proc in Path("/proc").glob("[0-9]*"):
+        try:
+            parent = int((proc / "stat").read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+        if parent != master:
+            continue
+        for fd in (proc / "fd").glob("*"):
+            try:
+                link = os.readlink(fd)
+            except OSError:
+                continue
+            if link.startswith("socket:["):
+                inodes[link[8:-1]] = int(proc.name)
+    held: dict[int, int] = {pid: 0 for pid in set(inodes.values())}
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        for line in Path(table).read_text().splitlines()[1:]:
+            fields = line.split()
+            local_port = int(fields[1].rsplit(":", 1)[1], 16)
+            if local_port == port and fields[3] == "01" and fields[9] in inodes:  # established, to the server
+                held[inodes[fields[9]]] += 1
+    return held
+
+
+def test_a_write_on_one_worker_reaches_the_streams_of_the_other_on_postgresql(tmp_path):
+    with fresh_postgres(postgres_url()) as database, \
+            ProductionServer("gunicorn", database, tmp_path / "server.log", workers=2) as server:
+        keeper, watch = new_game(server.url)
+        streams = []
+        assert server.process is not None
+        for _ in range(40):  # the kernel hands connections to either worker: until both hold some
+            streams.append(Stream(server.url, watch))
+            assert streams[-1].event()["data"] == "0"
+            held = worker_sockets(server.process.pid, server.port)
+            if len(held) == 2 and min(held.values()) >= 2:
+                break
+        held = worker_sockets(server.process.pid, server.port)
+        assert len(held) == 2 and min(held.values()) >= 1, f"the streams are all on one worker: {held}"
+        for version in range(3):
+            save_round(server.url, keeper, version)
+            assert [s.event()["data"] for s in streams] == [str(version + 1)] * len(streams)
+        for s in streams:
+            s.close()
+
+
+def test_gunicorn_ends_its_streams_at_once_on_a_restart_and_nothing_is_missed(tmp_path):
+    """A deploy (SIGTERM to gunicorn) does not wait its 20 s of grace for the phones that follow:
+    every stream is closed by the server, and the next server sends each phone the state first."""
+    with fresh_postgres(postgres_url()) as database:
+        server = ProductionServer("gunicorn", database, tmp_path / "one.log", workers=2).start()
+        try:
+            keeper, watch = new_game(server.url)
+            streams = [Stream(server.url, watch) for _ in range(4)]
+            assert [s.event()["data"] for s in streams] == ["0"] * 4
+            assert server.process is not None
+            os.kill(server.process.pid, signal.SIGTERM)
+            assert all(s.ended() for s in streams)
+            for s in streams:
+                s.close()
+            assert server.process.wait(30) == 0
+            assert "SIGKILL" not in server.output(), "a worker waited for its streams until it was killed"
+        finally:
+            server.stop()
+        with ProductionServer("gunicorn", database, tmp_path / "two.log", workers=2, port=server.port) as again:
+            save_round(again.url, keeper, 0)
+            back = Stream(again.url, watch, last_event_id="0")
+            assert back.event()["data"] == "1"
+            back.close()
