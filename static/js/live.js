@@ -10,7 +10,10 @@
      where no stream can open (a proxy that does not pass them, a game started offline and
      answered on the phone), the poll goes on every 3 s as before;
    - an event whose version the page already shows asks nothing; one that came while the page
-     was being swapped is asked for once the new poll element is in. */
+     was being swapped is asked for once the new poll element is in;
+   - a stream that fails is not reported to htmx's extension (which logs each failure) but asked
+     again here: by the browser itself after a dropped connection, after 2, 4 … 60 s after a
+     refusal (a 404 for a game the server does not know yet); a phone offline drops it. */
 (function () {
   "use strict";
   if (!window.htmx || !window.EventSource) return;
@@ -29,16 +32,20 @@
     this.real = null;
     this.done = false;
     this.latest = null;
+    this.wait = 0;
     this.visibility = function () { self.follow(); };
     document.addEventListener("visibilitychange", this.visibility);
     sources[url] = this;
     this.follow();
   }
+  LiveSource.prototype.drop = function () {
+    if (this.real) { this.real.close(); this.real = null; }
+    this.readyState = 0;
+  };
   LiveSource.prototype.follow = function () {
     if (this.done) return;
-    if (document.visibilityState === "hidden") {
-      if (this.real) { this.real.close(); this.real = null; }
-      this.readyState = 0;
+    if (document.visibilityState === "hidden" || navigator.onLine === false) {
+      this.drop();
       return;
     }
     if (this.real) return;
@@ -48,13 +55,19 @@
     real.onopen = function (e) {
       if (self.real !== real) return;
       self.readyState = 1;
+      self.wait = 0;
       if (self.onopen) self.onopen(e);
     };
-    real.onerror = function (e) {
+    real.onerror = function () {
       if (self.real !== real) return;
-      self.readyState = real.readyState;
-      if (real.readyState === 2) self.finish();  /* htmx's extension makes a new one, later */
-      if (self.onerror) self.onerror(e);
+      self.readyState = 0;  /* not open: the page polls every 3 s meanwhile */
+      if (real.readyState !== 2) return;  /* the browser reconnects by itself (the stream's retry) */
+      /* Refused (a 404 for a game the server does not know yet, a 503, a proxy's answer): asked
+         again later, more slowly each time, quietly (htmx's extension would log each failure). */
+      real.close();
+      self.real = null;
+      self.wait = Math.min((self.wait || 1000) * 2, 60000);
+      window.setTimeout(function () { self.follow(); }, self.wait);
     };
     Object.keys(this.listeners).forEach(function (type) { real.addEventListener(type, self.forwarder(type)); });
   };
@@ -115,6 +128,18 @@
       return;
     }
     asked = Date.now();
+  });
+
+  /* A phone that goes offline may keep a stream that will never say anything again: it is
+     dropped, so the page polls (and says it is offline when the polls fail, app.js); taken again
+     when the phone is back.  A poll that cannot reach the server says the same of its stream. */
+  function each(fn) { Object.keys(sources).forEach(function (url) { fn(sources[url]); }); }
+  window.addEventListener("offline", function () { each(function (s) { s.drop(); }); });
+  window.addEventListener("online", function () { each(function (s) { s.follow(); }); });
+  document.addEventListener("htmx:sendError", function (e) {
+    var elt = e.detail && e.detail.elt;
+    var source = elt && elt.classList && elt.classList.contains("poll") ? sourceOf(elt) : null;
+    if (source) { source.drop(); source.follow(); }
   });
 
   /* A version said while the page was being swapped: the new poll element asks for it. */
