@@ -37,11 +37,14 @@ import aiohttp
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from tests import servers  # noqa: E402
 from tests.bench_room import HX, create_table, group_cpu_seconds, percentile, round_form  # noqa: E402
 from tests.servers import ProductionServer, fresh_postgres  # noqa: E402
 
 VERSION = re.compile(r'data-version="(\d+)"')
 SAFETY_SECONDS = 30.0
+POLLING = False
+"""``--poll``: the phones poll every 3 s as before the streams (a baseline measured the same way)."""
 
 
 @dataclass
@@ -55,10 +58,11 @@ class Room:
     final: dict[int, int] = field(default_factory=dict)  # table -> its last version
     phones: dict[tuple[int, int], int] = field(default_factory=dict)  # (table, phone) -> version it shows
     streams_open: int = 0
+    until: float = float("inf")
 
 
-async def phone(base: str, index: int, seat: int, watch: str, room: Room, until: float) -> None:
-    """One watching phone: its stream on one connection, its fetches on another."""
+async def phone(base: str, index: int, seat: int, watch: str, room: Room, far: float) -> None:
+    """One watching phone: its stream on one connection, its fetches on another (until ``room.until``)."""
     version = 0
     room.phones[(index, seat)] = 0
     timeout = aiohttp.ClientTimeout(total=None, sock_read=40, sock_connect=20)
@@ -91,14 +95,22 @@ async def phone(base: str, index: int, seat: int, watch: str, room: Room, until:
                     room.errors.append(f"fetch {type(exc).__name__}")
 
         async def safety_net() -> None:
-            while time.monotonic() < until:
+            while time.monotonic() < room.until:
                 await asyncio.sleep(1.0)
                 if time.monotonic() - last_asked >= SAFETY_SECONDS:
                     await fetch(None)
 
+        if POLLING:  # today's page without a stream: a poll every 3 s, at its own phase
+            await asyncio.sleep(random.uniform(0, 3.0))
+            next_at = time.monotonic()
+            while time.monotonic() < room.until:
+                await fetch(None)
+                next_at += 3.0
+                await asyncio.sleep(max(0.0, next_at - time.monotonic()))
+            return
         net = asyncio.create_task(safety_net())
         try:
-            while time.monotonic() < until:
+            while time.monotonic() < room.until:
                 try:
                     async with streams.get(f"{base}/three-thirteen/g/{watch}/live",
                                            headers={"Accept": "text/event-stream"}) as response:
@@ -109,8 +121,9 @@ async def phone(base: str, index: int, seat: int, watch: str, room: Room, until:
                         room.streams_open += 1
                         try:
                             data = None
-                            while time.monotonic() < until:
-                                line = await asyncio.wait_for(response.content.readline(), until - time.monotonic())
+                            while time.monotonic() < room.until:
+                                line = await asyncio.wait_for(response.content.readline(),
+                                                              min(room.until, far) - time.monotonic())
                                 if not line:
                                     break
                                 text = line.decode().rstrip("\n")
@@ -164,13 +177,17 @@ async def run_room(base: str, tables: int, watchers: int, seconds: float, every:
     async with aiohttp.ClientSession() as session:
         made = [await create_table(session, base) for _ in range(tables)]
     room = Room(final={i: 0 for i in range(tables)})
-    started = time.monotonic()
-    writing_until = started + 5 + seconds  # 5 s for every phone to open its stream first
-    until = writing_until + 5  # then 5 s for the last writes to reach every phone
-    phones = [asyncio.create_task(phone(base, i, s, t.watch, room, until))
+    far = time.monotonic() + 3600
+    phones = [asyncio.create_task(phone(base, i, s, t.watch, room, far))
               for i, t in enumerate(made) for s in range(watchers)]
-    await asyncio.sleep(5)
-    opened = room.streams_open
+    opening = time.monotonic()
+    while not POLLING and room.streams_open < tables * watchers and time.monotonic() < opening + 60:
+        await asyncio.sleep(0.2)  # every phone opens its stream first (slow on a loaded machine)
+    await asyncio.sleep(3.0)
+    opened, open_seconds = room.streams_open, time.monotonic() - opening
+    writing_until = time.monotonic() + seconds
+    until = writing_until + 5  # then 5 s for the last writes to reach every phone
+    room.until = until
     server_cpu, client_cpu, load = group_cpu_seconds(group), time.process_time(), os.getloadavg()[0]
     keepers = [asyncio.create_task(keeper(base, i, t.keeper, room, writing_until, every)) for i, t in enumerate(made)]
     await asyncio.gather(*keepers)
@@ -182,8 +199,9 @@ async def run_room(base: str, tables: int, watchers: int, seconds: float, every:
                 if (table, version) in room.acked]
     behind = sum(1 for (table, _), version in room.phones.items() if version != room.final[table])
     ms = 1000
+    how = "polling every 3 s" if POLLING else f"{opened} streams open before the first write, in {open_seconds:.0f} s"
     print(f"room: {tables} tables x {watchers} watching phones = {tables * watchers} phones "
-          f"({opened} streams open before the first write), keepers saving every ~{every:g} s for {seconds:g} s")
+          f"({how}), keepers saving every ~{every:g} s for {seconds:g} s")
     print(f"delivery, write acknowledged -> fragment on the phone: {len(delivery)} (write, phone) pairs  "
           f"p50 {percentile(delivery, 50) * ms:6.1f} ms  p95 {percentile(delivery, 95) * ms:6.1f} ms  "
           f"p99 {percentile(delivery, 99) * ms:6.1f} ms  max {max(delivery, default=float('nan')) * ms:6.1f} ms")
@@ -219,9 +237,15 @@ def main() -> int:
     parser.add_argument("--server", choices=["waitress", "gunicorn", "both"], default="both")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn worker processes")
     parser.add_argument("--threads", type=int, default=None, help="threads (waitress) or per worker (gunicorn)")
+    parser.add_argument("--poll", action="store_true", help="the phones poll every 3 s, no stream (the baseline)")
+    parser.add_argument("--checkout", default=None, help="serve another checkout (e.g. main's, for the baseline)")
     parser.add_argument("--database", default=os.environ.get("TEST_DATABASE_URL"),
                         help="PostgreSQL for gunicorn (default TEST_DATABASE_URL): a fresh database is made on it")
     args = parser.parse_args()
+    global POLLING
+    POLLING = args.poll
+    if args.checkout:  # the servers run from that checkout's files (tests.servers starts them from REPO)
+        servers.REPO = Path(args.checkout).resolve()
     if args.seconds > 300 or args.tables * args.watchers > 2000:
         parser.error("keep runs short and rooms at most 2,000 phones: the machine is shared")
     with tempfile.TemporaryDirectory() as folder:

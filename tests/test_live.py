@@ -9,13 +9,15 @@ import os
 import re
 import signal
 import socket
+import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.servers import ProductionServer, fresh_postgres, postgres_url
+from referee.web import live
+from tests.servers import PrivatePostgres, ProductionServer, fresh_postgres, postgres_url
 
 NAMES = {"names": ["Ana", "Bao", "Chi"], "dealer": "0"}
 WATCH = re.compile(r'id="watch-link" type="text" readonly value="[^"]*/three-thirteen/g/([A-Za-z0-9_-]+)"')
@@ -262,3 +264,52 @@ def test_gunicorn_ends_its_streams_at_once_on_a_restart_and_nothing_is_missed(tm
             back = Stream(again.url, watch, last_event_id="0")
             assert back.event()["data"] == "1"
             back.close()
+
+
+def test_without_a_hand_over_a_flask_route_serves_the_same_stream_never_compressed(app, client):
+    """``flask run`` and the browser tests' server: the stream from a Flask route (a thread
+    each), with the same first event and headers; Flask-Compress leaves it alone."""
+    response = client.post("/three-thirteen/new", data=NAMES)
+    keeper = response.headers["Location"].rsplit("/", 1)[-1]
+    page = client.get(f"/three-thirteen/g/{keeper}").get_data(as_text=True)
+    watch = WATCH.search(page)
+    assert watch
+    stream = client.get(f"/three-thirteen/g/{watch.group(1)}/live", headers={"Accept-Encoding": "gzip, br"},
+                        buffered=False)
+    try:
+        assert stream.status_code == 200 and stream.mimetype == "text/event-stream"
+        assert "Content-Encoding" not in stream.headers
+        assert stream.headers["Cache-Control"] == "no-store" and stream.headers["X-Accel-Buffering"] == "no"
+        assert next(iter(stream.response)) == live.event(0, first=True)
+    finally:
+        stream.close()
+        hub = live.hub_of(app)
+        assert hub is not None
+        hub.stop()
+    assert client.get("/three-thirteen/g/nosuchgame/live").status_code == 404
+
+
+def test_a_database_that_stops_and_comes_back_keeps_every_stream_and_loses_nothing(tmp_path):
+    """PostgreSQL stopped under two gunicorn workers: the streams stay open (each hub asks once a
+    second meanwhile), and the first write once it is back reaches every one of them."""
+    with PrivatePostgres() as pg, \
+            ProductionServer("gunicorn", pg.url, tmp_path / "server.log", workers=2) as server:
+        keeper, watch = new_game(server.url)
+        streams = [Stream(server.url, watch) for _ in range(6)]
+        assert [s.event()["data"] for s in streams] == ["0"] * 6
+        pg.stop()
+        time.sleep(3)  # every hub finds the database gone
+        pg.start()
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:  # until the app answers again (its breaker lets one through each 2 s)
+            try:
+                with urllib.request.urlopen(f"{server.url}/healthz", timeout=10) as response:
+                    if response.status == 200:
+                        break
+            except OSError:
+                time.sleep(0.5)
+        save_round(server.url, keeper, 0)
+        assert [s.event()["data"] for s in streams] == ["1"] * 6
+        for s in streams:
+            s.close()
+        assert "event streams wait for the database" in server.output()
