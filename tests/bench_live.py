@@ -9,9 +9,10 @@ Run on demand (not part of the suite), against the production servers on loopbac
 Each server is started on a free loopback port: the LAN server (waitress) on a fresh SQLite
 file, gunicorn (``--workers``) on a fresh database of the PostgreSQL cluster of
 ``TEST_DATABASE_URL`` (or ``--database``).  Each watching phone does what a followed page does
-(static/js/live.js): it opens its table's event stream (``<page>/live``) on one connection, and
-on another it fetches the fragment (``?since=<version>``, htmx's headers) whenever an event
-names a version it does not show, plus a safety-net poll every 30 s.  Each table's keeper saves
+(static/js/live.js): it opens its table's event stream (``<page>/live``) on one connection, takes
+each fragment the stream sends, and on another connection fetches the fragment
+(``?since=<version>``, htmx's headers) whenever an event names only a version it does not show,
+plus a safety-net poll every 30 s.  Each table's keeper saves
 a round every ``--write-every`` seconds (default 6).  A phone's *delivery* time is from the
 keeper's write acknowledged (its 303 received) to that phone holding the fragment of that
 version (0 if it held it before the keeper's answer came).  It prints, per server: the delivery
@@ -58,6 +59,7 @@ class Room:
     final: dict[int, int] = field(default_factory=dict)  # table -> its last version
     phones: dict[tuple[int, int], int] = field(default_factory=dict)  # (table, phone) -> version it shows
     streams_open: int = 0
+    pushed: int = 0
     until: float = float("inf")
 
 
@@ -120,19 +122,29 @@ async def phone(base: str, index: int, seat: int, watch: str, room: Room, far: f
                             continue
                         room.streams_open += 1
                         try:
-                            data = None
+                            name, said, lines = "", None, 0
                             while time.monotonic() < room.until:
                                 line = await asyncio.wait_for(response.content.readline(),
                                                               min(room.until, far) - time.monotonic())
                                 if not line:
                                     break
                                 text = line.decode().rstrip("\n")
-                                if text.startswith("data: "):
-                                    data = int(text[6:])
-                                elif text == "" and data is not None:
-                                    said, data = data, None
-                                    if said > version:
+                                if text.startswith("event: "):
+                                    name = text[7:]
+                                elif text.startswith("id: "):
+                                    said = int(text[4:])
+                                elif text.startswith("data: "):
+                                    lines += 1
+                                elif text == "" and said is not None:
+                                    if name == "fragment" and said > version:  # the page itself: swapped in
+                                        version = said
+                                        room.pushed += 1
+                                        room.shown.append((index, version, time.monotonic()))
+                                        room.phones[(index, seat)] = version
+                                        last_asked = time.monotonic()
+                                    elif name == "version" and said > version:  # the version alone: fetched
                                         asyncio.get_running_loop().create_task(fetch(said))
+                                    name, said, lines = "", None, 0
                         finally:
                             room.streams_open -= 1
                 except TimeoutError:
@@ -206,8 +218,8 @@ async def run_room(base: str, tables: int, watchers: int, seconds: float, every:
           f"p50 {percentile(delivery, 50) * ms:6.1f} ms  p95 {percentile(delivery, 95) * ms:6.1f} ms  "
           f"p99 {percentile(delivery, 99) * ms:6.1f} ms  max {max(delivery, default=float('nan')) * ms:6.1f} ms")
     print(f"writes (303): {len(room.writes)}  p50 {percentile(room.writes, 50) * ms:6.1f} ms  "
-          f"p99 {percentile(room.writes, 99) * ms:6.1f} ms  stale (409): {room.stale_writes};  fragments fetched: "
-          f"{room.fetches}")
+          f"p99 {percentile(room.writes, 99) * ms:6.1f} ms  stale (409): {room.stale_writes};  fragments sent in the "
+          f"streams: {room.pushed}, fetched: {room.fetches}")
     kinds: dict[str, int] = {}
     for e in room.errors:
         kinds[e] = kinds.get(e, 0) + 1

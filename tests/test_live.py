@@ -89,12 +89,24 @@ class Stream:
         return found
 
     def event(self) -> dict[str, str]:
-        """The next event's fields (comments skipped)."""
+        """The next event's fields, its ``data`` lines joined (comments skipped)."""
         while True:
             block = self._until(b"\n\n").decode()
-            fields = dict(line.split(": ", 1) for line in block.split("\n") if line and not line.startswith(":"))
+            fields: dict[str, str] = {}
+            for name, _, value in (line.partition(": ") for line in block.split("\n") if line and line[0] != ":"):
+                fields[name] = f"{fields[name]}\n{value}" if name == "data" and name in fields else value
             if fields:
                 return fields
+
+    def version(self) -> str:
+        """The version the next event says: a fragment's (the page a poll would get) or the version's own."""
+        said = self.event()
+        if said["event"] == "fragment":
+            found = re.search(r'data-version="(\d+)"', said["data"])
+            assert found and found.group(1) == said["id"], said
+            return said["id"]
+        assert said["event"] == "version", said
+        return said["data"]
 
     def ended(self) -> bool:
         """Whether the server closed the stream (read until it does; what came is kept)."""
@@ -128,9 +140,19 @@ def test_the_first_event_is_the_game_as_it_is_and_each_save_follows(lan):
     first = stream.event()
     assert first == {"retry": "2000", "id": "1", "event": "version", "data": "1"}
     save_round(lan.url, keeper, 1)
-    assert stream.event() == {"id": "2", "event": "version", "data": "2"}
+    news = stream.event()  # the fragment a poll would get, drawn once for every phone like this one
+    assert (news["id"], news["event"]) == ("2", "fragment")
+    fragment = news["data"]
+    assert 'data-version="2"' in fragment and 'id="sheet"' in fragment and "<html" not in fragment
+    assert "Enter round" not in fragment  # a watcher's: no keeper's controls
+    with urllib.request.urlopen(urllib.request.Request(f"{lan.url}/three-thirteen/g/{watch}?since=1",
+                                                       headers={"HX-Request": "true"}), timeout=10) as polled:
+        assert polled.read().decode() == fragment  # exactly what the poll answers
     keeper_stream = Stream(lan.url, keeper)  # a keeper's page follows too (another keeper may write)
     assert keeper_stream.event()["data"] == "2"
+    save_round(lan.url, keeper, 2)
+    assert "Enter round" in keeper_stream.event()["data"]  # the keeper's fragment, with its controls
+    assert stream.version() == "3"
     stream.close()
     keeper_stream.close()
 
@@ -154,7 +176,7 @@ def test_a_reconnect_is_sent_the_state_first_whatever_last_event_id_it_sends(lan
     save_round(lan.url, keeper, 1)
     for last in (None, "0", "garbage"):
         again = Stream(lan.url, watch, last_event_id=last)
-        assert again.event()["data"] == "2"
+        assert again.version() == "2"
         again.close()
 
 
@@ -167,7 +189,7 @@ def test_streams_hold_none_of_the_lan_servers_threads(lan):
     with urllib.request.urlopen(f"{lan.url}/three-thirteen/g/{watch}", timeout=10) as response:
         assert response.status == 200
     save_round(lan.url, keeper, 0)
-    assert [s.event()["data"] for s in streams] == ["1"] * 12
+    assert [s.version() for s in streams] == ["1"] * 12
     for s in streams:
         s.close()
 
@@ -236,7 +258,7 @@ def test_a_write_on_one_worker_reaches_the_streams_of_the_other_on_postgresql(tm
         assert len(held) == 2 and min(held.values()) >= 1, f"the streams are all on one worker: {held}"
         for version in range(3):
             save_round(server.url, keeper, version)
-            assert [s.event()["data"] for s in streams] == [str(version + 1)] * len(streams)
+            assert [s.version() for s in streams] == [str(version + 1)] * len(streams)
         for s in streams:
             s.close()
 
@@ -287,6 +309,8 @@ def test_without_a_hand_over_a_flask_route_serves_the_same_stream_never_compress
         assert hub is not None
         hub.stop()
     assert client.get("/three-thirteen/g/nosuchgame/live").status_code == 404
+    head = client.head(f"/three-thirteen/g/{watch.group(1)}/live")  # answered at once: no stream held
+    assert head.status_code == 200 and head.get_data() == b""
 
 
 def test_a_database_that_stops_and_comes_back_keeps_every_stream_and_loses_nothing(tmp_path):
@@ -309,7 +333,7 @@ def test_a_database_that_stops_and_comes_back_keeps_every_stream_and_loses_nothi
             except OSError:
                 time.sleep(0.5)
         save_round(server.url, keeper, 0)
-        assert [s.event()["data"] for s in streams] == ["1"] * 6
+        assert [s.version() for s in streams] == ["1"] * 6
         for s in streams:
             s.close()
         assert "event streams wait for the database" in server.output()

@@ -39,22 +39,25 @@ from __future__ import annotations
 import contextlib
 import logging
 import queue
+import re
 import selectors
 import socket
 import threading
 import time
 import weakref
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from typing import Any
 
-from flask import Flask, Response, abort
+from flask import Flask, Response, abort, request
 from flask_babel import gettext
 from sqlalchemy import bindparam, or_, select
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
+from werkzeug.test import EnvironBuilder
 
 from referee.web import registry, store
+from referee.web.bounded import answer_cookies
 from referee.web.extensions import db
 from referee.web.groups import GROUP_GAME
 from referee.web.models import Game
@@ -82,6 +85,7 @@ _BY_TOKENS = select(_games.id, _games.version, _games.kind, _games.keeper_token,
     or_(_games.keeper_token.in_(bindparam("tokens", expanding=True)),
         _games.watch_token.in_(bindparam("tokens", expanding=True))))
 _CHUNK = 500
+_SHOWN_VERSION = re.compile(r'data-version="([0-9]+)"')
 
 HEADERS = (b"HTTP/1.1 200 OK\r\n"
            b"Content-Type: text/event-stream; charset=utf-8\r\n"
@@ -112,6 +116,47 @@ def event(version: int, *, first: bool = False) -> bytes:
     """
     head = f"retry: {RETRY_MS}\n" if first else ""
     return f"{head}id: {version}\nevent: version\ndata: {version}\n\n".encode()
+
+
+def fragment_event(version: int, fragment: str) -> bytes:
+    """One event carrying the fragment a poll would get (each of its lines a ``data:`` line).
+
+    >>> fragment_event(3, '<section data-version="3">\\n  <p>Ann</p>\\r\\n</section>')
+    b'id: 3\\nevent: fragment\\ndata: <section data-version="3">\\ndata:   <p>Ann</p>\\ndata: </section>\\n\\n'
+    """
+    lines = "".join(f"data: {line}\n" for line in fragment.replace("\r\n", "\n").replace("\r", "\n").split("\n"))
+    return f"id: {version}\nevent: fragment\n{lines}\n".encode()
+
+
+SHOWN_HEADERS = ("HOST", "COOKIE", "ACCEPT_LANGUAGE", "X_FORWARDED_PROTO", "X_FORWARDED_HOST")
+"""What a fragment depends on, of the stream's request (besides its link): the address (share
+links), the language and house-rules cookies, the language asked for, a trusted proxy's word."""
+
+
+def shown_headers(pairs: Any) -> dict[str, str]:
+    """The :data:`SHOWN_HEADERS` of a request's headers (``Accept-Language`` or ``ACCEPT_LANGUAGE``),
+    each at most 2,000 characters.
+
+    >>> shown_headers([("Host", "x:8000"), ("User-Agent", "y"), ("ACCEPT_LANGUAGE", "vi")])
+    {'HOST': 'x:8000', 'ACCEPT_LANGUAGE': 'vi'}
+    """
+    kept: dict[str, str] = {}
+    for name, value in pairs:
+        key = str(name).upper().replace("-", "_")
+        if key in SHOWN_HEADERS:
+            kept[key] = str(value)[:2000]
+    return kept
+
+
+def _variant(headers: dict[str, str], scheme: str) -> Hashable:
+    """What of a stream's request changes the fragment it is sent (its cookies, only those the app reads)."""
+    return (scheme, headers.get("HOST", ""), answer_cookies(headers.get("COOKIE", "")),
+            headers.get("ACCEPT_LANGUAGE", "")[:200], headers.get("X_FORWARDED_PROTO", ""),
+            headers.get("X_FORWARDED_HOST", ""))
+
+
+Render = Callable[[str, int, dict[str, str], str], str | None]
+"""``render(page path, since, headers, scheme)``: the fragment a poll of the page would get, or ``None``."""
 
 
 class SocketSink:
@@ -197,12 +242,16 @@ Sink = SocketSink | QueueSink
 
 
 class _Stream:
-    __slots__ = ("game", "kind", "sent", "sink", "token")
+    __slots__ = ("game", "headers", "kind", "path", "scheme", "sent", "sink", "token", "variant")
 
-    def __init__(self, sink: Sink, token: str, kind: str) -> None:
+    def __init__(self, sink: Sink, token: str, kind: str, path: str, headers: dict[str, str], scheme: str) -> None:
         self.sink = sink
         self.token = token
         self.kind = kind
+        self.path = path
+        self.headers = headers
+        self.scheme = scheme
+        self.variant = (token, _variant(headers, scheme))
         self.game: int | None = None
         self.sent = -1
 
@@ -210,9 +259,10 @@ class _Stream:
 class Hub:
     """Every event stream of one process, served by one thread (see the module docstring)."""
 
-    def __init__(self, engine: Engine, pages: dict[str, str], *, check: float = CHECK_SECONDS,
-                 heartbeat: float = HEARTBEAT_SECONDS, limit: int = STREAM_LIMIT) -> None:
+    def __init__(self, engine: Engine, pages: dict[str, str], *, render: Render | None = None,
+                 check: float = CHECK_SECONDS, heartbeat: float = HEARTBEAT_SECONDS, limit: int = STREAM_LIMIT) -> None:
         self.engine = engine
+        self.render = render
         self.pages = pages  # path before the token -> the game's kind
         self.check = check
         self.heartbeat = heartbeat
@@ -237,9 +287,13 @@ class Hub:
         kind = self.pages.get(prefix + "/")
         return (token, kind) if kind is not None and is_token(token) else None
 
-    def take(self, sink: Sink, token: str, kind: str) -> None:
-        """A new stream: answered by the hub's thread (started if it is not running)."""
-        stream = _Stream(sink, token, kind)
+    def take(self, sink: Sink, token: str, kind: str, *, headers: dict[str, str] | None = None,
+             scheme: str = "http") -> None:
+        """A new stream: answered by the hub's thread (started if it is not running).  ``headers``
+        (:func:`shown_headers`) and ``scheme`` are its request's: the fragments it is sent are drawn
+        for them."""
+        prefix = next((p for p, k in self.pages.items() if k == kind), "/")
+        stream = _Stream(sink, token, kind, prefix + token, headers or {}, scheme)
         with self.lock:
             if self.stopping or len(self.streams) + len(self.pending) >= self.limit:
                 sink.refuse(BUSY)
@@ -401,14 +455,35 @@ class Hub:
             with self.lock:
                 streams = list(self.by_game.get(game, ()))
             version = versions.get(game)
+            said: dict[Hashable, tuple[int, bytes]] = {}  # one fragment per link and variant
             for stream in streams:
                 if version is None:  # the game was removed (retention): its phones reconnect and hear 404
                     self._drop(stream, selector)
-                elif version != stream.sent:
-                    stream.sent = version
-                    if not stream.sink.send(event(version)):
-                        self._drop(stream, selector)
+                    continue
+                if version == stream.sent:
+                    continue
+                if stream.variant not in said:
+                    said[stream.variant] = self._news(stream, version)
+                stream.sent, data = said[stream.variant]
+                if not stream.sink.send(data):
+                    self._drop(stream, selector)
         return True
+
+    def _news(self, stream: _Stream, version: int) -> tuple[int, bytes]:
+        """What to send the streams like ``stream`` now that its game is at ``version``: the
+        fragment a poll would get (drawn once for them all), or the version alone (the phones
+        fetch it) when it cannot be drawn."""
+        if self.render is not None:
+            try:
+                fragment = self.render(stream.path, stream.sent, stream.headers, stream.scheme)
+            except Exception:  # drawing failed (the database went away meanwhile): the phones ask themselves
+                log.exception("a followed page's fragment could not be drawn for its event stream")
+                fragment = None
+            if fragment is not None:
+                shown = _SHOWN_VERSION.search(fragment)
+                drawn = int(shown.group(1)) if shown else version
+                return drawn, fragment_event(drawn, fragment)
+        return version, event(version)
 
     def _drop(self, stream: _Stream, selector: selectors.BaseSelector) -> None:
         with self.lock:
@@ -478,15 +553,47 @@ def stream_route(hub: Hub, kind: str) -> Callable[[str], Response]:
             abort(404, gettext("No game has this link. Check that it was copied whole."))
         if store.game_version(token, kind) is None:
             abort(404, gettext("No game has this link. Check that it was copied whole."))
-        sink = QueueSink()
-        hub.take(sink, token, kind)
-        response = Response(sink.chunks(), mimetype="text/event-stream")
+        if request.method != "GET":  # HEAD: the headers only, no stream to hold a thread
+            response = Response(b"", mimetype="text/event-stream")
+        else:
+            sink = QueueSink()
+            hub.take(sink, token, kind, headers=shown_headers(request.headers.items()), scheme=request.scheme)
+            response = Response(sink.chunks(), mimetype="text/event-stream")
         response.headers["Cache-Control"] = "no-store"
         response.headers["X-Accel-Buffering"] = "no"
         return response
 
     live.__name__ = f"live_{kind}"
     return live
+
+
+def fragment_drawer(app: Flask) -> Render:
+    """Draw a followed page's fragment as the app answers a phone's poll (``?since=``, htmx's
+    ``HX-Request``) with the stream's own address, cookies and language; not compressed."""
+
+    def render(path: str, since: int, headers: dict[str, str], scheme: str) -> str | None:
+        asked = {name.replace("_", "-").title(): value for name, value in headers.items()}
+        asked["HX-Request"] = "true"
+        host = headers.get("HOST") or "localhost"
+        environ = EnvironBuilder(path=path, query_string=f"since={since}", headers=list(asked.items()),
+                                 base_url=f"{scheme}://{host}").get_environ()
+        environ["REMOTE_ADDR"] = "127.0.0.1"
+        answer: list[str] = []
+
+        def start_response(status: str, _headers: Any, _exc_info: Any = None) -> Callable[[bytes], object]:
+            answer.append(status)
+            return lambda _data: None
+
+        chunks = app.wsgi_app(environ, start_response)
+        try:
+            body = b"".join(chunks)
+        finally:
+            close = getattr(chunks, "close", None)
+            if close is not None:
+                close()
+        return body.decode() if answer and answer[0].startswith("200 ") else None
+
+    return render
 
 
 def init_app(app: Flask) -> None:
@@ -496,7 +603,7 @@ def init_app(app: Flask) -> None:
         return
     with app.app_context():
         engine = db.engine
-    hub = Hub(engine, pages)
+    hub = Hub(engine, pages, render=fragment_drawer(app))
     app.extensions[KEY] = hub
     _HUBS.add(hub)
     if wake_all not in store.COMMITTED:

@@ -28,7 +28,7 @@ class LiveThreadWorker(ThreadWorker):  # type: ignore[misc]  # gunicorn has no t
         if hub is None or found is None:
             return bool(super().handle_request(req, conn))
         conn.live = True
-        hub.take(live.SocketSink(conn.sock), *found)
+        hub.take(live.SocketSink(conn.sock), *found, headers=live.shown_headers(req.headers), scheme=req.scheme)
         return False
 
     def handle(self, conn: Any) -> Any:

@@ -35,6 +35,7 @@ import io
 import logging
 import os
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -101,13 +102,23 @@ def live_dispatcher(app: Any, threads: int) -> Any:
             requests = getattr(channel, "requests", None) or []
             asked = requests[0] if len(requests) == 1 else None
             found = hub.match(asked.command, asked.path) if hub is not None and asked is not None else None
-            if hub is None or found is None:
+            if hub is None or found is None or asked is None:
                 super().add_task(channel)
                 return
-            sock = channel.socket
-            channel.del_channel()  # waitress forgets the connection (and stops counting it): the hub has it
-            channel.connected = False
-            hub.take(live.SocketSink(sock), *found)
+            headers, scheme = live.shown_headers(asked.headers.items()), asked.url_scheme
+
+            def hand_over() -> None:
+                sock = channel.socket
+                channel.del_channel()  # waitress forgets the connection (and stops counting it): the hub has it
+                channel.connected = False
+                hub.take(live.SocketSink(sock), *found, headers=headers, scheme=scheme)
+
+            if threading.current_thread().name.startswith("waitress-"):
+                # A request that came behind another on the connection, queued by a task thread:
+                # only the loop that owns the connections may take one out of its map.
+                channel.server.trigger.pull_trigger(hand_over)
+            else:
+                hand_over()
 
     dispatcher = Dispatcher()
     dispatcher.set_thread_count(threads)

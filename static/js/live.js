@@ -1,7 +1,8 @@
 /* Live at the table: a followed page follows its game's event stream (referee/web/live.py).
 
    The markup is htmx's own (base.html: hx-ext="sse" sse-connect="<page>/live"; the poll element
-   of partials/followed.html: hx-trigger="every 3s, sse:version").  This file adds three things:
+   of partials/followed.html: hx-trigger="every 3s, sse:version" sse-swap="fragment": the stream
+   sends the fragment itself, or the version alone for the poll to ask).  This file adds:
 
    - one stream per visible page: a tab in the background closes its stream and follows by
      polling (a phone with many tabs never holds more than the few connections a browser allows
@@ -56,6 +57,12 @@
       if (self.real !== real) return;
       self.readyState = 1;
       self.wait = 0;
+      /* Back after being offline: one poll, whose answer says the page is fresh again (app.js). */
+      if (document.documentElement.classList.contains("is-offline")) {
+        Array.prototype.forEach.call(document.querySelectorAll(".poll"), function (poll) {
+          window.htmx.trigger(poll, "sse:version", { data: "-1" });
+        });
+      }
       if (self.onopen) self.onopen(e);
     };
     real.onerror = function () {
@@ -76,7 +83,7 @@
     if (!this.forwarders[type]) {
       this.forwarders[type] = function (e) {
         if (self.real !== e.target) return;
-        if (type === "version") self.latest = Number(e.data);
+        if (type === "version" || type === "fragment") self.latest = Number(e.lastEventId);
         (self.listeners[type] || []).slice().forEach(function (fn) { fn.call(self, e); });
       };
     }
@@ -140,6 +147,15 @@
     var elt = e.detail && e.detail.elt;
     var source = elt && elt.classList && elt.classList.contains("poll") ? sourceOf(elt) : null;
     if (source) { source.drop(); source.follow(); }
+  });
+
+  /* A fragment the page shows already (its own write's answer came first) is not swapped in. */
+  document.addEventListener("htmx:sseBeforeMessage", function (e) {
+    var elt = e.target;
+    var id = Number(e.detail && e.detail.lastEventId);
+    var since = elt && elt.classList && elt.classList.contains("poll") ? shown(elt) : null;
+    if (since !== null && !isNaN(id) && id <= since) e.preventDefault();
+    else asked = Date.now();
   });
 
   /* A version said while the page was being swapped: the new poll element asks for it. */
