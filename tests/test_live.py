@@ -67,10 +67,12 @@ def save_round(base: str, keeper: str, version: int) -> None:
 class Stream:
     """One phone's event stream, read as a browser reads it (raw HTTP/1.1 on its own socket)."""
 
-    def __init__(self, base: str, token: str, *, last_event_id: str | None = None, timeout: float = 20) -> None:
+    def __init__(self, base: str, token: str, *, last_event_id: str | None = None, timeout: float = 20,
+                 language: str | None = None) -> None:
         host, port = base.removeprefix("http://").split(":")
         self.sock = socket.create_connection((host, int(port)), timeout=timeout)
         extra = f"Last-Event-ID: {last_event_id}\r\n" if last_event_id is not None else ""
+        extra += f"Accept-Language: {language}\r\n" if language else ""
         self.sock.sendall(f"GET /three-thirteen/g/{token}/live HTTP/1.1\r\nHost: {host}:{port}\r\n"
                           f"Accept: text/event-stream\r\nAccept-Encoding: gzip, br\r\n{extra}\r\n".encode())
         self.buffer = b""
@@ -155,6 +157,19 @@ def test_the_first_event_is_the_game_as_it_is_and_each_save_follows(lan):
     assert stream.version() == "3"
     stream.close()
     keeper_stream.close()
+
+
+def test_each_phone_is_sent_the_fragment_in_its_own_language(lan):
+    keeper, watch = new_game(lan.url)
+    streams = {lang: [Stream(lan.url, watch, language=lang) for _ in range(2)] for lang in ("en", "vi")}
+    assert [s.event()["data"] for group in streams.values() for s in group] == ["0"] * 4
+    save_round(lan.url, keeper, 0)
+    said = {lang: [s.event()["data"] for s in group] for lang, group in streams.items()}
+    assert said["en"][0] == said["en"][1] and said["vi"][0] == said["vi"][1]
+    assert 'lang="vi"' not in said["en"][0] and said["en"][0] != said["vi"][0]
+    for group in streams.values():
+        for s in group:
+            s.close()
 
 
 def test_an_unknown_link_is_a_404_and_the_server_keeps_serving(lan):

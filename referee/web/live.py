@@ -7,13 +7,17 @@ extension, ``templates/partials/followed.html``).  Its answer is ``text/event-st
 * at once, the game's version as it is now (``retry: 2000``, ``id: <version>``,
   ``event: version``, ``data: <version>``), so a phone that (re)connects learns at once whether
   it missed something, whatever ``Last-Event-ID`` it sends or loses;
-* the version again each time the game moves on (a round saved, a play, an undo);
+* each time the game moves on (a round saved, a play, an undo), the fragment a poll would get
+  (``id: <version>``, ``event: fragment``, one ``data:`` line per line of it): drawn once for
+  every stream of the same link, address, language and house-rules cookies, by the app itself
+  answering a poll (:func:`fragment_drawer`), and swapped in by htmx as a poll's answer is; the
+  version alone (``event: version``: the page's poll asks for it) when it cannot be drawn;
 * a comment line every :data:`HEARTBEAT_SECONDS`, which keeps proxies from closing an idle
   stream and finds phones that went away.
 
-The event says *that* the page is behind, not what it shows: the page's own poll element fetches
-the fragment (``?since=<version>``), which the table's other phones get from the shared answer
-(:mod:`referee.web.quick_poll`, :mod:`referee.web.news`), rendered once in the reader's language.
+A save thus reaches every phone of the table in one write of a few KB to each socket, with no
+request of theirs: twenty phones asking for the same fragment at the same moment would each take
+one of the server's few threads, most of them to wait for the one that draws it.
 
 A stream holds no thread.  The server hands its socket over before Flask (the LAN server's
 dispatcher, :func:`waitress_dispatcher`; gunicorn's worker, :mod:`referee.web.live_worker`) to the
@@ -24,7 +28,7 @@ process's :class:`Hub`: one thread, one selector over every stream's socket, whi
 * looks up the versions of every game a stream follows (one query, every :data:`CHECK_SECONDS`,
   at once after a write of this process): a write of another process or another container is
   seen within that time, with one database connection per process, never one per phone,
-* sends the events and the heartbeats (a phone that does not read its stream is dropped: it
+* draws the fragments, sends the events and the heartbeats (a phone that does not read its stream is dropped: it
   reconnects and is sent the state first),
 * closes every stream when the process stops (a restart does not wait for the phones).
 
