@@ -122,29 +122,28 @@ async def phone(base: str, index: int, seat: int, watch: str, room: Room, far: f
                             continue
                         room.streams_open += 1
                         try:
-                            name, said, lines = "", None, 0
+                            buffer = b""
                             while time.monotonic() < room.until:
-                                line = await asyncio.wait_for(response.content.readline(),
-                                                              min(room.until, far) - time.monotonic())
-                                if not line:
+                                chunk = await asyncio.wait_for(response.content.readany(),
+                                                               min(room.until, far) - time.monotonic())
+                                if not chunk:
                                     break
-                                text = line.decode().rstrip("\n")
-                                if text.startswith("event: "):
-                                    name = text[7:]
-                                elif text.startswith("id: "):
-                                    said = int(text[4:])
-                                elif text.startswith("data: "):
-                                    lines += 1
-                                elif text == "" and said is not None:
-                                    if name == "fragment" and said > version:  # the page itself: swapped in
+                                buffer += chunk
+                                while b"\n\n" in buffer:  # one event (a fragment's lines are data: lines)
+                                    block, _, buffer = buffer.partition(b"\n\n")
+                                    head = dict(line.split(b": ", 1) for line in block.split(b"\n", 3)[:3]
+                                                if line.startswith((b"id: ", b"event: ")))
+                                    if b"id" not in head:
+                                        continue  # a comment line
+                                    said = int(head[b"id"])
+                                    if head.get(b"event") == b"fragment" and said > version:  # swapped in
                                         version = said
                                         room.pushed += 1
                                         room.shown.append((index, version, time.monotonic()))
                                         room.phones[(index, seat)] = version
                                         last_asked = time.monotonic()
-                                    elif name == "version" and said > version:  # the version alone: fetched
+                                    elif head.get(b"event") == b"version" and said > version:  # fetched
                                         asyncio.get_running_loop().create_task(fetch(said))
-                                    name, said, lines = "", None, 0
                         finally:
                             room.streams_open -= 1
                 except TimeoutError:
@@ -238,6 +237,9 @@ def measure(kind: str, database: str, args: argparse.Namespace, tmp: Path) -> No
         print(f"\n== server: {label}, {database.split(':', 1)[0]}, {server.url}", flush=True)
         group = server.process.pid if server.process else None
         asyncio.run(run_room(server.url, args.tables, args.watchers, args.seconds, args.write_every, group))
+        problems = [line for line in server.output().splitlines() if "Traceback" in line or "Error" in line]
+        if problems:
+            print(f"the server's log says ({len(problems)} lines):", *problems[:5], sep="\n  ")
 
 
 def main() -> int:
