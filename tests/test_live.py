@@ -324,6 +324,10 @@ def test_without_a_hand_over_a_flask_route_serves_the_same_stream_never_compress
         assert hub is not None
         hub.stop()
     assert client.get("/three-thirteen/g/nosuchgame/live").status_code == 404
+    home = client.get("/").get_data(as_text=True)  # a page that follows no game carries no stream
+    assert "sse-connect" not in home and "htmx-ext-sse" not in home and "js/live." not in home
+    round_page = client.get(f"/three-thirteen/g/{keeper}/round/1").get_data(as_text=True)  # nor one without a poll
+    assert "sse-connect" not in round_page and "htmx-ext-sse" not in round_page
     head = client.head(f"/three-thirteen/g/{watch.group(1)}/live")  # answered at once: no stream held
     assert head.status_code == 200 and head.get_data() == b""
 

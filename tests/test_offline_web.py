@@ -35,8 +35,7 @@ def test_pages_and_fragments_are_compressed_with_brotli_or_gzip(client):
 def test_static_files_have_versioned_names_a_year_long_immutable_cache_and_brotli(client):
     links = static_links(client.get("/").get_data(as_text=True))
     assert {re.sub(r"\.[0-9a-f]{12}\.", ".", u) for u in links} >= {
-        "/static/css/app.css", "/static/js/app.js", "/static/js/picker.js", "/static/vendor/htmx.min.js",
-        "/static/vendor/htmx-ext-sse.min.js", "/static/js/live.js"}
+        "/static/css/app.css", "/static/js/app.js", "/static/js/picker.js", "/static/vendor/htmx.min.js"}
     for url in links:
         assert assets.HASHED.search(url), url
         response = client.get(url, headers=BROTLI)

@@ -154,8 +154,6 @@ class FollowedContext(TypedDict):
     links: ShareLinks
     qr: Callable[[str], Markup]
     live: str
-    stream: str
-    """The page's event stream (:mod:`referee.web.live`), which its poll follows while it is open."""
 
 
 @dataclass(frozen=True)
@@ -230,8 +228,6 @@ class FollowedGame(Generic[S]):
             "links": share_links(access, self.endpoint),
             "qr": qr_svg,
             "live": self.live,
-            "stream": url_for(self.endpoint, token=access.game.keeper_token if access.can_write
-                              else access.game.watch_token) + "/live",
         }
 
     # --- writing ------------------------------------------------------------------------
