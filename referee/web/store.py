@@ -10,7 +10,7 @@ on SQLite and PostgreSQL.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Container, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
@@ -348,6 +348,17 @@ def history(game: Game) -> list[Event]:
 def live_events(game: Game) -> list[Event]:
     """The events still in force at the version this request read."""
     return effective_events(history(game))
+
+
+def records_of(events: Iterable[Event], *, leave: Container[str] = ()) -> list[dict[str, Any]]:
+    """Stored events read back as the library's records, the kinds in ``leave`` left out.
+
+    One convention for every game's stored records (:meth:`referee.web.tables.Done.of` writes
+    it): the event's kind is the record's ``action``, its payload the record's ``to_dict()``.
+    Events stored before that convention (a score sheet's payload without ``"action"``) read
+    the same: the kind is the action.
+    """
+    return [{**event.payload, "action": event.kind} for event in events if event.kind not in leave]
 
 
 def effective_events(events: Iterable[Event]) -> list[Event]:

@@ -65,7 +65,7 @@ def new() -> Response:
 
 
 def state_of(game: Game) -> State:
-    return replay(game.setup, [e.payload for e in store.live_events(game)])
+    return replay(game.setup, store.records_of(store.live_events(game)))
 
 
 def last_move(access: store.Access, state: State) -> str | None:
@@ -93,7 +93,7 @@ def decide(access: store.Access, state: State) -> Done:
     if not raw.strip():
         raise UnreadableInput(message("Tap the cards played, in order, then Play."), field="cards")
     record = state.play(raw)
-    return Done(record.action, record.to_dict())
+    return Done.of(record)
 
 
 @bp.post("/g/<token>/play")
