@@ -259,7 +259,10 @@ def test_vulture_finds_no_dead_code(tmp_path):
     result = subprocess.run(
         [sys.executable, "-m", "vulture", "referee", "tests", "app.py", "vulture_whitelist.py", str(read),
          "--min-confidence", "60", "--exclude", "referee/web/migrations,tests/a11y",
-         "--ignore-decorators", VULTURE_DECORATORS],
+         "--ignore-decorators", VULTURE_DECORATORS,
+         # The contract's can_x (referee/errors.py): every action of a state machine has one, asked
+         # by callers of the library whether or not this app does; no whitelist line per game.
+         "--ignore-names", "can_*"],
         capture_output=True, text=True, cwd=ROOT,
     )
     assert not result.stderr, result.stderr
