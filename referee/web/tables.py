@@ -168,6 +168,17 @@ Render = Callable[[Access, S, Feedback, int], Response]
 Decide = Callable[[Access, S], tuple[str, dict[str, Any]]]
 
 
+@dataclass(frozen=True)
+class Action(Generic[S]):
+    """One keeper action of a followed game as :meth:`FollowedGame.routes` registers it: its
+    ``decide``, the form fields kept as typed on a refusal or a 409 (``typed``, each cut to
+    200 characters) and the field a refusal is said beside (``at``)."""
+
+    decide: Decide[S]
+    typed: tuple[str, ...] = ()
+    at: str | None = None
+
+
 class FollowedContext(TypedDict):
     """What every page of a followed game shows (:meth:`FollowedGame.context`): the game, whether
     this phone may enter, this link's token, the share box and what the page's poll follows."""
@@ -268,6 +279,25 @@ class FollowedGame(Generic[S]):
             "qr": qr_svg,
             "live": self.live,
         }
+
+    def routes(self, actions: Mapping[str, Action[S]], *, undo: bool = True) -> None:
+        """Register the mechanical routes every followed game has, on its blueprint: the table
+        page (``GET /g/<token>``, at :attr:`endpoint`), each action (``POST /g/<token>/<name>``,
+        endpoint ``<name>``) and, with ``undo``, undo (``POST /g/<token>/undo``).  A game whose
+        routes need more (a page of its own, a write that reads the path) writes them itself.
+        """
+        self.blueprint.add_url_rule("/g/<token>", self.endpoint.rsplit(".", 1)[-1], self.page)
+        for name, action in actions.items():
+            self.blueprint.add_url_rule(f"/g/<token>/{name}", name, self._route(action), methods=["POST"])
+        if undo:
+            self.blueprint.add_url_rule("/g/<token>/undo", "undo", lambda token: self.undo(token), methods=["POST"])
+
+    def _route(self, action: Action[S]) -> Callable[[str], Response]:
+        def route(token: str) -> Response:
+            typed = {name: str(request.form.get(name, ""))[:200] for name in action.typed}
+            return self.write(token, action.decide, typed=typed, at=action.at)
+
+        return route
 
     # --- writing ------------------------------------------------------------------------
 
