@@ -81,6 +81,8 @@ HEAD_SUPPORT = NODE_MODULES / "htmx-ext-head-support" / "dist" / "head-support.m
 """htmx's own head-support extension (``htmx-ext-head-support``, pinned beside htmx): a boosted
 link or form brings the next page's ``<head>`` (its stylesheets and scripts) with its body.  It
 is served inside ``vendor/htmx.min.js``, after htmx (one request fewer on every first visit)."""
+HTMX_SSE = NODE_MODULES / "htmx-ext-sse" / "dist" / "sse.min.js"
+"""htmx's own SSE extension (``htmx-ext-sse``, pinned beside it): the followed pages' event streams."""
 
 
 def sources() -> dict[str, Path]:
@@ -91,6 +93,8 @@ def sources() -> dict[str, Path]:
             found[path.relative_to(STATIC).as_posix()] = path
     if HTMX.exists():
         found["vendor/htmx.min.js"] = HTMX
+    if HTMX_SSE.exists():
+        found["vendor/htmx-ext-sse.min.js"] = HTMX_SSE
     for module in WORKBOX_MODULES:
         lib = NODE_MODULES / f"workbox-{module}" / "build" / f"workbox-{module}.prod.js"
         if lib.exists():
