@@ -298,6 +298,7 @@ class FollowedGame(Generic[S]):
             self.blueprint.add_url_rule(f"/g/<token>/{name}", name, self._route(action), methods=["POST"])
         if undo:
             self.blueprint.add_url_rule("/g/<token>/undo", "undo", lambda token: self.undo(token), methods=["POST"])
+            self.blueprint.add_url_rule("/g/<token>/redo", "redo", lambda token: self.redo(token), methods=["POST"])
 
     def _route(self, action: Action[S]) -> Callable[[str], Response]:
         def route(token: str) -> Response:

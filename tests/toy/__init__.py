@@ -88,12 +88,7 @@ def play(access: store.Access, state: State) -> Done:
 
 
 GAME = FollowedGame(bp, kind=KIND, endpoint="toy.table", build=state_of, render=render_table, last_move=last_move)
-GAME.routes({"play": Action(play, typed=("cards",), at="cards")})  # the table page, the play and undo
-
-
-@bp.post("/g/<token>/redo")
-def redo(token: str) -> Response:
-    return GAME.redo(token)
+GAME.routes({"play": Action(play, typed=("cards",), at="cards")})  # the table page, the play, undo and redo
 
 
 @api_bp.post("/check")
