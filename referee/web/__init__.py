@@ -42,6 +42,7 @@ from referee.web.database import (
     MIGRATIONS,
     close_session,
     configure_engine,
+    hold_objects,
     saved_state,
     upgrade_database,
     watch_commits,
@@ -61,6 +62,7 @@ def init_app(app: Flask) -> None:
         configure_engine(db.engine)
     close_session(app)  # a connection that dropped is thrown away quietly, never a traceback
     watch_commits()  # a 503 says whether this request's write was stored (database.saved_state)
+    hold_objects()  # no ORM object dies while SQLAlchemy writes to its state (CPython 3.11's crash)
     migrate.init_app(app, db, directory=MIGRATIONS)
     babel.init_app(app, locale_selector=i18n.select_locale)
     i18n.init_app(app)
