@@ -14,14 +14,20 @@ import threading
 import time
 import urllib.parse
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from sqlalchemy import create_engine, select
 from sqlalchemy.engine import Engine
 
 from referee.web.models import Event, Game
-from tests.servers import ProductionServer, fresh_postgres, postgres_url
+from tests.servers import (
+    ProductionServer,
+    children,
+    fresh_postgres,
+    postgres_url,
+    serving_process,
+    writing_phone,
+)
 
 GAMES = 6
 FORM = {"Content-Type": "application/x-www-form-urlencoded"}
@@ -135,57 +141,6 @@ def test_every_acknowledged_write_survives_a_sigkill(tmp_path, server_kind, data
 PHONES = 10
 
 
-def _children(pid: int) -> list[int]:
-    """The processes ``pid`` started (the LAN server's children, gunicorn's workers)."""
-    found = []
-    for proc in Path("/proc").glob("[0-9]*"):
-        with contextlib.suppress(OSError, IndexError):
-            if proc.joinpath("stat").read_text().rsplit(")", 1)[1].split()[1] == str(pid):
-                found.append(int(proc.name))
-    return found
-
-
-def _serving_process(server: ProductionServer) -> int:
-    """The process answering requests: the LAN server's serving child (its supervisor says which), a
-    gunicorn worker."""
-    assert server.process is not None
-    if server.kind == "waitress":
-        return int(re.findall(r"process (\d+) serving", server.output())[-1])
-    return _children(server.process.pid)[0]
-
-
-def _phone(url: str, token: str, number: int, acknowledged: list[int], stop: threading.Event) -> None:
-    """A phone correcting round 1 again and again, each write with its own write id: a write that
-    got no answer (the connection cut, a 5xx) is sent again as it was, as the phone's outbox does,
-    until it is answered; ``acknowledged`` gets each write's points once it is answered 303."""
-    host = urllib.parse.urlsplit(url).netloc
-    seen, points = 0, 0
-    while not stop.is_set():
-        points += 1
-        fields = {"version": seen, "out": ["0"], "cards_0": "4h 5h 6h", "points_0": "", "cards_1": "",
-                  "points_1": points}
-        headers = {**FORM, "X-Thirteen-Write": f"phone{number}write{points}"}  # [0-9a-z]{6,40}
-        for _ in range(600):  # sent again for up to about a minute
-            try:
-                connection = http.client.HTTPConnection(host, timeout=30)
-                connection.request("POST", f"/three-thirteen/g/{token}/round/1", urllib.parse.urlencode(fields, doseq=True),
-                                   headers)
-                response = connection.getresponse()
-                response.read()
-                connection.close()
-            except (OSError, http.client.HTTPException):
-                time.sleep(0.1)
-                continue
-            if response.status == 303:
-                acknowledged.append(points)
-                seen += 1
-                break
-            assert response.status >= 500, f"write {points} of phone {number} answered {response.status}"
-            time.sleep(0.1)
-        else:
-            raise AssertionError(f"write {points} of phone {number} was never answered")
-
-
 @pytest.mark.parametrize(("server_kind", "database"), [
     ("waitress", "sqlite"),  # the LAN server: its serving process killed, the waiting one takes over
     ("gunicorn", "sqlite"),  # one worker killed, the master starts another
@@ -203,14 +158,14 @@ def test_a_server_process_killed_under_ten_writing_phones_loses_no_acknowledged_
         tokens = [_new_game(server.url) for _ in range(PHONES)]
         acknowledged: dict[str, list[int]] = {t: [] for t in tokens}
         stop = threading.Event()
-        phones = [threading.Thread(target=_phone, args=(server.url, t, n, acknowledged[t], stop))
+        phones = [threading.Thread(target=writing_phone, args=(server.url, t, n, acknowledged[t], stop))
                   for n, t in enumerate(tokens)]
         for phone in phones:
             phone.start()
         deadline = time.monotonic() + 60
         while sum(map(len, acknowledged.values())) < 50 and time.monotonic() < deadline:
             time.sleep(0.05)
-        killed = _serving_process(server)
+        killed = serving_process(server)
         os.kill(killed, signal.SIGKILL)  # mid-burst: the phones are still writing
         before = sum(map(len, acknowledged.values()))
         deadline = time.monotonic() + 120
@@ -221,7 +176,7 @@ def test_a_server_process_killed_under_ten_writing_phones_loses_no_acknowledged_
             phone.join(90)
         after = sum(map(len, acknowledged.values()))
         assert before >= 50 and after >= before + 50, f"{before} then {after} writes acknowledged:\n{server.output()}"
-        assert killed not in _children(server.process.pid)  # a process of its own took over
+        assert killed not in children(server.process.pid)  # a process of its own took over
 
         engine = create_engine(url.replace("postgresql://", "postgresql+psycopg://", 1))
         try:

@@ -30,9 +30,9 @@ dies (a crash, SIGKILL, the out-of-memory killer), the waiting one serves at onc
 socket: a phone's connection that was being answered is cut (its outbox sends the write again;
 a write sent twice is stored once), and the phones that connect meanwhile wait in the
 socket's queue rather than being refused.  Another child is started to wait in its turn.  A
-child that stops by itself (Ctrl-C) stops them all; children that die within
-:data:`EARLY_SECONDS` of their start :data:`EARLY_DEATHS` times in a row (a database that cannot
-be opened) stop it with their message.  ``--no-restart`` (and Windows, which cannot hand a
+child that stops by itself (Ctrl-C) stops them all; a child that served is always replaced,
+but children that die before their app is built :data:`EARLY_DEATHS` times in a row (a database
+that cannot be opened) stop it with their message.  ``--no-restart`` (and Windows, which cannot hand a
 socket to a child this way) serve in one process as before.
 """
 
@@ -65,8 +65,8 @@ BACKLOG = 2048
 MAX_BODY = 1024 * 1024
 IDLE_SECONDS = 120
 SWITCH_SECONDS = 0.001
-EARLY_SECONDS = 10.0
 EARLY_DEATHS = 3
+"""Children that die before their app is built this many times in a row stop the supervisor."""
 WATCH_SECONDS = 0.02
 """How often the supervisor looks at its children: a dead server is replaced within this."""
 
@@ -265,7 +265,6 @@ class _Child:
                    "--listen-fd", str(listener.fileno()), "--control-fd", str(theirs.fileno())]
         self.process = subprocess.Popen(command, pass_fds=(listener.fileno(), theirs.fileno()))
         theirs.close()
-        self.started = time.monotonic()
         self.ready = False
 
     @property
@@ -340,12 +339,13 @@ class Supervisor:
                     if code == 0:  # stopped on purpose (Ctrl-C reaches every process of the terminal)
                         print("Stopped.")
                         return 0
-                    if time.monotonic() - serving.started < EARLY_SECONDS:
+                    if not serving.is_ready():  # it died before its app was built
                         self.early_deaths += 1
                         if self.early_deaths >= EARLY_DEATHS:
-                            self.say(f"The server process keeps stopping ({_how(code)}); see above. Giving up.")
+                            self.say(f"The server process keeps stopping as it starts ({_how(code)}); see above. "
+                                     "Giving up.")
                             return 1
-                    else:
+                    else:  # a process that served is always replaced
                         self.early_deaths = 0
                     waiting.serve()  # at once, or as soon as it has built its app
                     self.say(f"Server process {serving.pid} stopped ({_how(code)}); process {waiting.pid} "
