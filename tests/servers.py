@@ -285,16 +285,17 @@ def writing_phone(url: str, token: str, number: int, acknowledged: list[int], st
                   "points_1": points}
         headers = {"Content-Type": "application/x-www-form-urlencoded", "X-Thirteen-Write": f"phone{number}write{points}"}  # [0-9a-z]{6,40}
         for _ in range(600):  # sent again for up to about a minute
+            connection = http.client.HTTPConnection(host, timeout=30)
             try:
-                connection = http.client.HTTPConnection(host, timeout=30)
                 connection.request("POST", f"/three-thirteen/g/{token}/round/1", urllib.parse.urlencode(fields, doseq=True),
                                    headers)
                 response = connection.getresponse()
                 response.read()
-                connection.close()
             except (OSError, http.client.HTTPException):
                 time.sleep(0.1)
                 continue
+            finally:
+                connection.close()
             if response.status == 303:
                 acknowledged.append(points)
                 seen += 1
