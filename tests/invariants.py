@@ -286,7 +286,7 @@ class Invariants:
 def _fault(page: Any, line: str) -> str:
     """A violation without its coordinates or its step, on its screen's address pattern."""
     line = re.sub(r"\[x [^\]]*\]|-?\d+(\.\d+)? px|\d{3,}", "#", line)
-    return re.sub(r"/[A-Za-z0-9_-]{16,}", "/*", page.url.split("?")[0]) + " " + line
+    return screen_key(page, lang=False) + " " + line
 
 
 def _expected_console(line: str, allow: tuple[int, ...]) -> bool:
@@ -296,11 +296,12 @@ def _expected_console(line: str, allow: tuple[int, ...]) -> bool:
     return bool(status and int(status.group(1)) in allow)
 
 
-def screen_key(page: Any) -> str:
-    """A screen as axe needs to see it once: its address without tokens or numbers, its title."""
+def screen_key(page: Any, lang: bool = True) -> str:
+    """A screen as axe needs to see it once: its address without tokens or numbers (round 2 is
+    round 1's screen), its language."""
     path = re.sub(r"/[A-Za-z0-9_-]{16,}", "/*", page.url.split("?")[0].split("#")[0])
     path = re.sub(r"/\d+", "/#", path)
-    return f"{path} {page.title()} {page.evaluate('document.documentElement.lang')}"
+    return f"{path} {page.evaluate('document.documentElement.lang')}" if lang else path
 
 
 _AXE_SOURCE: list[str] = []
