@@ -134,7 +134,13 @@ INIT_SCRIPT = r"""
   inv.check = async function (what) {
     await sheetsLoaded();
     await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
-    const out = [...inv.width(), ...inv.head()];
+    let wide = inv.width();
+    if (wide.length) {  /* once settled: a box mid-swap (a preview replaced) may be wide for a frame */
+      await new Promise(r => setTimeout(r, 250));
+      await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+      wide = inv.width();
+    }
+    const out = [...wide, ...inv.head()];
     if (what.kind === 'load' || (what.kind === 'swap' && what.whole)) out.push(...inv.main(what.y0));
     else if (what.kind === 'swap' && what.user) out.push(...inv.result(what.target, what.y0));
     return out;

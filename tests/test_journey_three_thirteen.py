@@ -75,3 +75,17 @@ def test_a_three_thirteen_sheet_of_eleven_rounds_by_touch(journey, width, height
     w.tap(".tt-undo", "Undo the correction", result=page.locator("#sheet .notice").first)
     expect(watcher.page.locator(".tt-fix")).to_have_count(0, timeout=20_000)
     watcher.phone.step("the watcher sees the undo")
+
+
+@pytest.mark.parametrize(("width", "height"), [(360, 740), (320, 640)], ids=["360x740", "320x640"])
+def test_a_hand_scored_from_the_home_page_shows_its_split_where_the_cards_are_tapped(journey, width, height):
+    """"Score a hand" by touch: each card tapped, its split lands in view (found by the walker:
+    the result sat under the whole grid, 1,084 px down a 740 px screen)."""
+    w = journey(width, height)
+    page = w.page
+    w.open("/")
+    w.tap("a.game-tile[href='/three-thirteen/']", "Three Thirteen")
+    w.tap("a[href='/three-thirteen/score']", "Score a hand")
+    for card in ("Ah", "2h", "3h", "Kc"):
+        w.tap(f".picker-grid [data-card='{card}']", f"tap {card}", result=page.locator("#score-result"))
+    expect(page.locator("#score-result")).to_contain_text("this hand has 4")
