@@ -27,6 +27,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from tests.axe import AXE, SERIOUS
 
@@ -79,8 +80,8 @@ INIT_SCRIPT = r"""
       const r = e.getBoundingClientRect();
       if (r.width < 2 || r.height < 2) continue;
       const cut = (r.right > w + 1 && r.left < w) || (r.left < -1 && r.right > 0);
-      const s = getComputedStyle(e);
-      const scrolls = ['auto', 'scroll'].includes(s.overflowX) && e.scrollWidth > e.clientWidth + 1;
+      const scrolls = e.scrollWidth > e.clientWidth + 1 && e.clientWidth > 0
+        && ['auto', 'scroll'].includes(getComputedStyle(e).overflowX);
       if ((cut || scrolls) && shown(e) && !clipped(e)) wide.push([e, scrolls]);
     }
     /* name the innermost ones: a box whose own content is too wide, not every box around it */
@@ -170,7 +171,12 @@ INIT_SCRIPT = r"""
   inv.leftAt = -1e9;
   addEventListener('beforeunload', () => { inv.leftAt = performance.now(); });
   for (const type of ['pointerdown', 'keydown', 'touchstart', 'submit'])
-    addEventListener(type, () => { inv.lastInput = performance.now(); }, true);
+    addEventListener(type, e => {
+      inv.lastInput = performance.now();
+      /* a tap on a button, a link or a card must show its result; ticking or typing in a field
+         (a house rule, a name) may update a summary elsewhere on the page */
+      if (type !== 'submit') inv.field = !!(e.target && e.target.closest && e.target.closest('input, select, textarea, label'));
+    }, true);
   document.addEventListener('htmx:afterRequest', e => {
     const d = e.detail;
     if (d.boosted && d.xhr && d.successful !== false) inv.boostedHead = d.xhr.responseText;
@@ -180,7 +186,7 @@ INIT_SCRIPT = r"""
     const whole = !!(d.boosted || (d.target && d.target.tagName === 'BODY'));
     let target = d.target;
     if (target && !target.isConnected && target.id) target = document.getElementById(target.id);
-    const user = !!(d.requestConfig && performance.now() - inv.lastInput < 3000);
+    const user = !!(d.requestConfig && performance.now() - inv.lastInput < 3000) && !inv.field;
     report({kind: 'swap', whole, user, target, y0: scrollY, step: `after ${(cfg.verb || 'a').toUpperCase()} ${d.pathInfo ? d.pathInfo.requestPath : ''} swapped ${sel(target)}`});
   });
   addEventListener('load', () => report({kind: 'load', step: 'page load', y0: scrollY}));
@@ -305,7 +311,7 @@ def _expected_console(line: str, allow: tuple[int, ...]) -> bool:
 def screen_key(page: Any, lang: bool = True) -> str:
     """A screen as axe needs to see it once: its address without tokens or numbers (round 2 is
     round 1's screen), its language."""
-    path = re.sub(r"/[A-Za-z0-9_-]{16,}", "/*", page.url.split("?")[0].split("#")[0])
+    path = re.sub(r"/[A-Za-z0-9_-]{16,}", "/*", urlsplit(page.url).path)
     path = re.sub(r"/\d+", "/#", path)
     return f"{path} {page.evaluate('document.documentElement.lang')}" if lang else path
 

@@ -38,7 +38,7 @@ class Walk:
         end = time.monotonic() + timeout
         quiet = 0
         state: Any = None
-        self.page.wait_for_timeout(60)
+        self.page.wait_for_timeout(40)
         while time.monotonic() < end:
             try:
                 state = self.page.evaluate(SETTLED)
@@ -48,11 +48,11 @@ class Walk:
                 continue
             if state["ready"] == "complete" and state["busy"] == 0:
                 quiet += 1
-                if quiet >= 3:
+                if quiet >= 2:
                     return
             else:
                 quiet = 0
-            self.page.wait_for_timeout(40)
+            self.page.wait_for_timeout(30)
         raise AssertionError(f"{self.page.url}: what the last tap started never settled ({state})")
 
     def open(self, path: str, what: str | None = None) -> None:

@@ -46,8 +46,11 @@ CONTROLS = r"""
     if (e.tagName === 'INPUT' && e.type === 'file') return;
     const form = e.closest('form');
     if (form && form.enctype === 'multipart/form-data') return;
+    /* how a person's eye is drawn: the primary and submit buttons first, the language switch seldom */
+    const weight = e.closest('.langs') ? 0.3 : e.dataset.card ? 0.5
+      : (e.classList.contains('primary') || e.type === 'submit') ? 4 : 1;
     out.push({i, tag: e.tagName.toLowerCase(), text: (e.innerText || e.value || e.name || '').trim().replace(/\s+/g, ' ').slice(0, 40),
-              card: e.dataset.card || '', form: !!form});
+              card: e.dataset.card || '', form: !!form, weight});
   });
   return out;
 }
@@ -125,10 +128,11 @@ class Walker:
             self.walk.settle()
             self.phone.step(f"step {n}: back")
             return
-        # Cards are many: a card is tapped no more often than any other control.
+        # Cards are many: all of a grid's cards together weigh what a few other controls do.
         cards = [c for c in controls if c["card"]]
-        others = [c for c in controls if not c["card"]]
-        choice = self.rng.choice(others if others and (not cards or self.rng.random() < 0.7) else cards)
+        for c in cards:
+            c["weight"] = 4 / len(cards)
+        choice = self.rng.choices(controls, weights=[c["weight"] for c in controls])[0]
         if choice["form"] and self.rng.random() < 0.8:
             page.evaluate(FILL, {"names": NAMES, "cards": self.cards, "seed": self.rng.randrange(1, 2**31 - 1)})
         what = f"step {n}: {choice['tag']} “{choice['card'] or choice['text']}”"
@@ -175,7 +179,7 @@ def main(argv: list[str] | None = None) -> int:
                 walker = walk(browser, server.url, seed, args.steps, lambda c: Phone(c, server.url, strict=True, axe=True))
                 if args.verbose:
                     print("\n".join(walker.log))
-                print(f"seed {seed}: {args.steps} steps, {len(walker.screens)} screens, no violation", flush=True)
+                print(f"seed {seed}: {args.steps} steps, {len(walker.screens)} screens, no violation: {sorted(walker.screens)}", flush=True)
             except AssertionError as exc:
                 failed += 1
                 print(exc, flush=True)
