@@ -213,12 +213,13 @@ class Phone:
     ``phone.step("what was done")`` raises at once; the fixtures fail a test at its end on
     what the page reported by itself."""
 
-    def __init__(self, context, base_url: str, *, strict: bool = False, axe: bool = False) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, context, base_url: str, *, strict: bool = False, axe: bool = False,  # type: ignore[no-untyped-def]
+                 allowed: tuple[int, ...] = ()) -> None:
         self.context = context
         self.page = context.new_page()
         self.base_url = base_url
         self.errors: list[str] = []
-        self.inv = Invariants(self.page, strict_status=strict, axe=axe)
+        self.inv = Invariants(self.page, strict_status=strict, axe=axe, allowed=allowed)
         self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
         self.page.set_default_timeout(10_000)

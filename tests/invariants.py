@@ -193,9 +193,6 @@ INIT_SCRIPT = r"""
 })();
 """
 
-REFUSALS = (400, 403, 404, 409, 422)
-
-
 @dataclass
 class Invariants:
     """The invariants on one page, with what the page reported by itself.
@@ -207,6 +204,8 @@ class Invariants:
     page: Any
     strict_status: bool = False
     axe: bool = False
+    allowed: tuple[int, ...] = ()
+    """Answers expected at any step (the walker's random forms are often refused: 400, 409, 422)."""
     collect: bool = False
     """Keep every violation (``collected``) and go on instead of raising at the first step that
     broke one: a journey says everything its evening broke at once."""
@@ -235,6 +234,7 @@ class Invariants:
         self.violations.extend((f"{said['url']} «{said['title']}» {said['step']}", line) for line in said["found"])
 
     def unexpected(self, allow: tuple[int, ...] = ()) -> list[tuple[int, str, str]]:
+        allow = allow + self.allowed
         if self.strict_status:
             return [r for r in self.responses if r[0] not in allow]
         return [r for r in self.responses if r[0] >= 500 and r[0] != 503 and r[0] not in allow]
@@ -247,7 +247,15 @@ class Invariants:
         self.steps.append(what)
         page = self.page
         page.wait_for_load_state("load")
-        said = page.evaluate("step => window.__inv ? window.__inv.flush(step) : null", what)
+        said = None
+        for _ in range(5):  # a navigation under way (a redirect, a poll's reload): check the page it lands on
+            try:
+                said = page.evaluate("step => window.__inv ? window.__inv.flush(step) : null", what)
+                break
+            except Exception as exc:  # noqa: BLE001 - playwright's Error, said again if it persists
+                if "context was destroyed" not in str(exc) and "navigat" not in str(exc):
+                    raise
+                page.wait_for_load_state("load")
         found: list[str] = list(said["found"]) if said else []
         screen = f"{page.url} «{page.title()}» {what}"
         if result is not None:
@@ -261,7 +269,7 @@ class Invariants:
         bad = self.unexpected(allow)
         found += [f"answered {status} to {method} {url}" for status, method, url in bad]
         self.responses.clear()
-        found += [f"the console said: {e}" for e in self.errors if not _expected_console(e, allow)]
+        found += [f"the console said: {e}" for e in self.errors if not _expected_console(e, allow + self.allowed)]
         self.errors.clear()
         if (self.axe if axe is None else axe):
             key = screen_key(page)

@@ -25,6 +25,8 @@ from tests.journey import Walk
 
 NAMES = ["Ana", "Bao", "Chi", "Dũng", "Émilie", "Nguyễn Thị Phương Thảo Hoàng-Trần Minh L"[:40], "João", "Zé"]
 SIZES = [(360, 740), (320, 640)]
+REFUSALS = (400, 409, 422)
+"""What the app answers a form it refuses (a sentence, never a 500): expected of random forms."""
 
 # The controls a person could tap on the screen, each with a key that finds it again.
 CONTROLS = r"""
@@ -114,6 +116,18 @@ class Walker:
                                      f"the steps: {' | '.join(self.log)}\n"
                                      f"replay: python -m tests.walk --seed {self.seed} --steps {n}") from None
 
+    def evaluate(self, script: str, arg: Any = None) -> Any:
+        """``page.evaluate`` once the page has settled: a navigation the last step started late
+        (a redirect, a poll) is waited out, never taken for a failure."""
+        for _ in range(5):
+            try:
+                return self.walk.page.evaluate(script, arg)
+            except Exception as exc:  # noqa: BLE001 - playwright's Error
+                if "context was destroyed" not in str(exc) and "navigat" not in str(exc):
+                    raise
+                self.walk.settle()
+        return self.walk.page.evaluate(script, arg)
+
     def one(self, n: int) -> None:
         page = self.walk.page
         if not page.url.startswith(self.phone.base_url) or self.rng.random() < 0.02:
@@ -121,7 +135,7 @@ class Walker:
             self.walk.open("/", f"step {n}: home")
             return
         self.screens.add(screen_key(page, lang=False))
-        controls = page.evaluate(CONTROLS)
+        controls = self.evaluate(CONTROLS)
         if not controls:
             self.log.append(f"{n}: back")
             page.go_back()
@@ -134,13 +148,13 @@ class Walker:
             c["weight"] = 4 / len(cards)
         choice = self.rng.choices(controls, weights=[c["weight"] for c in controls])[0]
         if choice["form"] and self.rng.random() < 0.8:
-            page.evaluate(FILL, {"names": NAMES, "cards": self.cards, "seed": self.rng.randrange(1, 2**31 - 1)})
+            self.evaluate(FILL, {"names": NAMES, "cards": self.cards, "seed": self.rng.randrange(1, 2**31 - 1)})
         what = f"step {n}: {choice['tag']} “{choice['card'] or choice['text']}”"
         self.log.append(f"{n}: {choice['tag']} {choice['card'] or choice['text']!r}")
         target = page.locator("a[href], button, summary, input[type=checkbox], input[type=radio], [data-card]").nth(choice["i"])
         # A refusal the app words (400, 409, 422) is a step the walk expects: a random form is
         # often wrong; 403/404/5xx are not.
-        self.walk.tap(target, what, allow=(400, 409, 422))
+        self.walk.tap(target, what, allow=REFUSALS)
 
 
 def walk(browser: Any, base_url: str, seed: int, steps: int, make_phone: Any) -> Walker:
@@ -176,7 +190,8 @@ def main(argv: list[str] | None = None) -> int:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
         for seed in range(args.seed, args.seed + args.seeds):
             try:
-                walker = walk(browser, server.url, seed, args.steps, lambda c: Phone(c, server.url, strict=True, axe=True))
+                walker = walk(browser, server.url, seed, args.steps,
+                              lambda c: Phone(c, server.url, strict=True, axe=True, allowed=REFUSALS))
                 if args.verbose:
                     print("\n".join(walker.log))
                 print(f"seed {seed}: {args.steps} steps, {len(walker.screens)} screens, no violation: {sorted(walker.screens)}", flush=True)
