@@ -52,6 +52,11 @@ class Game(Base):
     """``"<kind>:<game id>"`` for a game made for another (the score sheet "Score this hand" made for
     a table): unique, so however many phones press at once, one game is made for each."""
 
+    started_from: Mapped[int | None] = mapped_column(
+        ForeignKey("games.id", ondelete="SET NULL"), default=None)
+    """The game this one was started from (a rematch, the sheet "Score this hand" made for a table,
+    a table started from a sheet): it is in that game's group, on that game's evening."""
+
     players: Mapped[list[Player]] = relationship(
         back_populates="game", order_by="Player.seat", cascade="all, delete-orphan"
     )

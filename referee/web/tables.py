@@ -330,10 +330,9 @@ class FollowedGame(Generic[S]):
         access = self.open(token)
         require_keeper(access)
         old = access.game
-        group = db.session.get(Game, old.group_id) if old.group_id is not None else None
         game = store.create_game(self.kind, old.player_names, rules=dict(old.rules), setup=dict(old.setup),
                                  created_by=starting_id(),  # the same form sent again: the same game
-                                 group=group)  # a rematch stays in the group
+                                 started_from=old)  # a rematch stays in the group, on its evening
         return redirect_to(url_for(self.endpoint, token=game.keeper_token))
 
     # --- answers ------------------------------------------------------------------------

@@ -17,7 +17,7 @@ Pages (blueprint ``groups``, under ``/groups``):
 ``POST /groups/new``                a group with its name and people
 ``POST /groups/from-game``          a group of a sheet's or table's players (its keeper token in ``game``)
 ``GET  /groups/g/<token>``          the group: start tonight's, its people, its evenings newest first
-``POST /groups/g/<token>/add|rename|remove|move|undo``   the keeper's changes (one record each)
+``POST /groups/g/<token>/add|rename|remove|move|zone|undo``   the keeper's changes (one record each)
 ``GET  /groups/g/<token>/stats``    stats per person (``?evening=YYYY-MM-DD`` for one evening) and a chart
 ``GET  /groups/g/<token>/export.json``   the whole group as one file (keeper only)
 ``GET  /groups/game/<token>/export.json`` one sheet or table as one file (keeper only)
@@ -45,7 +45,6 @@ from referee.web.groups.evenings import (
     evening_count,
     evenings_of,
     people_stats,
-    person_names,
     wins_chart,
 )
 from referee.web.groups.money import evening_settle_up
@@ -74,6 +73,8 @@ def last_move(access: Access, group: Group | None = None) -> str | None:
         return gettext("renamed to %(name)s", name=payload.get("name", ""))
     if kind == groups_lib.PersonRemoved.action:
         return gettext("a person removed")
+    if kind == groups_lib.ZoneChanged.action:
+        return gettext("time zone changed to %(zone)s", zone=payload.get("zone", ""))
     return gettext("a game moved to %(day)s", day=payload.get("day", ""))
 
 
@@ -84,9 +85,10 @@ def starts() -> list[tuple[registry.GameEntry, registry.GroupStart]]:
 
 def render_group(access: Access, group: Group, feedback: Feedback, status: int = 200) -> Response:
     every = request.args.get("every") == "1"
+    evenings = evenings_of(access.game, group, newest=None if every else SHOWN_EVENINGS)
     return render_page(
         "groups/page.html", "groups/_page.html", status=status, **GROUP_GAME.context(access),
-        group=group, evenings=evenings_of(access.game, group, newest=None if every else SHOWN_EVENINGS),
+        group=group, evenings=evenings, money={e.day: evening_settle_up(e, group) for e in evenings},
         evening_count=evening_count(access.game, group), starts=starts(), feedback=feedback,
         undo_label=last_move(access), game_token=_game_token(access), share_title=gettext("Share this group"),
     )
@@ -135,11 +137,12 @@ def _index(typed: dict[str, str], errors: dict[str, str], status: int = 200) -> 
 def new() -> Response:
     name = request.form.get("name", "")
     people_raw = request.form.get("people", "")
+    zone = str(request.form.get("zone", ""))[:80].strip() or "UTC"  # the phone's, filled in by app.js
     people = [p for line in people_raw.replace(",", "\n").splitlines() if (p := " ".join(line.split()))]
     try:
-        setup = GroupSetup(name, tuple(people))
-    except groups_lib.GroupError as exc:
-        return _index({"name": name, "people": people_raw}, {"group": say(exc)}, status=422)
+        setup = GroupSetup(name, tuple(people), zone)
+    except (groups_lib.GroupError, groups_lib.ZoneError) as exc:
+        return _index({"name": name, "people": people_raw, "zone": zone}, {"group": say(exc)}, status=422)
     return _made(setup)
 
 
@@ -223,6 +226,17 @@ def move(token: str) -> Response:
     return GROUP_GAME.write(token, decide, typed={"day": day})
 
 
+@bp.post("/g/<token>/zone")
+def zone(token: str) -> Response:
+    """The group's time zone (its evenings are its local days, turning at 06:00)."""
+    typed = {"zone": str(request.form.get("zone", ""))[:80].strip()}
+
+    def decide(access: Access, group: Group) -> tuple[str, dict[str, Any]]:
+        return _record(group.check_change_zone(typed["zone"]))
+
+    return GROUP_GAME.write(token, decide, typed=typed, at="zone")
+
+
 @bp.post("/g/<token>/undo")
 def undo(token: str) -> Response:
     return GROUP_GAME.undo(token)
@@ -244,7 +258,7 @@ def stats_page(token: str) -> Response:
         "groups/stats.html", "groups/stats.html", **GROUP_GAME.context(access), group=group,
         stats=people_stats(group, shown), evenings=evenings, day=day,
         chart=wins_chart(group, evenings) if not day else None, people=_people_names(group.people),
-        format_decimal=_decimal, money=evening_settle_up(shown[0], person_names(group)) if day else (),
+        format_decimal=_decimal, money=evening_settle_up(shown[0], group) if day else (),
     )
 
 

@@ -3,7 +3,14 @@
 Every game started from the group (``Game.group_id``) is read into :class:`referee.stats.Result`
 values by its game's registry entry (``GameEntry.results``: the game's state machine replays its
 records), so an undo or a correction shows at once.  An evening is the games of one day (the day
-each was started, in UTC) unless the keeper moved a game to another day's evening.
+each was begun on, in the group's time zone, turning at 06:00: :meth:`referee.group.Group.day_of`)
+unless the keeper moved a game to another day's evening; a game started from another (a rematch,
+the sheet "Score this hand" made for a table, a table started from a sheet: ``Game.started_from``)
+is on that game's evening.
+
+What each sheet or table says each person wins or pays is its game's
+:class:`referee.evening_money.Sitting` (``GameEntry.money``), the very one its own page settles;
+the evening's settle-up sums those (:func:`evening_money`), per currency.
 
 Replays are kept per game and version (:data:`_READ`): a game nobody wrote to since is not
 replayed again when the group's page or stats are opened.
@@ -21,8 +28,10 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
+from referee import evening_money as money_lib
 from referee import group as groups_lib
 from referee import stats
+from referee.evening_money import Sitting as Money
 from referee.group import Group, GroupSetup
 from referee.stats import PersonStats, Result
 from referee.web import registry, store
@@ -30,7 +39,7 @@ from referee.web.extensions import db
 from referee.web.models import Event, Game
 from referee.web.sheets import running_chart
 
-_READ: OrderedDict[tuple[str, int], tuple[Result, ...]] = OrderedDict()
+_READ: OrderedDict[tuple[str, int], Money] = OrderedDict()
 _READ_MAX = 5000
 _LOCK = threading.Lock()
 
@@ -41,17 +50,19 @@ def build_group(game: Game) -> Group:
     return groups_lib.replay(setup, [e.payload for e in store.live_events(game)])
 
 
-def day_of(when: datetime | None) -> str:
-    """The UTC day a game was started (an evening's default key)."""
+def day_of(when: datetime | None, group: Group | None = None) -> str:
+    """The evening a game begun at ``when`` is on by default: the group's local day, turning at
+    06:00 (in UTC without a group)."""
     if when is None:
         return "0000-01-01"
     if when.tzinfo is None:
         when = when.replace(tzinfo=UTC)
-    return when.astimezone(UTC).date().isoformat()
+    return group.day_of(when) if group is not None else groups_lib.evening_day(when)
 
 
-def results_of(game: Game) -> tuple[Result, ...]:
-    """A stored game's results through its game's entry (none for a kind no game reads)."""
+def money_of(game: Game) -> Money:
+    """A stored game read through its game's entry: its results and, when it plays for money,
+    its stake and end (``GameEntry.money``: what its own page says each player wins or pays)."""
     key = (game.keeper_token, game.version)  # tokens are unique on every server (ids are not)
     with _LOCK:
         kept = _READ.get(key)
@@ -62,13 +73,22 @@ def results_of(game: Game) -> tuple[Result, ...]:
         entry, _ = registry.by_kind(game.kind)
     except KeyError:
         raise ValueError(f"no game stores {game.kind!r}") from None
-    read = entry.results.get(game.kind)
-    found = tuple(read(game)) if read is not None else ()
+    reads_money = entry.money.get(game.kind)
+    if reads_money is not None:
+        found: Money = reads_money(game)
+    else:
+        read = entry.results.get(game.kind)
+        found = Money(results=tuple(read(game)) if read is not None else ())
     with _LOCK:  # a server's threads share the kept replays
         _READ[key] = found
         while len(_READ) > _READ_MAX:
             _READ.popitem(last=False)
     return found
+
+
+def results_of(game: Game) -> tuple[Result, ...]:
+    """A stored game's results through its game's entry (none for a kind no game reads)."""
+    return money_of(game).results
 
 
 @dataclass(frozen=True)
@@ -79,6 +99,8 @@ class Sitting:
     label: str
     """The game's own name (Tiến lên, Trece…)."""
     results: tuple[Result, ...]
+    money: Money
+    """Its results, stake and end: what its own page says each player wins or pays."""
     winners: tuple[str, ...]
     totals: tuple[tuple[str, int], ...]
     endpoint: str
@@ -130,12 +152,34 @@ def group_games(group_game: Game, *, events: bool = True) -> list[Game]:
 
 def load_events(games: Sequence[Game], *, everyone: bool = False) -> None:
     """Load the events of ``games`` in a query per 500 games: all of them with ``everyone``, else
-    only those whose replay is not kept (:func:`results_of`)."""
+    only those whose replay is not kept (:func:`money_of`)."""
     missing = [g.id for g in games if everyone or (g.keeper_token, g.version) not in _READ]
     for start in range(0, len(missing), 500):
         list(db.session.scalars(select(Game).where(Game.id.in_(missing[start:start + 500]))
                                 .options(selectinload(Game.events).load_only(
                                     Event.seq, Event.kind, Event.payload, Event.created_at))))
+
+
+def evening_days(group: Group, games: Sequence[tuple[int, str, datetime | None, int | None]]) -> dict[int, str]:
+    """Each game's evening, by id (``games``: id, watch token, when begun, the game it was started
+    from): where the keeper moved it, else the evening of the game it was started from (when that
+    one is the group's), else its own local day (:func:`day_of`)."""
+    known = {game_id: (token, when, source) for game_id, token, when, source in games}
+    days: dict[int, str] = {}
+
+    def day(game_id: int, seen: frozenset[int]) -> str:
+        if game_id not in days:
+            token, when, source = known[game_id]
+            if source is not None and source in known and source not in seen:
+                own = day(source, seen | {game_id})
+            else:
+                own = day_of(when, group)
+            days[game_id] = group.evening_of(token, own)
+        return days[game_id]
+
+    for game_id in known:
+        day(game_id, frozenset({game_id}))
+    return days
 
 
 def evenings_of(group_game: Game, group: Group, *, newest: int | None = None) -> list[Evening]:
@@ -144,32 +188,42 @@ def evenings_of(group_game: Game, group: Group, *, newest: int | None = None) ->
     the latest evenings does not replay the older ones."""
     person = person_names(group)
     by_day: dict[str, list[tuple[Game, Any, Any]]] = {}
-    for game in group_games(group_game, events=False):
+    games = group_games(group_game, events=False)
+    days = evening_days(group, [(g.id, g.watch_token, g.created_at, g.started_from) for g in games])
+    for game in games:
         try:
             entry, followed = registry.by_kind(game.kind)
         except KeyError:
             continue
-        day = group.evening_of(game.watch_token, day_of(game.created_at))
-        by_day.setdefault(day, []).append((game, entry, followed))
-    days = sorted(by_day.items(), reverse=True)[:newest]
-    load_events([game for _, sittings in days for game, _, _ in sittings])
+        by_day.setdefault(days[game.id], []).append((game, entry, followed))
+    chosen = sorted(by_day.items(), reverse=True)[:newest]
+    load_events([game for _, sittings in chosen for game, _, _ in sittings])
     out = []
-    for day, found in days:
+    for day, found in chosen:
         sittings = []
         for game, entry, followed in found:
-            results = results_of(game)
+            money = money_of(game)
+            counted = money.counted_results  # a game past a sheet's end counts toward nothing
             sittings.append(Sitting(
-                game=game, label=entry.name, results=results, winners=stats.winners(results, person),
-                totals=tuple(stats.totals(results, person).items()), endpoint=followed.endpoint))
-        out.append(Evening(day, tuple(sittings), stats.winners([r for s in sittings for r in s.results], person)))
+                game=game, label=entry.name, results=money.results, money=money,
+                winners=stats.winners(counted, person), totals=tuple(stats.totals(counted, person).items()),
+                endpoint=followed.endpoint))
+        out.append(Evening(day, tuple(sittings),
+                           stats.winners([r for s in sittings for r in s.money.counted_results], person)))
     return out
 
 
 def evening_count(group_game: Game, group: Group) -> int:
     """How many evenings the group has (no game replayed)."""
-    days = {group.evening_of(token, day_of(when)) for token, when in db.session.execute(
-        select(Game.watch_token, Game.created_at).where(Game.group_id == group_game.id))}
-    return len(days)
+    rows = db.session.execute(select(Game.id, Game.watch_token, Game.created_at, Game.started_from)
+                              .where(Game.group_id == group_game.id))
+    return len(set(evening_days(group, [(r[0], r[1], r[2], r[3]) for r in rows]).values()))
+
+
+def evening_money(evening: Evening, group: Group) -> dict[str, dict[str, int]]:
+    """The evening's balances, per currency, per person: the sum of what each of its sheets' and
+    tables' own page says (:func:`referee.evening_money.evening_balances`)."""
+    return money_lib.evening_balances([s.money for s in evening.sittings], person_names(group))
 
 
 def people_stats(group: Group, evenings: Sequence[Evening]) -> dict[str, PersonStats]:
