@@ -34,7 +34,7 @@ _.can_next_hand, _.can_correct, _.can_add_from_table, _.can_follow
 _._face_points, _.pass_turn, _.finished_game
 
 # A group's can_x of every action (the contract, as for the games' states).
-_.can_add_person, _.can_rename_person, _.can_remove_person, _.can_move_game
+_.can_add_person, _.can_rename_person, _.can_remove_person, _.can_move_game, _.can_change_zone
 
 # The errors of referee.tienlen_scores print as that package's (their __module__ set on re-export).
 _.__module__

@@ -59,8 +59,8 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta, tzinfo
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from typing import Any, ClassVar, TypeVar
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from referee.errors import NothingToUndo, RefereeError, RefusedAction
 from referee.records import Records

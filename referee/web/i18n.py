@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask, Response, current_app, request
-from flask_babel import Domain, get_locale, gettext
+from flask_babel import Domain, get_locale
 
 from referee.text import Message
 from referee.web.extensions import babel

@@ -511,10 +511,10 @@ def add_sheet_routes(bp: Blueprint, followed: FollowedGame[Any],
             wrong = [key for key in ("target", "games", "until") if key not in ends and asked.to_dict()[key]]
             if wrong or not ends:
                 said = refusal if refusal is not None else message("This game takes no end of the evening.")
-                raise RefereeError(said, field=wrong[0] if wrong else "target")
+                raise RefereeError(said, field=wrong[0] if wrong and ends else None)
             return END, asked.to_dict()
 
-        return followed.write(token, decide, typed=typed, at="target")
+        return followed.write(token, decide, typed=typed, at="target" if ends else None)
 
     bp.add_url_rule("/g/<token>/money", endpoint="settle_money", view_func=money, methods=["POST"])
     bp.add_url_rule("/g/<token>/end", endpoint="evening_end", view_func=end, methods=["POST"])

@@ -78,7 +78,6 @@ from markupsafe import Markup
 
 from referee.errors import REFUSED, NothingToUndo, RefereeError
 from referee.web import news, store
-from referee.web.extensions import db
 from referee.web.guard import MAX_JSON_DEPTH, json_depth, whole_number
 from referee.web.house_rules import kept_rules
 from referee.web.models import Game, Write
