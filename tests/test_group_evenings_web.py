@@ -201,10 +201,18 @@ def _group_at(client: Any, zone: str, moments: list[datetime]) -> list[str]:
     return re.findall(r'data-evening="([\d-]+)"', client.get(f"/groups/g/{group}").get_data(as_text=True))
 
 
-def test_2330_and_0130_in_hanoi_are_one_evening(client: Any) -> None:
-    # 23:30 and 01:30 in Hà Nội (UTC+7) are 16:30 and 18:30 UTC
-    assert _group_at(client, "Asia/Ho_Chi_Minh", [datetime(2026, 12, 4, 16, 30, tzinfo=UTC),
-                                                  datetime(2026, 12, 4, 18, 30, tzinfo=UTC)]) == ["2026-12-04"]
+@pytest.mark.parametrize(("zone", "moments"), [
+    ("Asia/Ho_Chi_Minh", [datetime(2026, 12, 4, 16, 30, tzinfo=UTC), datetime(2026, 12, 4, 18, 30, tzinfo=UTC)]),
+    ("Europe/Madrid", [datetime(2026, 12, 4, 22, 30, tzinfo=UTC), datetime(2026, 12, 5, 0, 30, tzinfo=UTC)]),
+    ("UTC", [datetime(2026, 12, 4, 23, 30, tzinfo=UTC), datetime(2026, 12, 5, 1, 30, tzinfo=UTC)]),
+])
+def test_2330_and_0130_local_are_one_evening(client: Any, zone: str, moments: list[datetime]) -> None:
+    assert _group_at(client, zone, moments) == ["2026-12-04"]
+
+
+def test_a_game_begun_after_six_in_the_morning_is_the_next_evening(client: Any) -> None:
+    assert _group_at(client, "Europe/Madrid", [datetime(2026, 12, 4, 20, 0, tzinfo=UTC),
+                                               datetime(2026, 12, 5, 5, 30, tzinfo=UTC)]) == ["2026-12-05", "2026-12-04"]
 
 
 def test_1800_to_2100_at_utc_minus_5_is_one_evening(client: Any) -> None:

@@ -378,7 +378,7 @@ class EndView:
     switches: tuple[str, ...] = ("target", "games", "until")
     """The end switches the game takes (the form shows these)."""
     target_label: str | None = None
-    """The target field's words when the target is not points (a Trece table: games won)."""
+    """The target field's words when the target is not points (a table that counts games won)."""
 
     def value(self, name: str) -> str:
         """A stored end switch as the form shows it (off: empty)."""
