@@ -29,15 +29,22 @@ the game that ended it, when an end switch ended it; the games past the end coun
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, fields
 from datetime import datetime
+from typing import Any
 
 from referee.evening_end import EveningEnd, Progress, progress
 from referee.settle import SETTLE_CHOICES, three_thirteen_balances
-from referee.stats import THREE_THIRTEEN, TIENLEN, TRECE, Result
+from referee.stats import THREE_THIRTEEN, TIENLEN, TRECE, Counts, Result
 
-__all__ = ["Sitting", "balances", "counted", "end_progress", "evening_balances", "finished", "running_totals"]
+__all__ = [
+    "FORMAT", "Sitting", "balances", "counted", "end_progress", "evening_balances", "finished", "running_totals",
+]
+
+FORMAT = 1
+"""The version of :meth:`Sitting.to_dict`'s JSON: a stored one of another format is read again
+from its game's records."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -64,6 +71,29 @@ class Sitting:
         if self.counted is not None and self.counted < 0:
             raise ValueError(f"counted is 0 or more, not {self.counted!r}")
 
+    def to_dict(self) -> dict[str, Any]:
+        """The sitting as JSON (kept with its game, so a fresh process need not replay it).
+
+        >>> from referee.stats import Result, TRECE
+        >>> one = Sitting(results=(Result(TRECE, ("Ana", "Luis"), True, (1,), (2, 1)),), stake=5, currency="EUR")
+        >>> Sitting.from_dict(one.to_dict()) == one
+        True
+        """
+        return {"format": FORMAT, "stake": self.stake, "currency": self.currency, "settle": self.settle,
+                "counted": self.counted, "results": [_result_dict(r) for r in self.results]}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Sitting:
+        """A sitting from :meth:`to_dict` (``ValueError`` for another format or a broken one)."""
+        if data.get("format") != FORMAT:
+            raise ValueError(f"a sitting of format {data.get('format')!r}, not {FORMAT}")
+        try:
+            return cls(results=tuple(_result_of(r) for r in data["results"]), stake=int(data["stake"]),
+                       currency=str(data["currency"]), settle=str(data["settle"]),
+                       counted=None if data["counted"] is None else int(data["counted"]))
+        except (KeyError, TypeError) as exc:
+            raise ValueError(f"a broken sitting: {exc}") from None
+
     @property
     def plays_for_money(self) -> bool:
         """Whether it has a stake (and so a say in the evening's settle-up)."""
@@ -84,6 +114,20 @@ class Sitting:
                 done += 1
             kept.append(result)
         return tuple(kept)
+
+
+def _result_dict(result: Result) -> dict[str, Any]:
+    return {"game": result.game, "names": list(result.names), "finished": result.finished,
+            "winners": list(result.winners), "places": list(result.places), "points": list(result.points),
+            "counts": [[getattr(c, f.name) for f in fields(Counts)] for c in result.counts],
+            "rounds": [list(r) for r in result.rounds], "scored": result.scored}
+
+
+def _result_of(data: Mapping[str, Any]) -> Result:
+    return Result(str(data["game"]), tuple(str(n) for n in data["names"]), bool(data["finished"]),
+                  tuple(int(w) for w in data["winners"]), tuple(int(p) for p in data["places"]),
+                  tuple(int(p) for p in data["points"]), tuple(Counts(*(int(x) for x in c)) for c in data["counts"]),
+                  tuple(tuple(int(x) for x in r) for r in data["rounds"]), bool(data["scored"]))
 
 
 def finished(results: Iterable[Result]) -> tuple[Result, ...]:

@@ -235,3 +235,40 @@ def test_the_time_zone_is_changed_on_the_groups_page_and_a_bad_one_refused(clien
 def test_a_group_made_with_a_zone_the_server_does_not_know_is_refused_with_a_sentence(client: Any, zone: str) -> None:
     r = client.post("/groups/new", data={"name": "Fridays", "people": "An", "zone": zone})
     assert r.status_code == 422 and "is not a time zone" in r.get_data(as_text=True)
+
+
+# --------------------------------------------------------------------------- what is kept, and when it is read again
+
+
+def test_a_fresh_process_reads_what_each_game_came_to_without_replaying_it(client: Any, monkeypatch: Any) -> None:
+    from referee.web.groups import evenings
+
+    group = make_group(client, "An\nBinh")
+    sheet = tienlen_sheet(client, group, ["An", "Binh"])
+    tienlen_game(client, sheet, out="0", left_1="5")
+    stake(client, f"/tienlen/scores/g/{sheet}", "1")
+    assert group_transfers(client, group) == ["Binh pays An $5.00"]  # read once: kept with the game
+    evenings._READ.clear()  # a fresh process
+
+    def no_replay(game: Any) -> Any:
+        raise AssertionError(f"{game.kind} replayed again at the same version")
+
+    monkeypatch.setattr(evenings, "_read", no_replay)
+    assert group_transfers(client, group) == ["Binh pays An $5.00"]
+
+
+def test_what_is_kept_is_read_again_after_an_undo_or_a_correction(client: Any) -> None:
+    from referee.web.groups import evenings
+
+    group = make_group(client, "An\nBinh")
+    sheet = tienlen_sheet(client, group, ["An", "Binh"])
+    tienlen_game(client, sheet, out="0", left_1="5")
+    stake(client, f"/tienlen/scores/g/{sheet}", "1")
+    assert group_transfers(client, group) == ["Binh pays An $5.00"]
+    r = post(client, f"/tienlen/scores/g/{sheet}", f"/tienlen/scores/g/{sheet}/game/1", out="1", left_0="7")
+    assert r.status_code == 303, r.get_data(as_text=True)[:500]
+    evenings._READ.clear()
+    assert group_transfers(client, group) == ["An pays Binh $7.00"]
+    assert post(client, f"/tienlen/scores/g/{sheet}", f"/tienlen/scores/g/{sheet}/undo").status_code == 303
+    evenings._READ.clear()
+    assert group_transfers(client, group) == ["Binh pays An $5.00"]

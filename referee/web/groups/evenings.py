@@ -12,8 +12,11 @@ What each sheet or table says each person wins or pays is its game's
 :class:`referee.evening_money.Sitting` (``GameEntry.money``), the very one its own page settles;
 the evening's settle-up sums those (:func:`evening_money`), per currency.
 
-Replays are kept per game and version (:data:`_READ`): a game nobody wrote to since is not
-replayed again when the group's page or stats are opened.
+Replays are kept per game and version, in the process (:data:`_READ`) and with the game
+(``Game.summary`` at ``Game.summary_version``, :meth:`referee.evening_money.Sitting.to_dict`): a
+game nobody wrote to since is not replayed again when the group's page or stats are opened, even
+by a fresh process.  Every write (a game, a correction, an undo, a stake, an end) moves the game's
+version, so what is kept is never read for a game that changed since.
 """
 
 from __future__ import annotations
@@ -25,12 +28,14 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import select
-from sqlalchemy.orm import selectinload
+from sqlalchemy import inspect, select, update
+from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.orm import selectinload, undefer
 
 from referee import evening_money as money_lib
 from referee import group as groups_lib
 from referee import stats
+from referee.evening_money import FORMAT as SUMMARY_FORMAT
 from referee.evening_money import Sitting as Money
 from referee.group import Group, GroupSetup
 from referee.stats import PersonStats, Result
@@ -69,6 +74,45 @@ def money_of(game: Game) -> Money:
         if kept is not None:
             _READ.move_to_end(key)
             return kept
+    found = _kept_summary(game)
+    if found is None:
+        found = _read(game)
+        _keep_summary(game, found)
+    with _LOCK:  # a server's threads share the kept replays
+        _READ[key] = found
+        while len(_READ) > _READ_MAX:
+            _READ.popitem(last=False)
+    return found
+
+
+def _kept_summary(game: Game) -> Money | None:
+    """What the game came to when it was last read at this version (``Game.summary``), if kept."""
+    state = inspect(game)
+    if "summary" in state.unloaded or game.summary_version != game.version or not game.summary:
+        return None
+    if game.summary.get("format") != SUMMARY_FORMAT:
+        return None
+    try:
+        return Money.from_dict(game.summary)
+    except ValueError:
+        return None
+
+
+def _keep_summary(game: Game, money: Money) -> None:
+    """Keep what the game came to with it, at its version (on the engine's own connection, so the
+    page's session is untouched; a game written meanwhile is left for the next reading)."""
+    if game.id is None:
+        return
+    try:
+        with db.engine.begin() as connection:
+            connection.execute(update(Game).where(Game.id == game.id, Game.version == game.version)
+                               .values(summary=money.to_dict(), summary_version=game.version)
+                               .execution_options(synchronize_session=False))
+    except SQLAlchemyError:
+        pass  # only a later reading replays it again
+
+
+def _read(game: Game) -> Money:
     try:
         entry, _ = registry.by_kind(game.kind)
     except KeyError:
@@ -79,10 +123,6 @@ def money_of(game: Game) -> Money:
     else:
         read = entry.results.get(game.kind)
         found = Money(results=tuple(read(game)) if read is not None else ())
-    with _LOCK:  # a server's threads share the kept replays
-        _READ[key] = found
-        while len(_READ) > _READ_MAX:
-            _READ.popitem(last=False)
     return found
 
 
@@ -144,7 +184,7 @@ def group_games(group_game: Game, *, events: bool = True) -> list[Game]:
     ``events``, their events: :func:`load_events`)."""
     games = list(db.session.scalars(
         select(Game).where(Game.group_id == group_game.id)
-        .options(selectinload(Game.players)).order_by(Game.created_at, Game.id)))
+        .options(selectinload(Game.players), undefer(Game.summary)).order_by(Game.created_at, Game.id)))
     if events:
         load_events(games, everyone=True)
     return games
@@ -153,7 +193,8 @@ def group_games(group_game: Game, *, events: bool = True) -> list[Game]:
 def load_events(games: Sequence[Game], *, everyone: bool = False) -> None:
     """Load the events of ``games`` in a query per 500 games: all of them with ``everyone``, else
     only those whose replay is not kept (:func:`money_of`)."""
-    missing = [g.id for g in games if everyone or (g.keeper_token, g.version) not in _READ]
+    missing = [g.id for g in games if everyone or (
+        (g.keeper_token, g.version) not in _READ and _kept_summary(g) is None)]
     for start in range(0, len(missing), 500):
         list(db.session.scalars(select(Game).where(Game.id.in_(missing[start:start + 500]))
                                 .options(selectinload(Game.events).load_only(

@@ -1,4 +1,4 @@
-"""group evenings: games.started_from (the game a game was started from, for its group and evening)
+"""group evenings: games.started_from (the game a game was started from), games.summary and summary_version
 
 Revision ID: group_evenings_started_from
 Revises: sheet_for_table
@@ -8,6 +8,9 @@ A game started from another (a rematch, the sheet "Score this hand" made for a t
 started from a sheet) is in that game's group, on its evening (issue 36). The games stored
 before: a sheet made for a table (made_for "<kind>:<id>") and a table started from a sheet
 (its setup's "sheet" keeper token) get their source, and the source's group when they had none.
+
+games.summary keeps what a game's records come to for its group's pages (results, stake, end) as
+computed at games.summary_version, so a fresh process does not replay every game again.
 
 """
 from alembic import op
@@ -25,6 +28,8 @@ def upgrade():
     with op.batch_alter_table('games', schema=None) as batch_op:
         batch_op.add_column(sa.Column('started_from', sa.Integer(), nullable=True))
         batch_op.create_foreign_key('fk_games_started_from', 'games', ['started_from'], ['id'], ondelete='SET NULL')
+        batch_op.add_column(sa.Column('summary', sa.JSON(), nullable=True))
+        batch_op.add_column(sa.Column('summary_version', sa.Integer(), nullable=True))
     games = sa.table('games', sa.column('id', sa.Integer), sa.column('setup', sa.JSON),
                      sa.column('made_for', sa.String), sa.column('group_id', sa.Integer),
                      sa.column('keeper_token', sa.String), sa.column('started_from', sa.Integer))
@@ -54,5 +59,7 @@ def upgrade():
 
 def downgrade():
     with op.batch_alter_table('games', schema=None) as batch_op:
+        batch_op.drop_column('summary_version')
+        batch_op.drop_column('summary')
         batch_op.drop_constraint('fk_games_started_from', type_='foreignkey')
         batch_op.drop_column('started_from')
