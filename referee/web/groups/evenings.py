@@ -65,9 +65,10 @@ def day_of(when: datetime | None, group: Group | None = None) -> str:
     return group.day_of(when) if group is not None else groups_lib.evening_day(when)
 
 
-def money_of(game: Game) -> Money:
+def money_of(game: Game, *, keep: bool = False) -> Money:
     """A stored game read through its game's entry: its results and, when it plays for money,
-    its stake and end (``GameEntry.money``: what its own page says each player wins or pays)."""
+    its stake and end (``GameEntry.money``: what its own page says each player wins or pays).
+    With ``keep`` (a page that writes nothing), what it came to is kept with the game too."""
     key = (game.keeper_token, game.version)  # tokens are unique on every server (ids are not)
     with _LOCK:
         kept = _READ.get(key)
@@ -77,7 +78,8 @@ def money_of(game: Game) -> Money:
     found = _kept_summary(game)
     if found is None:
         found = _read(game)
-        _keep_summary(game, found)
+        if keep:
+            _keep_summary(game, found)
     with _LOCK:  # a server's threads share the kept replays
         _READ[key] = found
         while len(_READ) > _READ_MAX:
@@ -243,7 +245,7 @@ def evenings_of(group_game: Game, group: Group, *, newest: int | None = None) ->
     for day, found in chosen:
         sittings = []
         for game, entry, followed in found:
-            money = money_of(game)
+            money = money_of(game, keep=True)
             counted = money.counted_results  # a game past a sheet's end counts toward nothing
             sittings.append(Sitting(
                 game=game, label=entry.name, results=money.results, money=money,
