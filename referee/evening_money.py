@@ -30,8 +30,8 @@ the game that ended it, when an end switch ended it; the games past the end coun
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, fields
-from datetime import datetime
+from dataclasses import dataclass, fields, replace
+from datetime import UTC, datetime
 from typing import Any
 
 from referee.evening_end import EveningEnd, Progress, progress
@@ -39,10 +39,11 @@ from referee.settle import SETTLE_CHOICES, three_thirteen_balances
 from referee.stats import THREE_THIRTEEN, TIENLEN, TRECE, Counts, Result
 
 __all__ = [
-    "FORMAT", "Sitting", "balances", "counted", "end_progress", "evening_balances", "finished", "running_totals",
+    "FORMAT", "Sitting", "balances", "counted", "end_progress", "evening_balances", "evening_cut", "finished",
+    "running_totals",
 ]
 
-FORMAT = 1
+FORMAT = 2
 """The version of :meth:`Sitting.to_dict`'s JSON: a stored one of another format is read again
 from its game's records."""
 
@@ -62,6 +63,8 @@ class Sitting:
     currency: str = ""
     settle: str = "winner"
     counted: int | None = None
+    entered: tuple[datetime, ...] = ()
+    """When each finished game was entered (for a group's end over its evening), in order."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.stake, int) or isinstance(self.stake, bool) or self.stake < 0:
@@ -80,7 +83,8 @@ class Sitting:
         True
         """
         return {"format": FORMAT, "stake": self.stake, "currency": self.currency, "settle": self.settle,
-                "counted": self.counted, "results": [_result_dict(r) for r in self.results]}
+                "counted": self.counted, "results": [_result_dict(r) for r in self.results],
+                "entered": [_aware(at).isoformat() for at in self.entered]}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Sitting:
@@ -90,7 +94,8 @@ class Sitting:
         try:
             return cls(results=tuple(_result_of(r) for r in data["results"]), stake=int(data["stake"]),
                        currency=str(data["currency"]), settle=str(data["settle"]),
-                       counted=None if data["counted"] is None else int(data["counted"]))
+                       counted=None if data["counted"] is None else int(data["counted"]),
+                       entered=tuple(datetime.fromisoformat(str(at)) for at in data["entered"]))
         except (KeyError, TypeError) as exc:
             raise ValueError(f"a broken sitting: {exc}") from None
 
@@ -114,6 +119,10 @@ class Sitting:
                 done += 1
             kept.append(result)
         return tuple(kept)
+
+
+def _aware(moment: datetime) -> datetime:
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 def _result_dict(result: Result) -> dict[str, Any]:
@@ -246,3 +255,61 @@ def evening_balances(sittings: Iterable[Sitting],
             who = person(name)
             total[who] = total.get(who, 0) + amount
     return out
+
+
+def evening_cut(sittings: Sequence[Sitting], end: EveningEnd,
+                person: Callable[[str], str] = lambda name: name) -> tuple[tuple[Sitting, ...], Progress]:
+    """A group's evening against the group's end switches (``RULES.md``, "End of an evening": a
+    group's evening takes all three over everything it holds that evening): its finished games
+    (each sitting's, up to its own end) in the order they were entered; points are each person's
+    money balance in the smallest unit when the sittings that play for money all do so in one
+    currency, else the Tiến lên points; games are every finished game.  Answers the sittings with
+    the games past the group's end left out (``counted``), and where the evening stands.
+
+    >>> from referee.stats import Result, TIENLEN
+    >>> t0 = datetime(2026, 12, 4, 20, 0, tzinfo=UTC)
+    >>> game = Result(TIENLEN, ("An", "Binh"), True, (0,), (1, 2), (5, -5))
+    >>> sheet = Sitting(results=(game, game, game), stake=10, currency="USD", entered=(t0, t0, t0))
+    >>> table = Sitting(results=(Result(TRECE, ("An", "Binh"), True, (1,), (2, 1)),), stake=100, currency="USD",
+    ...                 entered=(t0.replace(minute=30),))
+    >>> cut, got = evening_cut([sheet, table], EveningEnd(games=2))
+    >>> [s.counted for s in cut], got.over, str(got.why)
+    ([2, 0], True, 'the evening is over: 2 games played')
+    >>> evening_balances(cut)
+    {'USD': {'An': 100, 'Binh': -100}}
+    """
+    played: list[tuple[datetime, int, int, Result]] = []
+    for index, sitting in enumerate(sittings):
+        for number, result in enumerate(finished(sitting.counted_results)):
+            at = sitting.entered[number] if number < len(sitting.entered) else datetime.max.replace(tzinfo=UTC)
+            played.append((_aware(at), index, number, result))
+    played.sort(key=lambda game: (game[0], game[1], game[2]))
+    currencies = {s.currency for s in sittings if s.plays_for_money}
+    by_money = len(currencies) == 1
+    people: list[str] = []
+    for *_, result in played:
+        for name in result.names:
+            if person(name) not in people:
+                people.append(person(name))
+    totals = dict.fromkeys(people, 0)
+    running: list[tuple[int, ...]] = []
+    for _, index, _, result in played:
+        sitting = sittings[index]
+        if by_money:
+            part = balances(replace(sitting, results=(result,), counted=None)) if sitting.plays_for_money else {}
+        elif result.game == TIENLEN and result.scored and result.points:
+            part = dict(zip(result.names, result.points, strict=True))
+        else:
+            part = {}
+        for name, amount in part.items():
+            totals[person(name)] += amount
+        running.append(tuple(totals[p] for p in people))
+    start = played[0][0] if played else None
+    got = progress(end, people, running, [game[0] for game in played], start=start, now=start)
+    if not got.over or got.last_game is None:
+        return tuple(sittings), got
+    kept = [0] * len(sittings)
+    for _, index, _, _ in played[:got.last_game]:
+        kept[index] += 1
+    cut = tuple(replace(s, counted=kept[i]) if finished(s.counted_results) else s for i, s in enumerate(sittings))
+    return cut, got

@@ -10,6 +10,8 @@ A group is its name, its first people (:class:`GroupSetup`) and a log of records
   (their games and stats stay);
 - :class:`GameMoved` (``"move"``): a game of the group counts for another evening than the
   day it was started (``game`` is whatever key the caller gives games; ``day`` an ISO date);
+- :class:`EndChanged` (``"end"``): the end switches of the group's evenings (``target``,
+  ``games``, ``until``: :class:`referee.evening_end.EveningEnd`), over everything an evening holds;
 - :class:`ZoneChanged` (``"zone"``): the group's time zone (an IANA name such as
   ``"Asia/Ho_Chi_Minh"``; first the one of the phone that made the group, in :class:`GroupSetup`).
 
@@ -63,13 +65,15 @@ from typing import Any, ClassVar, TypeVar
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from referee.errors import NothingToUndo, RefereeError, RefusedAction
+from referee.evening_end import EveningEnd
 from referee.records import Records
+from referee.switches import rules_from_mapping
 from referee.text import message
 
 __all__ = [
     "NAME_MAX", "GroupSetup", "Person", "PersonAdded", "PersonRenamed", "PersonRemoved", "GameMoved",
     "RECORDS", "Group", "replay", "GroupError", "NameError_", "NameTakenError", "NoSuchPersonError",
-    "DayError", "clean_name", "ZoneChanged", "ZoneError", "DAY_TURNS", "check_zone", "evening_day",
+    "DayError", "clean_name", "EndChanged", "ZoneChanged", "ZoneError", "DAY_TURNS", "check_zone", "evening_day",
 ]
 
 DAY_TURNS = timedelta(hours=6)
@@ -301,9 +305,23 @@ class ZoneChanged:
         return cls(str(data["zone"]))
 
 
-Record = PersonAdded | PersonRenamed | PersonRemoved | GameMoved | ZoneChanged
-R = TypeVar("R", PersonAdded, PersonRenamed, PersonRemoved, GameMoved, ZoneChanged)
-RECORDS: Records[Record] = Records("group", PersonAdded, PersonRenamed, PersonRemoved, GameMoved, ZoneChanged)
+@dataclass(frozen=True, slots=True)
+class EndChanged:
+    action: ClassVar[str] = "end"
+    end: EveningEnd
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"action": self.action, **self.end.to_dict()}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> EndChanged:
+        return cls(rules_from_mapping(EveningEnd, {k: v for k, v in data.items() if k != "action"}))
+
+
+Record = PersonAdded | PersonRenamed | PersonRemoved | GameMoved | ZoneChanged | EndChanged
+R = TypeVar("R", PersonAdded, PersonRenamed, PersonRemoved, GameMoved, ZoneChanged, EndChanged)
+RECORDS: Records[Record] = Records("group", PersonAdded, PersonRenamed, PersonRemoved, GameMoved, ZoneChanged,
+                                   EndChanged)
 
 
 @dataclass
@@ -315,6 +333,7 @@ class Group:
     _people: list[Person] = field(default_factory=list, repr=False)
     _moved: dict[str, str] = field(default_factory=dict, repr=False)
     _zone: str = field(default="", repr=False)
+    _end: EveningEnd = field(default_factory=EveningEnd, repr=False)
 
     def __post_init__(self) -> None:
         if not self._people:
@@ -326,6 +345,11 @@ class Group:
     def zone(self) -> str:
         """The group's time zone (an IANA name): its evenings are its local days."""
         return self._zone
+
+    @property
+    def end(self) -> EveningEnd:
+        """The end switches of the group's evenings (all off by default)."""
+        return self._end
 
     def day_of(self, moment: datetime) -> str:
         """The evening a game begun at ``moment`` is on (:func:`evening_day` in the group's zone)."""
@@ -417,6 +441,12 @@ class Group:
     def change_zone(self, zone: str) -> ZoneChanged:
         return self._do(self.check_change_zone(zone))
 
+    def check_change_end(self, end: EveningEnd) -> EndChanged:
+        return EndChanged(end)
+
+    def change_end(self, end: EveningEnd) -> EndChanged:
+        return self._do(self.check_change_end(end))
+
     def apply(self, action: Record | Mapping[str, Any]) -> Record:
         """Do again what a record (or its ``to_dict()``) says, checked as when it was made."""
         record = RECORDS.from_dict(action) if isinstance(action, Mapping) else action
@@ -428,6 +458,8 @@ class Group:
             return self.remove_person(record.person)
         if isinstance(record, ZoneChanged):
             return self.change_zone(record.zone)
+        if isinstance(record, EndChanged):
+            return self.change_end(record.end)
         return self.move_game(record.game, record.day)
 
     def _do(self, record: R) -> R:
@@ -442,6 +474,8 @@ class Group:
             self._people[record.person] = Person(gone.number, gone.name, gone.former, removed=True)
         elif isinstance(record, ZoneChanged):
             self._zone = record.zone
+        elif isinstance(record, EndChanged):
+            self._end = record.end
         else:
             self._moved[record.game] = record.day
         self.log.append(record)

@@ -272,3 +272,25 @@ def test_what_is_kept_is_read_again_after_an_undo_or_a_correction(client: Any) -
     assert post(client, f"/tienlen/scores/g/{sheet}", f"/tienlen/scores/g/{sheet}/undo").status_code == 303
     evenings._READ.clear()
     assert group_transfers(client, group) == ["Binh pays An $5.00"]
+
+
+# --------------------------------------------------------------------------- the group's own end
+
+
+def test_a_groups_end_counts_an_evenings_games_in_the_order_played_and_nothing_after(client: Any) -> None:
+    group = make_group(client, "An\nBinh")
+    page = f"/groups/g/{group}"
+    assert post(client, page, f"{page}/end", games="2").status_code == 303
+    sheet = tienlen_sheet(client, group, ["An", "Binh"])
+    stake(client, f"/tienlen/scores/g/{sheet}", "1")
+    tienlen_game(client, sheet, out="0", left_1="5")  # An +5
+    table = trece_table(client, group, "An", "Binh")
+    stake(client, f"/trece/g/{table}", "2.50")
+    trece_win(client, table)  # Binh +2.50: the evening's second game, its last
+    tienlen_game(client, sheet, out="1", left_0="9")  # past the group's end: counted nowhere on its page
+    html = client.get(page).get_data(as_text=True)
+    assert "the evening is over: 2 games played" in html
+    assert "1 game was played past the end; it is not in the result." in html
+    assert group_transfers(client, group) == ["Binh pays An $2.50"]
+    refused = post(client, page, f"{page}/end", games="x")
+    assert refused.status_code == 422

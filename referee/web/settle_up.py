@@ -58,7 +58,8 @@ from referee.web.words import say
 __all__ = [
     "END", "EVENT_KINDS", "MONEY", "MAX_STAKE", "EndView", "MoneyRow", "SettleUpView", "Stake", "StakeForm",
     "TransferRow", "add_sheet_routes", "end_of", "end_view", "entered_times", "format_money", "locale_currency",
-    "money_of", "settle_up_view", "sheet_rows", "sitting_block", "sitting_of", "stake_form", "undo_label",
+    "last_entered", "money_of", "settle_up_view", "sheet_rows", "sitting_block", "sitting_of", "stake_form",
+    "undo_label",
 ]
 
 MONEY = "money"
@@ -428,10 +429,18 @@ def sitting_of(game: Game, results: Sequence[Result], entered: Sequence[datetime
     stake = money_of(game)
     end = end_of(game) if ends else EveningEnd()
     count = evening_money.counted(end, game.player_names, results, entered, start=game.created_at)
+    at = tuple(entered) if len(entered) >= len(evening_money.finished(results)) else ()
     if stake is None:
-        return Sitting(results=tuple(results), counted=count)
+        return Sitting(results=tuple(results), counted=count, entered=at)
     return Sitting(results=tuple(results), stake=stake.amount, currency=stake.currency, settle=stake.settle,
-                   counted=count)
+                   counted=count, entered=at)
+
+
+def last_entered(game: Game) -> list[datetime]:
+    """When a game of one result (a Trece game, a Three Thirteen sheet) was last entered: its
+    latest record still in force that is not a stake or an end (none before its first)."""
+    played = [event.created_at for event in live_events(game) if event.kind not in EVENT_KINDS]
+    return played[-1:]
 
 
 def sitting_block(sitting: Sitting, stake: Stake | None, *, per: str = "point", note: str | None = None,

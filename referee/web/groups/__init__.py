@@ -31,13 +31,14 @@ from typing import Any
 
 from babel.numbers import format_decimal
 from flask import Blueprint, Response, abort, make_response, request, url_for
-from flask_babel import get_locale, gettext
+from flask_babel import get_locale, gettext, ngettext
 
 from referee import group as groups_lib
 from referee.errors import UnreadableInput
+from referee.evening_end import Progress
 from referee.group import Group, GroupSetup, Person
 from referee.text import message
-from referee.web import guard, registry, store
+from referee.web import guard, registry, settle_up, store
 from referee.web.extensions import db
 from referee.web.groups import transfer
 from referee.web.groups.evenings import (
@@ -73,6 +74,8 @@ def last_move(access: Access, group: Group | None = None) -> str | None:
         return gettext("renamed to %(name)s", name=payload.get("name", ""))
     if kind == groups_lib.PersonRemoved.action:
         return gettext("a person removed")
+    if kind == groups_lib.EndChanged.action:
+        return gettext("End of the evening changed")
     if kind == groups_lib.ZoneChanged.action:
         return gettext("time zone changed to %(zone)s", zone=payload.get("zone", ""))
     return gettext("a game moved to %(day)s", day=payload.get("day", ""))
@@ -89,6 +92,9 @@ def render_group(access: Access, group: Group, feedback: Feedback, status: int =
     return render_page(
         "groups/page.html", "groups/_page.html", status=status, **GROUP_GAME.context(access),
         group=group, evenings=evenings, money={e.day: evening_settle_up(e, group) for e in evenings},
+        ends={e.day: evening_end_words(e) for e in evenings if e.progress is not None},
+        end_form=settle_up.EndView(Progress(over=False), group.end, (), None, None, None,
+                                   url_for("groups.evening_end", token=access.game.keeper_token), access.game.version),
         evening_count=evening_count(access.game, group), starts=starts(), feedback=feedback,
         undo_label=last_move(access), game_token=_game_token(access), share_title=gettext("Share this group"),
     )
@@ -235,6 +241,28 @@ def zone(token: str) -> Response:
         return _record(group.check_change_zone(typed["zone"]))
 
     return GROUP_GAME.write(token, decide, typed=typed, at="zone")
+
+
+@bp.post("/g/<token>/end")
+def evening_end(token: str) -> Response:
+    """The end switches of the group's evenings (over everything an evening holds)."""
+    typed = {key: str(request.form.get(key, ""))[:12] for key in settle_up.END_FIELDS}
+
+    def decide(access: Access, group: Group) -> tuple[str, dict[str, Any]]:
+        return _record(group.check_change_end(settle_up.read_end(typed)))
+
+    return GROUP_GAME.write(token, decide, typed=typed, at="target")
+
+
+def evening_end_words(evening: Any) -> dict[str, str | None]:
+    """How the evening stands against the group's end, in the reader's words."""
+    got = evening.progress
+    past = None
+    if got.past_end:
+        past = ngettext("%(num)d game was played past the end; it is not in the result.",
+                        "%(num)d games were played past the end; they are not in the result.", got.past_end)
+    return {"over": say(got.why) if got.why is not None else None, "to_go": " · ".join(say(m) for m in got.to_go),
+            "past": past}
 
 
 @bp.post("/g/<token>/undo")

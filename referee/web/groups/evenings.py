@@ -35,6 +35,7 @@ from sqlalchemy.orm import selectinload, undefer
 from referee import evening_money as money_lib
 from referee import group as groups_lib
 from referee import stats
+from referee.evening_end import Progress
 from referee.evening_money import FORMAT as SUMMARY_FORMAT
 from referee.evening_money import Sitting as Money
 from referee.group import Group, GroupSetup
@@ -161,6 +162,10 @@ class Evening:
     day: str
     sittings: tuple[Sitting, ...]
     winners: tuple[str, ...]
+    counted: tuple[Money, ...] = ()
+    """Each sitting's money as the evening counts it: past the group's end, nothing."""
+    progress: Progress | None = None
+    """Where the evening stands against the group's end switches (``None``: none set)."""
 
     @property
     def results(self) -> list[Result]:
@@ -246,13 +251,17 @@ def evenings_of(group_game: Game, group: Group, *, newest: int | None = None) ->
         sittings = []
         for game, entry, followed in found:
             money = money_of(game, keep=True)
-            counted = money.counted_results  # a game past a sheet's end counts toward nothing
+            kept = money.counted_results  # a game past a sheet's end counts toward nothing
             sittings.append(Sitting(
                 game=game, label=entry.name, results=money.results, money=money,
-                winners=stats.winners(counted, person), totals=tuple(stats.totals(counted, person).items()),
+                winners=stats.winners(kept, person), totals=tuple(stats.totals(kept, person).items()),
                 endpoint=followed.endpoint))
-        out.append(Evening(day, tuple(sittings),
-                           stats.winners([r for s in sittings for r in s.money.counted_results], person)))
+        counted: tuple[Money, ...] = tuple(s.money for s in sittings)
+        got = None
+        if group.end.is_set:  # the group's end over everything the evening holds
+            counted, got = money_lib.evening_cut(counted, group.end, person)
+        out.append(Evening(day, tuple(sittings), stats.winners([r for m in counted for r in m.counted_results], person),
+                           counted, got))
     return out
 
 
@@ -266,7 +275,7 @@ def evening_count(group_game: Game, group: Group) -> int:
 def evening_money(evening: Evening, group: Group) -> dict[str, dict[str, int]]:
     """The evening's balances, per currency, per person: the sum of what each of its sheets' and
     tables' own page says (:func:`referee.evening_money.evening_balances`)."""
-    return money_lib.evening_balances([s.money for s in evening.sittings], person_names(group))
+    return money_lib.evening_balances(evening.counted or [s.money for s in evening.sittings], person_names(group))
 
 
 def people_stats(group: Group, evenings: Sequence[Evening]) -> dict[str, PersonStats]:

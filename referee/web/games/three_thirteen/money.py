@@ -15,7 +15,15 @@ from referee.evening_money import Sitting
 from referee.text import message
 from referee.three_thirteen_sheet import Sheet as SheetState
 from referee.web.games.three_thirteen.sheet import Sheet, rebuild
-from referee.web.settle_up import Money, money_of, sheet_urls, sitting_block, sitting_of, stake_form
+from referee.web.settle_up import (
+    Money,
+    last_entered,
+    money_of,
+    sheet_urls,
+    sitting_block,
+    sitting_of,
+    stake_form,
+)
 from referee.web.store import Access
 
 ENDPOINTS = "three_thirteen"
@@ -26,7 +34,8 @@ NO_END = message("A Three Thirteen sheet ends after its last round: it takes no 
 
 def sitting(game: Any, state: SheetState | None = None) -> Sitting:
     """The stored sheet as far as money goes: its rounds so far and its stake (no end switch)."""
-    return sitting_of(game, stats.three_thirteen_results(state if state is not None else rebuild(game)), ends=False)
+    results = stats.three_thirteen_results(state if state is not None else rebuild(game))
+    return sitting_of(game, results, last_entered(game), ends=False)
 
 
 def money_context(access: Access, sheet: Sheet) -> Money:

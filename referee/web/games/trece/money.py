@@ -20,6 +20,7 @@ from referee.web.settle_up import (
     EveningMoney,
     end_of,
     end_view,
+    last_entered,
     money_of,
     sheet_urls,
     sitting_block,
@@ -37,7 +38,7 @@ NO_UNTIL = message("A Trece table ends by its games or by the games a player won
 
 def sitting(game: Any, state: State) -> Sitting:
     """The stored table as far as money goes: its games, stake and end (for its page and its group)."""
-    return sitting_of(game, stats.trece_results(state))
+    return sitting_of(game, stats.trece_results(state), last_entered(game))
 
 
 def money_context(access: Access, state: State) -> EveningMoney:
