@@ -44,3 +44,5 @@ _.__module__
 # (guard), the traceback text a log handler prints (logs), the `flask games forget` command.
 _.cargs, _.conn_rec, _.cparams, _.is_disconnect, _._remove_session, _.max_content_length, _.exc_text
 _.forget_command
+# Jinja reads the environment's bytecode cache the app sets (referee.web: compiled templates kept).
+_.bytecode_cache

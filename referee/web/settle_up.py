@@ -437,7 +437,7 @@ def sitting_of(game: Game, results: Sequence[Result], entered: Sequence[datetime
 
 
 def last_entered(game: Game) -> list[datetime]:
-    """When a game of one result (a Trece game, a Three Thirteen sheet) was last entered: its
+    """When a game of one result (a two-player table, a sheet scored once at its end) was last entered: its
     latest record still in force that is not a stake or an end (none before its first)."""
     played = [event.created_at for event in live_events(game) if event.kind not in EVENT_KINDS]
     return played[-1:]
