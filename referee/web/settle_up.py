@@ -444,10 +444,11 @@ def last_entered(game: Game) -> list[datetime]:
 
 
 def sitting_block(sitting: Sitting, stake: Stake | None, *, per: str = "point", note: str | None = None,
-                  final: bool = False) -> SettleUpView | None:
+                  final: bool = False, square: Sequence[str] = ()) -> SettleUpView | None:
     """The settle-up block of a sheet's or table's page: :func:`referee.evening_money.balances`
-    in words (``None`` until it plays for money and has something to settle)."""
-    rows = evening_money.balances(sitting)
+    in words (``None`` until it plays for money and has something to settle; with ``square``,
+    those players all square until then)."""
+    rows = evening_money.balances(sitting) or dict.fromkeys(square, 0)
     if stake is None or not sitting.plays_for_money or not rows:
         return None
     return settle_up_view(rows, sitting.currency, stake_words=stake_words(stake, per), note=note, final=final)

@@ -45,5 +45,6 @@ def evening_context(access: Access, sheet: Evening) -> EveningMoney:
     stake = money_of(game)
     ended = end_view(end_of(game), sheet.names, [g.totals for g in sheet.games], entered_times(game, GAME),
                      start=game.created_at, action=end_url, version=game.version)
-    block = sitting_block(sitting(game, sheet), stake, note=ended.past_end, final=ended.progress.over)
+    block = sitting_block(sitting(game, sheet), stake, note=ended.past_end, final=ended.progress.over,
+                          square=sheet.names)
     return {"evening_end": ended, "stake_form": stake_form(money_url, game.version, stake), "settle_up": block}
