@@ -294,3 +294,17 @@ def test_a_groups_end_counts_an_evenings_games_in_the_order_played_and_nothing_a
     assert group_transfers(client, group) == ["Binh pays An $2.50"]
     refused = post(client, page, f"{page}/end", games="x")
     assert refused.status_code == 422
+
+
+def test_the_group_library_reads_the_worlds_zones_through_zoneinfo() -> None:
+    from referee.group import Group, GroupSetup, ZoneError, check_zone
+
+    assert check_zone("Europe/Madrid") == "Europe/Madrid"
+    hanoi = Group(GroupSetup("Tết", ("An",), zone="Asia/Ho_Chi_Minh"))  # 23:30 and 01:30 in Hà Nội
+    assert {hanoi.day_of(datetime(2026, 12, 4, 16, 30, tzinfo=UTC)),
+            hanoi.day_of(datetime(2026, 12, 4, 18, 30, tzinfo=UTC))} == {"2026-12-04"}
+    bogota = Group(GroupSetup("Viernes", zone="America/Bogota"))  # 18:00 and 21:00 at UTC−5
+    assert {bogota.day_of(datetime(2026, 12, 4, 23, 0, tzinfo=UTC)),
+            bogota.day_of(datetime(2026, 12, 5, 2, 0, tzinfo=UTC))} == {"2026-12-04"}
+    with pytest.raises(ZoneError):
+        check_zone("Mars/Olympus")
