@@ -44,3 +44,5 @@ _.forget_command
 # gunicorn reads them: the worker class named in gunicorn.conf.py, its count of open connections;
 # waitress reads a channel's "connected" (referee.web.serve.live_dispatcher, referee/web/live_worker.py).
 _.LiveThreadWorker, _.nr_conns, _.connected
+# Jinja reads the environment's bytecode cache the app sets (referee.web: compiled templates kept).
+_.bytecode_cache

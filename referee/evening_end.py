@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, time, timedelta, timezone
 
 from referee.switches import SwitchError
-from referee.text import Message, message
+from referee.text import Message, message, plural
 
 __all__ = ["MAX_GAMES", "MAX_TARGET", "EveningEnd", "Progress", "deadline", "progress"]
 
@@ -190,7 +190,8 @@ def progress(
                     name=", ".join(reached), target=end.target)
                 break
         if end.games and number >= end.games:
-            last, why = number, message("the evening is over: {count} games played", count=end.games)
+            last, why = number, plural("the evening is over: 1 game played", "the evening is over: {count} games played",
+                                       end.games)
             break
         if finish is not None and number <= len(entered) and _aware(entered[number - 1]) >= finish:
             last, why = number, message(
@@ -206,16 +207,11 @@ def progress(
     if end.target and names:
         closest = max(range(len(names)), key=lambda seat: (abs(now_totals[seat]), -seat))
         away = end.target - abs(now_totals[closest])
-        if away == 1:
-            to_go.append(message("{name} is 1 point from the target", name=names[closest], count=away))
-        else:
-            to_go.append(message("{name} is {count} points from the target", name=names[closest], count=away))
+        to_go.append(plural("{name} is 1 point from the target", "{name} is {count} points from the target", away,
+                            name=names[closest]))
     if end.games:
         left = end.games - count
-        if left == 1:
-            to_go.append(message("1 game left", count=left))
-        else:
-            to_go.append(message("{count} games left", count=left))
+        to_go.append(plural("1 game left", "{count} games left", left))
     if finish is not None:
         if now is not None and _aware(now) >= finish:
             to_go.append(message("the game being played at {time} is the last", time=end.until))

@@ -9,7 +9,14 @@ A group is its name, its first people (:class:`GroupSetup`) and a log of records
 - :class:`PersonRemoved` (``"remove"``): a person is no longer offered when a game starts
   (their games and stats stay);
 - :class:`GameMoved` (``"move"``): a game of the group counts for another evening than the
-  day it was started (``game`` is whatever key the caller gives games; ``day`` an ISO date).
+  day it was started (``game`` is whatever key the caller gives games; ``day`` an ISO date);
+- :class:`EndChanged` (``"end"``): the end switches of the group's evenings (``target``,
+  ``games``, ``until``: :class:`referee.evening_end.EveningEnd`), over everything an evening holds;
+- :class:`ZoneChanged` (``"zone"``): the group's time zone (an IANA name such as
+  ``"Asia/Ho_Chi_Minh"``; first the one of the phone that made the group, in :class:`GroupSetup`).
+
+An evening is the games begun on one local day of the group, the day turning at 06:00 so that a
+night that goes past midnight stays one evening (:meth:`Group.day_of`).
 
 The games themselves are not in the group's log: each is a sheet or table of its own.
 
@@ -32,6 +39,18 @@ referee.group.NameTakenError: the group already has someone called 'binh'
 ['An', 'Binh', 'Chi', 'Dung']
 >>> replay(group.setup, [r.to_dict() for r in group.log]).person_of("Bình")
 1
+
+A game at 23:30 and one at 01:30 are one evening (the zones of the world are checked against
+the zone database, ``zoneinfo``, which the phone's engine does not carry: their examples are in
+``tests/test_group_evenings_web.py``; the phone knows UTC):
+
+>>> night = Group(GroupSetup("Fridays", ("An",)))
+>>> night.day_of(datetime(2026, 12, 4, 23, 30, tzinfo=UTC)), night.day_of(datetime(2026, 12, 5, 1, 30, tzinfo=UTC))
+('2026-12-04', '2026-12-04')
+>>> night.check_change_zone("Mars/Olympus")
+Traceback (most recent call last):
+...
+referee.group.ZoneError: 'Mars/Olympus' is not a time zone (such as America/Bogota or Asia/Ho_Chi_Minh)
 """
 
 from __future__ import annotations
@@ -39,19 +58,26 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import UTC, date, datetime, timedelta, tzinfo
 from typing import Any, ClassVar, TypeVar
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from referee.errors import RefereeError, RefusedAction
+from referee.evening_end import EveningEnd
 from referee.records import Records
 from referee.states import StateMachine, can
+from referee.switches import rules_from_mapping
 from referee.text import message
 
 __all__ = [
     "NAME_MAX", "GroupSetup", "Person", "PersonAdded", "PersonRenamed", "PersonRemoved", "GameMoved",
     "RECORDS", "Group", "replay", "GroupError", "NameError_", "NameTakenError", "NoSuchPersonError",
-    "DayError", "clean_name",
+    "DayError", "clean_name", "EndChanged", "ZoneChanged", "ZoneError", "DAY_TURNS", "check_zone", "evening_day",
 ]
+
+DAY_TURNS = timedelta(hours=6)
+"""When a group's day turns: a night that goes past midnight stays one evening."""
+_ZONE = re.compile(r"[A-Za-z][A-Za-z0-9_+\-]*(/[A-Za-z0-9_+\-]+){0,2}")
 
 NAME_MAX = 40
 """The longest name (as a game's players' names)."""
@@ -88,6 +114,53 @@ class DayError(RefereeError):
     def __init__(self, day: object) -> None:
         self.day = day
         super().__init__(message("{day} is not a day written as year-month-day (2026-11-27)", day=repr(day)))
+
+
+class ZoneError(RefereeError):
+    """A time zone the server does not know (an IANA name is expected)."""
+
+    def __init__(self, zone: object) -> None:
+        self.zone = zone
+        super().__init__(message("{zone} is not a time zone (such as America/Bogota or Asia/Ho_Chi_Minh)",
+                                 zone=repr(str(zone)[:60])), field="zone")
+
+
+_ZONES: dict[str, tzinfo] = {}
+
+
+def check_zone(zone: object) -> str:
+    """An IANA time zone's name, checked against the zone database (``zoneinfo``).
+
+    >>> check_zone("UTC")
+    'UTC'
+    >>> check_zone("../etc/passwd")
+    Traceback (most recent call last):
+    ...
+    referee.group.ZoneError: '../etc/passwd' is not a time zone (such as America/Bogota or Asia/Ho_Chi_Minh)
+    """
+    if not isinstance(zone, str) or len(zone) > 60 or not _ZONE.fullmatch(zone):
+        raise ZoneError(zone)
+    if zone == "UTC":
+        _ZONES.setdefault(zone, UTC)  # without the zone database too (the phone's engine)
+    if zone not in _ZONES:
+        try:
+            _ZONES[zone] = ZoneInfo(zone)
+        except (ZoneInfoNotFoundError, ValueError, OSError):
+            raise ZoneError(zone) from None
+    return zone
+
+
+def evening_day(moment: datetime, zone: str = "UTC") -> str:
+    """The evening (a local day, ISO) a game begun at ``moment`` is on: the day in ``zone``,
+    turning at 06:00 (:data:`DAY_TURNS`).  A naive ``moment`` is UTC.
+
+    >>> evening_day(datetime(2026, 12, 5, 4, 0, tzinfo=UTC)), evening_day(datetime(2026, 12, 5, 7, 0, tzinfo=UTC))
+    ('2026-12-04', '2026-12-05')
+    """
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    check_zone(zone)
+    return (moment.astimezone(_ZONES[zone]) - DAY_TURNS).date().isoformat()
 
 
 def clean_name(name: str) -> str:
@@ -127,9 +200,12 @@ class GroupSetup:
 
     name: str
     people: tuple[str, ...] = ()
+    zone: str = "UTC"
+    """The group's time zone when it was made (the keeper's phone's)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "name", clean_name(self.name))
+        check_zone(self.zone)
         object.__setattr__(self, "people", tuple(clean_name(p) for p in self.people))
         folded = [p.casefold() for p in self.people]
         for person in self.people:
@@ -137,11 +213,15 @@ class GroupSetup:
                 raise NameTakenError(person)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "people": list(self.people)}
+        data: dict[str, Any] = {"name": self.name, "people": list(self.people)}
+        if self.zone != "UTC":
+            data["zone"] = self.zone
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> GroupSetup:
-        return cls(str(data.get("name", "")), tuple(str(p) for p in data.get("people", ())))
+        return cls(str(data.get("name", "")), tuple(str(p) for p in data.get("people", ())),
+                   str(data.get("zone", "UTC")))
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,9 +293,36 @@ class GameMoved:
         return cls(str(data["game"]), str(data["day"]))
 
 
-Record = PersonAdded | PersonRenamed | PersonRemoved | GameMoved
-R = TypeVar("R", PersonAdded, PersonRenamed, PersonRemoved, GameMoved)
-RECORDS: Records[Record] = Records("group", PersonAdded, PersonRenamed, PersonRemoved, GameMoved)
+@dataclass(frozen=True, slots=True)
+class ZoneChanged:
+    action: ClassVar[str] = "zone"
+    zone: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"action": self.action, "zone": self.zone}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> ZoneChanged:
+        return cls(str(data["zone"]))
+
+
+@dataclass(frozen=True, slots=True)
+class EndChanged:
+    action: ClassVar[str] = "end"
+    end: EveningEnd
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"action": self.action, **self.end.to_dict()}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> EndChanged:
+        return cls(rules_from_mapping(EveningEnd, {k: v for k, v in data.items() if k != "action"}))
+
+
+Record = PersonAdded | PersonRenamed | PersonRemoved | GameMoved | ZoneChanged | EndChanged
+R = TypeVar("R", PersonAdded, PersonRenamed, PersonRemoved, GameMoved, ZoneChanged, EndChanged)
+RECORDS: Records[Record] = Records("group", PersonAdded, PersonRenamed, PersonRemoved, GameMoved, ZoneChanged,
+                                   EndChanged)
 
 
 @dataclass
@@ -228,10 +335,28 @@ class Group(StateMachine[GroupSetup, Record]):
     log: list[Record] = field(default_factory=list)
     _people: list[Person] = field(default_factory=list, repr=False)
     _moved: dict[str, str] = field(default_factory=dict, repr=False)
+    _zone: str = field(default="", repr=False)
+    _end: EveningEnd = field(default_factory=EveningEnd, repr=False)
 
     def __post_init__(self) -> None:
         if not self._people:
             self._people = [Person(i, name) for i, name in enumerate(self.setup.people)]
+        if not self._zone:
+            self._zone = self.setup.zone
+
+    @property
+    def zone(self) -> str:
+        """The group's time zone (an IANA name): its evenings are its local days."""
+        return self._zone
+
+    @property
+    def end(self) -> EveningEnd:
+        """The end switches of the group's evenings (all off by default)."""
+        return self._end
+
+    def day_of(self, moment: datetime) -> str:
+        """The evening a game begun at ``moment`` is on (:func:`evening_day` in the group's zone)."""
+        return evening_day(moment, self._zone)
 
     @property
     def name(self) -> str:
@@ -306,6 +431,22 @@ class Group(StateMachine[GroupSetup, Record]):
     def move_game(self, game: str, day: str) -> GameMoved:
         return self._do(self.check_move_game(game, day))
 
+    def check_change_zone(self, zone: str) -> ZoneChanged:
+        return ZoneChanged(check_zone(zone))
+
+    can_change_zone = can(check_change_zone)
+
+    def change_zone(self, zone: str) -> ZoneChanged:
+        return self._do(self.check_change_zone(zone))
+
+    def check_change_end(self, end: EveningEnd) -> EndChanged:
+        return EndChanged(end)
+
+    can_change_end = can(check_change_end)
+
+    def change_end(self, end: EveningEnd) -> EndChanged:
+        return self._do(self.check_change_end(end))
+
     def apply(self, action: Record | Mapping[str, Any]) -> Record:
         """Do again what a record (or its ``to_dict()``) says, checked as when it was made."""
         record = RECORDS.from_dict(action) if isinstance(action, Mapping) else action
@@ -315,6 +456,10 @@ class Group(StateMachine[GroupSetup, Record]):
             return self.rename_person(record.person, record.name)
         if isinstance(record, PersonRemoved):
             return self.remove_person(record.person)
+        if isinstance(record, ZoneChanged):
+            return self.change_zone(record.zone)
+        if isinstance(record, EndChanged):
+            return self.change_end(record.end)
         return self.move_game(record.game, record.day)
 
     def _do(self, record: R) -> R:
@@ -327,6 +472,10 @@ class Group(StateMachine[GroupSetup, Record]):
         elif isinstance(record, PersonRemoved):
             gone: Person = self._people[record.person]
             self._people[record.person] = Person(gone.number, gone.name, gone.former, removed=True)
+        elif isinstance(record, ZoneChanged):
+            self._zone = record.zone
+        elif isinstance(record, EndChanged):
+            self._end = record.end
         else:
             self._moved[record.game] = record.day
         self.log.append(record)
@@ -338,6 +487,7 @@ class Group(StateMachine[GroupSetup, Record]):
             "people": [{"number": p.number, "name": p.name, "former": list(p.former), "removed": p.removed}
                        for p in self._people],
             "moved": dict(self._moved),
+            "zone": self._zone,
         }
 
 

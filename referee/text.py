@@ -20,6 +20,16 @@ True
 False
 >>> len({m, message("{card} is lower than {other}", other="8♥", card="8♠")})
 1
+
+A sentence that says a number has its plural forms (:func:`plural`): the catalogue's
+``ngettext`` picks the form the language says for that number (Spanish and Portuguese three,
+Vietnamese one):
+
+>>> left = plural("1 game left", "{count} games left", 2)
+>>> str(left), str(plural("1 game left", "{count} games left", 1))
+('2 games left', '1 game left')
+>>> left.translate(lambda t: t, lambda one, many, n: "queda 1 partida" if n == 1 else "quedan {count} partidas")
+'quedan 2 partidas'
 """
 
 from __future__ import annotations
@@ -27,7 +37,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-__all__ = ["Message", "message"]
+__all__ = ["Message", "message", "plural"]
+
+Gettext = Callable[[str], str]
+Ngettext = Callable[[str, str, int], str]
 
 
 @dataclass(frozen=True, eq=False)
@@ -40,11 +53,23 @@ class Message:
 
     template: str
     params: Mapping[str, object] = field(default_factory=dict)
+    plural: str | None = None
+    """The English plural of a sentence that says a number (its blank ``count``): :func:`plural`."""
 
-    def translate(self, gettext: Callable[[str], str]) -> str:
-        """The sentence in the language ``gettext`` translates into."""
-        return gettext(self.template).format(
-            **{k: v.translate(gettext) if isinstance(v, Message) else _show(v) for k, v in self.params.items()}
+    def translate(self, gettext: Gettext, ngettext: Ngettext | None = None) -> str:
+        """The sentence in the language ``gettext`` translates into (``ngettext``: the form of a
+        sentence that says a number, for that number; without it, English's two forms)."""
+        if self.plural is None:
+            text = gettext(self.template)
+        else:
+            count = self.params.get("count")
+            number = count if isinstance(count, int) else 0
+            if ngettext is not None:
+                text = ngettext(self.template, self.plural, number)
+            else:
+                text = gettext(self.template if number == 1 else self.plural)
+        return text.format(
+            **{k: v.translate(gettext, ngettext) if isinstance(v, Message) else _show(v) for k, v in self.params.items()}
         )
 
     def __str__(self) -> str:
@@ -53,15 +78,26 @@ class Message:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Message):
             return NotImplemented
-        return self.template == other.template and _frozen(self.params) == _frozen(other.params)
+        return (self.template == other.template and self.plural == other.plural
+                and _frozen(self.params) == _frozen(other.params))
 
     def __hash__(self) -> int:
-        return hash((self.template, _frozen(self.params)))
+        return hash((self.template, self.plural, _frozen(self.params)))
 
 
 def message(template: str, **params: object) -> Message:
     """Build a :class:`Message`; cards and lists of cards print in notation."""
     return Message(template, params)
+
+
+def plural(singular: str, many: str, count: int, **params: object) -> Message:
+    """A sentence that says a number ``count`` (its blank ``{count}``), with its English singular
+    and plural; each language says it in its own plural forms (``ngettext``).
+
+    >>> str(plural("{name} is 1 point from the target", "{name} is {count} points from the target", 4, name="An"))
+    'An is 4 points from the target'
+    """
+    return Message(singular, {**params, "count": count}, many)
 
 
 def _frozen(value: object) -> object:

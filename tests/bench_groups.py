@@ -7,9 +7,14 @@ Three Thirteen sheet (three players, eleven rounds) and a finished Trece table. 
 database it times:
 
 - importing the file of a group of 50 evenings (a fresh database), and of 100 evenings;
-- opening the group's page and its stats page with 100 evenings: *cold* (the first opening
-  after the import: every game replayed) and *warm* (the median of ten openings, the replays
-  kept per game and version).
+- opening the group's page and its stats page with 100 evenings: *fresh process* (the first
+  request of a new Python process on the stored group: the app made, its modules imported, its
+  templates compiled, every game replayed; the process started apart, its start-up not counted),
+  *cold* (the first opening after the import in the same process: every game replayed) and
+  *warm* (the median of ten openings, the replays kept per game and version).
+
+Each Tiến lên sheet plays for a stake, and every other one has an end of two games less than it
+played, so the money of every evening (``referee.evening_money``) is in what is timed.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ import json
 import os
 import random
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -83,8 +89,11 @@ def document(evenings: int, seed: int = 13) -> bytes:
             winner = rng.randrange(4)
             sheet.add_by_hand(typed(sheet, {"out": str(winner)} | {f"left_{s}": str(rng.randint(1, 13)) for s in range(4)
                                                        if s != winner}))
+        money = [("money", {"stake": 1000, "currency": "VND"})]
+        if week % 2:
+            money.append(("end", {"target": 0, "games": 6, "until": "", "utc_offset": 0}))
         games.append(_game("tienlen_scores", names, {}, sheet.rules.to_dict(),
-                           [_stored(r) for r in sheet.log], when, group_token))
+                           [_stored(r) for r in sheet.log] + money, when, group_token))
         if week % 2:
             continue
         three = tuple(rng.sample(PEOPLE, 3))
@@ -108,7 +117,8 @@ def document(evenings: int, seed: int = 13) -> bytes:
 def _app(uri: str) -> Any:
     from app import create_app
 
-    app = create_app({"SQLALCHEMY_DATABASE_URI": uri, "TESTING": True, "PHONE_ENGINE": False})
+    app = create_app({"SQLALCHEMY_DATABASE_URI": uri, "TESTING": True, "PHONE_ENGINE": False,
+                      "TEMPLATE_CACHE": os.path.join(tempfile.gettempdir(), "thirteen-bench-templates")})
     return app
 
 
@@ -143,6 +153,35 @@ def _open(client: Any, path: str) -> float:
     return took
 
 
+def _fresh(uri: str, path: str) -> float:
+    """The first request of ``path`` in a new process (its start-up and the app's making not counted)."""
+    out = subprocess.run([sys.executable, "-m", "tests.bench_groups", "--fresh", uri, path],
+                         capture_output=True, text=True, check=True)
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def _forget(app: Any) -> None:
+    """Nothing kept: no game's summary (as after the upgrade that added them), no compiled template."""
+    import shutil
+
+    from sqlalchemy import update
+
+    from referee.web.extensions import db
+    from referee.web.models import Game
+
+    with app.app_context():
+        db.session.execute(update(Game).values(summary=None, summary_version=None))
+        db.session.commit()
+    shutil.rmtree(app.config["TEMPLATE_CACHE"], ignore_errors=True)
+
+
+def fresh_main(uri: str, path: str) -> None:
+    """In a new process: make the app, then time its first request of ``path`` (printed in seconds)."""
+    app = _app(uri)
+    client = app.test_client()
+    print(_open(client, path))
+
+
 def run(name: str, uri: str, small: bytes, large: bytes) -> list[str]:
     rows = []
     app = _app(uri)
@@ -154,6 +193,11 @@ def run(name: str, uri: str, small: bytes, large: bytes) -> list[str]:
         took, where = _import(client, large)
         rows.append(f"| {name} | import a group of 100 evenings | {took * 1000:.0f} ms |")
         for label, path in (("group's page", where), ("stats page", where + "/stats")):
+            _forget(app)
+            rows.append(f"| {name} | {label}, 100 evenings: first request of a fresh process, nothing kept "
+                        f"(every game replayed, templates compiled) | {_fresh(uri, path) * 1000:.0f} ms |")
+            fresh = _fresh(uri, path)
+            rows.append(f"| {name} | {label}, 100 evenings: first request of a fresh process | {fresh * 1000:.0f} ms |")
             group_evenings._READ.clear()
             cold = _open(client, path)
             warm = statistics.median(_open(client, path) for _ in range(10))
@@ -183,4 +227,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:2] == ["--fresh"]:
+        fresh_main(sys.argv[2], sys.argv[3])
+    else:
+        main()

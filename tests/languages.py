@@ -32,7 +32,7 @@ def read_catalogue(code: str) -> Catalog:
 def extract(out: Path) -> Catalog:
     """Every sentence of the templates and the rule modules, as pybabel finds them."""
     subprocess.run(
-        [sys.executable, "-m", "babel.messages.frontend", "extract", "-F", "babel.cfg", "-k", "message",
+        [sys.executable, "-m", "babel.messages.frontend", "extract", "-F", "babel.cfg", "-k", "message", "-k", "plural:1,2",
          "-o", str(out), "."],
         cwd=ROOT, check=True, capture_output=True,
     )

@@ -3,19 +3,25 @@
 ``ProductionServer("waitress", url)`` runs ``python -m referee.web.serve`` (the LAN server);
 ``ProductionServer("gunicorn", url, workers=2)`` runs gunicorn with ``gunicorn.conf.py``.
 :func:`fresh_postgres` makes an empty PostgreSQL database on the test cluster and drops it after.
+:func:`serving_process` names the process of a server that answers (the LAN server's serving child,
+a gunicorn worker) and :func:`writing_phone` writes as a phone does, again until answered.
 """
 
 from __future__ import annotations
 
 import contextlib
 import functools
+import http.client
 import os
+import re
 import secrets
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
+import urllib.parse
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -243,3 +249,58 @@ class PrivatePostgres:
         import shutil
 
         shutil.rmtree(self.folder, ignore_errors=True)
+
+
+# --------------------------------------------------------------------------- one process of a server killed
+
+
+def children(pid: int) -> list[int]:
+    """The processes ``pid`` started (the LAN server's children, gunicorn's workers)."""
+    found = []
+    for proc in Path("/proc").glob("[0-9]*"):
+        with contextlib.suppress(OSError, IndexError):
+            if proc.joinpath("stat").read_text().rsplit(")", 1)[1].split()[1] == str(pid):
+                found.append(int(proc.name))
+    return found
+
+
+def serving_process(server: ProductionServer) -> int:
+    """The process answering requests: the LAN server's serving child (its supervisor says which), a
+    gunicorn worker."""
+    assert server.process is not None
+    if server.kind == "waitress":
+        return int(re.findall(r"process (\d+) serving", server.output())[-1])
+    return children(server.process.pid)[0]
+
+
+def writing_phone(url: str, token: str, number: int, acknowledged: list[int], stop: threading.Event) -> None:
+    """A phone correcting round 1 again and again, each write with its own write id: a write that
+    got no answer (the connection cut, a 5xx) is sent again as it was, as the phone's outbox does,
+    until it is answered; ``acknowledged`` gets each write's points once it is answered 303."""
+    host = urllib.parse.urlsplit(url).netloc
+    seen, points = 0, 0
+    while not stop.is_set():
+        points += 1
+        fields = {"version": seen, "out": ["0"], "cards_0": "4h 5h 6h", "points_0": "", "cards_1": "",
+                  "points_1": points}
+        headers = {"Content-Type": "application/x-www-form-urlencoded", "X-Thirteen-Write": f"phone{number}write{points}"}  # [0-9a-z]{6,40}
+        for _ in range(600):  # sent again for up to about a minute
+            connection = http.client.HTTPConnection(host, timeout=30)
+            try:
+                connection.request("POST", f"/three-thirteen/g/{token}/round/1", urllib.parse.urlencode(fields, doseq=True),
+                                   headers)
+                response = connection.getresponse()
+                response.read()
+            except (OSError, http.client.HTTPException):
+                time.sleep(0.1)
+                continue
+            finally:
+                connection.close()
+            if response.status == 303:
+                acknowledged.append(points)
+                seen += 1
+                break
+            assert response.status >= 500, f"write {points} of phone {number} answered {response.status}"
+            time.sleep(0.1)
+        else:
+            raise AssertionError(f"write {points} of phone {number} was never answered")

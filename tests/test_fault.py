@@ -1,11 +1,15 @@
 """SIGKILL the production server in the middle of a burst of writes: after a restart, every
-write it acknowledged (answered 303) is there, on SQLite and on PostgreSQL."""
+write it acknowledged (answered 303) is there, on SQLite and on PostgreSQL.  SIGKILL one process
+of a running server (the LAN server's serving process, a gunicorn worker) under ten writing
+phones: the server goes on serving by itself, every acknowledged write is there, none twice."""
 
 from __future__ import annotations
 
 import contextlib
 import http.client
+import os
 import re
+import signal
 import threading
 import time
 import urllib.parse
@@ -16,7 +20,14 @@ from sqlalchemy import create_engine, select
 from sqlalchemy.engine import Engine
 
 from referee.web.models import Event, Game
-from tests.servers import ProductionServer, fresh_postgres, postgres_url
+from tests.servers import (
+    ProductionServer,
+    children,
+    fresh_postgres,
+    postgres_url,
+    serving_process,
+    writing_phone,
+)
 
 GAMES = 6
 FORM = {"Content-Type": "application/x-www-form-urlencoded"}
@@ -122,3 +133,56 @@ def test_every_acknowledged_write_survives_a_sigkill(tmp_path, server_kind, data
             connection.close()
         finally:
             restarted.stop()
+
+
+# --------------------------------------------------------------------------- one process of the server dies
+
+
+PHONES = 10
+
+
+@pytest.mark.parametrize(("server_kind", "database"), [
+    ("waitress", "sqlite"),  # the LAN server: its serving process killed, the waiting one takes over
+    ("gunicorn", "sqlite"),  # one worker killed, the master starts another
+    pytest.param("gunicorn", "postgres", marks=pytest.mark.postgres),
+])
+def test_a_server_process_killed_under_ten_writing_phones_loses_no_acknowledged_write_and_stores_none_twice(
+        tmp_path, server_kind, database):
+    with _database(database, tmp_path) as url, \
+            ProductionServer(server_kind, url, tmp_path / "log", workers=2, quiet=False) as server:
+        if server_kind == "waitress":  # the waiting process is ready to take over
+            deadline = time.monotonic() + 120
+            while "ready to take over" not in server.output():
+                assert time.monotonic() < deadline, server.output()
+                time.sleep(0.1)
+        tokens = [_new_game(server.url) for _ in range(PHONES)]
+        acknowledged: dict[str, list[int]] = {t: [] for t in tokens}
+        stop = threading.Event()
+        phones = [threading.Thread(target=writing_phone, args=(server.url, t, n, acknowledged[t], stop))
+                  for n, t in enumerate(tokens)]
+        for phone in phones:
+            phone.start()
+        deadline = time.monotonic() + 60
+        while sum(map(len, acknowledged.values())) < 50 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        killed = serving_process(server)
+        os.kill(killed, signal.SIGKILL)  # mid-burst: the phones are still writing
+        before = sum(map(len, acknowledged.values()))
+        deadline = time.monotonic() + 120
+        while sum(map(len, acknowledged.values())) < before + 50 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        stop.set()
+        for phone in phones:
+            phone.join(90)
+        after = sum(map(len, acknowledged.values()))
+        assert before >= 50 and after >= before + 50, f"{before} then {after} writes acknowledged:\n{server.output()}"
+        assert killed not in children(server.process.pid)  # a process of its own took over
+
+        engine = create_engine(url.replace("postgresql://", "postgresql+psycopg://", 1))
+        try:
+            for token, acked in acknowledged.items():
+                stored = _stored(engine, token)
+                # every acknowledged write there, in order, each once (a write sent again is stored once)
+                assert [stored[seq] for seq in sorted(stored)] == acked, f"game {token[:4]}: {stored} vs {acked}"
+        finally:
+            engine.dispose()

@@ -278,11 +278,8 @@ def test_a_groups_file_imported_again_on_either_database_finds_its_games(any_db_
 
 
 def test_an_evenings_balances_add_each_sheets_totals_times_its_own_stake(client: Any) -> None:
-    from types import SimpleNamespace
-
     from referee.web.groups import build_group
-    from referee.web.groups.evenings import evenings_of, person_names
-    from referee.web.groups.money import evening_settle_up
+    from referee.web.groups.evenings import evening_money, evenings_of
 
     group = make_group(client)
     sheet = start_sheet(client, group, ["An", "Binh", "Chi"])
@@ -290,17 +287,18 @@ def test_an_evenings_balances_add_each_sheets_totals_times_its_own_stake(client:
     r = client.post("/tienlen/scores/new", data={"name0": "Dung", "name1": "An", "group": group})
     other = _token(r.headers["Location"])
     add_game(client, other, {"out": "0", "left_1": "2"})  # Dung +2, An −2, staked in another currency
-    stakes = {sheet: SimpleNamespace(amount=1000, currency="VND"), other: SimpleNamespace(amount=50, currency="USD")}
-    web = SimpleNamespace(money_of=lambda game: stakes.get(game.keeper_token),
-                          settle_up_view=lambda rows, currency, title: (currency, dict(rows)))
-    library = SimpleNamespace(three_thirteen_balances=lambda *a: {})
+    for token, stake, currency in ((sheet, "1000", "VND"), (other, "0.50", "USD")):
+        page = client.get(f"/tienlen/scores/g/{token}").get_data(as_text=True)
+        r = client.post(f"/tienlen/scores/g/{token}/money",
+                        data={"stake": stake, "currency": currency, "version": _version(page)})
+        assert r.status_code == 303
     with client.application.test_request_context():
         owner = db.session.scalar(db.select(Game).where(Game.keeper_token == group))
         assert owner is not None
         people = build_group(owner)
         (evening,) = evenings_of(owner, people)
-        blocks = evening_settle_up(evening, person_names(people), (web, library))
-    assert dict(blocks) == {"VND": {"An": 31000, "Binh": -5000, "Chi": -26000}, "USD": {"Dung": 100, "An": -100}}
+        balances = evening_money(evening, people)
+    assert balances == {"VND": {"An": 31000, "Binh": -5000, "Chi": -26000}, "USD": {"Dung": 100, "An": -100}}
 
 
 def test_a_group_page_polled_at_its_version_is_an_empty_204(client: Any) -> None:

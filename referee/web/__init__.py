@@ -7,11 +7,13 @@ API, and installs the error pages.
 
 from __future__ import annotations
 
+import os
 from datetime import UTC, datetime
 
 from flask import Flask, Response, current_app, jsonify, request
 from flask.typing import ResponseReturnValue
 from flask_babel import get_locale, gettext
+from jinja2.bccache import Bucket, FileSystemBytecodeCache
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from werkzeug.exceptions import HTTPException
@@ -43,6 +45,7 @@ from referee.web.database import (
     MIGRATIONS,
     close_session,
     configure_engine,
+    hold_objects,
     saved_state,
     upgrade_database,
     watch_commits,
@@ -50,6 +53,31 @@ from referee.web.database import (
 from referee.web.extensions import babel, compress, db, htmx, migrate
 from referee.web.logs import shown_path
 from referee.web.policy import CONTENT_SECURITY_POLICY, DATABASE_RETRY_SECONDS, JS_ON
+
+
+class KeptTemplates(FileSystemBytecodeCache):
+    """Jinja's compiled templates kept in a folder (each written whole, then renamed into place,
+    so processes share it); a folder that cannot be read or written only means compiling again."""
+
+    @classmethod
+    def at(cls, folder: str) -> KeptTemplates | None:
+        try:
+            os.makedirs(folder, exist_ok=True)
+        except OSError:
+            return None
+        return cls(folder)
+
+    def load_bytecode(self, bucket: Bucket) -> None:
+        try:
+            super().load_bytecode(bucket)
+        except (OSError, EOFError, ValueError):
+            bucket.reset()
+
+    def dump_bytecode(self, bucket: Bucket) -> None:
+        try:
+            super().dump_bytecode(bucket)
+        except OSError:
+            pass  # a read-only folder: the template stays compiled in this process
 
 
 def init_app(app: Flask) -> None:
@@ -62,6 +90,7 @@ def init_app(app: Flask) -> None:
         configure_engine(db.engine)
     close_session(app)  # a connection that dropped is thrown away quietly, never a traceback
     watch_commits()  # a 503 says whether this request's write was stored (database.saved_state)
+    hold_objects()  # no ORM object dies while SQLAlchemy writes to its state (CPython 3.11's crash)
     migrate.init_app(app, db, directory=MIGRATIONS)
     babel.init_app(app, locale_selector=i18n.select_locale)
     i18n.init_app(app)
@@ -77,6 +106,10 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals["short_names"] = names.short_names
     # Money in the reader's locale (its module also adds POST /api/settle to api.bp).
     app.jinja_env.globals["format_money"] = settle_up.format_money
+    # Compiled templates kept on disk: a fresh process's first page loads them instead of compiling.
+    app.config.setdefault("TEMPLATE_CACHE", os.path.join(app.instance_path, "templates-compiled"))
+    if app.config["TEMPLATE_CACHE"]:
+        app.jinja_env.bytecode_cache = KeptTemplates.at(str(app.config["TEMPLATE_CACHE"]))
 
     # Pages, fragments and JSON compressed (brotli, else gzip); static files are served
     # precompressed under versioned names by WhiteNoise (see referee.web.assets).

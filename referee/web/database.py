@@ -22,6 +22,9 @@
   which drops a dead connection quietly.  :func:`saved_state` says whether this request's write
   was stored, so a 503 never says "nothing was saved" of a write whose commit went through.
 * :func:`database_ok` is what ``/healthz`` asks.
+* **A session keeps the objects it loaded until it is closed** (:func:`hold_objects`): on
+  Python 3.11 the collector must never free one of them while SQLAlchemy writes to its state,
+  or the process crashes (see :func:`hold_objects`).
 """
 
 from __future__ import annotations
@@ -338,6 +341,42 @@ def saved_state() -> str:
     return {"started": "unknown", "yes": "yes"}.get(state or "", "no")
 
 
+HELD = "thirteen_held"
+"""``Session.info`` key: the objects this session loaded or added, kept until it is closed."""
+_HOLD_EVENTS = ("loaded_as_persistent", "transient_to_pending", "detached_to_persistent")
+
+
+def _hold(session: Session, instance: object) -> None:
+    session.info.setdefault(HELD, []).append(instance)
+
+
+def hold_objects() -> None:
+    """Every session keeps the objects it loaded or added until it is closed and let go of them.
+
+    SQLAlchemy refers to a loaded object only weakly: the object holds its ``InstanceState``,
+    the state holds a weak reference whose callback (``InstanceState._cleanup``) sets
+    attributes on the state when the object dies.  A page that leaves its objects in a
+    reference cycle (a Jinja template that defines a macro: the template's context holds
+    the macro, the macro's closure holds the context, and the context holds the page's
+    ORM objects) lets them die only when the collector runs, at any allocation.  Closing the
+    session writes to every state (``state._strong_obj = None`` in ``_detach_states``); on
+    CPython 3.11, a new attribute name on an object whose attributes are kept inline makes
+    it a ``__dict__``, and the collector can run inside that allocation.  When it frees that
+    very state's object, the callback's own writes free the inline attributes the first write
+    is still copying: a use-after-free in the interpreter (``dictresize`` reading freed
+    ``values``, found with valgrind), a corrupted heap, and a segmentation fault a request or
+    two later, wherever memory is next allocated (issue 33: the group's pages crashed the
+    server in ``selectinload``).  CPython 3.12 runs the collector only between bytecodes, not
+    inside an allocation, so it cannot happen there.
+
+    Held here, no object of a session can die while SQLAlchemy writes to its state (commit's
+    expiry, a rollback, the close); they are let go after the close (:func:`close_session`),
+    when nothing writes to their states any more.  They live no longer than the request."""
+    for name in _HOLD_EVENTS:
+        if not event.contains(Session, name, _hold):
+            event.listen(Session, name, _hold)
+
+
 def close_session(app: Flask) -> None:
     """End every request's session in place of Flask-SQLAlchemy's teardown, which lets the
     rollback of a connection that dropped meanwhile escape (a server's own 500, a traceback):
@@ -348,6 +387,8 @@ def close_session(app: Flask) -> None:
 
     @app.teardown_appcontext
     def _remove_session(_exc: BaseException | None) -> None:
+        # The objects the session holds (hold_objects) are let go once it is closed, not before.
+        held = db.session().info.pop(HELD, None) if db.session.registry.has() else None
         try:
             db.session.remove()
         except exc.DBAPIError as error:
@@ -358,3 +399,5 @@ def close_session(app: Flask) -> None:
                 with contextlib.suppress(Exception):
                     registry().invalidate()
             registry.clear()
+        finally:
+            del held  # only now, when nothing writes to their states any more

@@ -55,7 +55,7 @@ def json_fields(exc: RefereeError) -> dict[str, Any]:
     """The JSON API's body for ``exc`` (see the module docstring)."""
     body: dict[str, Any] = {"error": str(exc.said), **message_json(exc.reason)}
     if i18n.reader_locale():
-        body["error_localized"] = exc.said.translate(gettext)
+        body["error_localized"] = say(exc.said)
     if exc.field:
         body["field"] = exc.field
     return body

@@ -17,11 +17,12 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask, Response, current_app, request
-from flask_babel import Domain, get_locale, gettext
+from flask_babel import Domain, get_locale
 
 from referee.text import Message
 from referee.web.extensions import babel
 from referee.web.words import rank_plural as rank_plural
+from referee.web.words import say
 
 # The languages the app speaks, each named in itself (how its readers look for it).
 NATIVE_NAMES: dict[str, str] = {"en": "English", "es": "Español", "pt": "Português", "vi": "Tiếng Việt"}
@@ -160,5 +161,5 @@ def reason_fields(msg: Message | str, key: str = "reason") -> dict[str, Any]:
         return {key: str(msg)}
     fields: dict[str, Any] = {key: str(msg), **message_json(msg)}
     if reader_locale():
-        fields[f"{key}_localized"] = msg.translate(gettext)
+        fields[f"{key}_localized"] = say(msg)
     return fields

@@ -1,7 +1,7 @@
 """Live at the table: every followed page's event stream, fanned out by one thread per process.
 
 Every followed page (a table, a score sheet, a group and its evenings) opens
-``GET <its page>/live`` (``/three-thirteen/g/<token>/live``) as an event stream (htmx's SSE
+``GET <its page>/live`` (``/<game>/g/<token>/live``) as an event stream (htmx's SSE
 extension, ``templates/partials/followed.html``).  Its answer is ``text/event-stream``:
 
 * at once, the game's version as it is now (``retry: 2000``, ``id: <version>``,
@@ -538,7 +538,7 @@ def stop_all() -> None:
 
 
 def followed_pages(app: Flask) -> dict[str, str]:
-    """Each followed page's path before its token (``/three-thirteen/g/``) and its kind: every
+    """Each followed page's path before its token (``/<game>/g/``) and its kind: every
     game's tables and sheets, and the groups (their evenings are on the group's page)."""
     routes = app.url_map.bind("localhost")
     pages = {}

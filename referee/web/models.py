@@ -52,6 +52,17 @@ class Game(Base):
     """``"<kind>:<game id>"`` for a game made for another (the score sheet "Score this hand" made for
     a table): unique, so however many phones press at once, one game is made for each."""
 
+    started_from: Mapped[int | None] = mapped_column(
+        ForeignKey("games.id", ondelete="SET NULL"), default=None)
+    """The game this one was started from (a rematch, the sheet "Score this hand" made for a table,
+    a table started from a sheet): it is in that game's group, on that game's evening."""
+
+    summary: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None, deferred=True)
+    """What the game's records come to for its group's pages (its results, stake and end as a
+    :class:`referee.evening_money.Sitting`), kept as computed at ``summary_version``: read again
+    only while the game is at that version (:mod:`referee.web.groups.evenings`)."""
+    summary_version: Mapped[int | None] = mapped_column(Integer, default=None)
+
     players: Mapped[list[Player]] = relationship(
         back_populates="game", order_by="Player.seat", cascade="all, delete-orphan"
     )

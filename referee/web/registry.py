@@ -142,6 +142,10 @@ class GameEntry:
     results: Mapping[str, Callable[[Any], Sequence[Any]]] = field(default_factory=dict)
     """Per followed kind: the stored game (``models.Game``) read into :class:`referee.stats.Result`
     values through the game's state machine (the group's evenings and stats)."""
+    money: Mapping[str, Callable[[Any], Any]] = field(default_factory=dict)
+    """Per followed kind that plays for money: the stored game read into a
+    :class:`referee.evening_money.Sitting` (its results, stake and end), the one source of what
+    its own page and its group's evening say each player wins or pays."""
 
     @property
     def kinds(self) -> tuple[str, ...]:

@@ -39,11 +39,14 @@ from flask import Blueprint, Response, jsonify, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import get_locale, gettext, ngettext
 
+from referee import evening_money
 from referee.errors import RefereeError, UnreadableInput
 from referee.evening_end import EveningEnd, Progress, progress
+from referee.evening_money import Sitting
 from referee.settle import MAX_PEOPLE, SETTLE_CHOICES, Transfer, settle
+from referee.stats import Result
 from referee.switches import rules_from_mapping
-from referee.text import message
+from referee.text import Message, message
 from referee.web import openapi
 from referee.web.api import bp as api_bp
 from referee.web.api import json_body
@@ -55,7 +58,8 @@ from referee.web.words import say
 __all__ = [
     "END", "EVENT_KINDS", "MONEY", "MAX_STAKE", "EndView", "MoneyRow", "SettleUpView", "Stake", "StakeForm",
     "TransferRow", "add_sheet_routes", "end_of", "end_view", "entered_times", "format_money", "locale_currency",
-    "money_of", "settle_up_view", "sheet_rows", "stake_form", "undo_label",
+    "last_entered", "money_of", "settle_up_view", "sheet_rows", "sitting_block", "sitting_of", "stake_form",
+    "undo_label",
 ]
 
 MONEY = "money"
@@ -372,6 +376,10 @@ class EndView:
     past_end: str | None
     action: str
     version: int
+    switches: tuple[str, ...] = ("target", "games", "until")
+    """The end switches the game takes (the form shows these)."""
+    target_label: str | None = None
+    """The target field's words when the target is not points (a table that counts games won)."""
 
     def value(self, name: str) -> str:
         """A stored end switch as the form shows it (off: empty)."""
@@ -386,9 +394,13 @@ class EveningMoney(Money):
 
 
 def end_view(end: EveningEnd, names: Sequence[str], running: Sequence[Sequence[int]], entered: Sequence[datetime],
-             *, start: datetime, action: str, version: int, lowest_wins: bool = False) -> EndView:
-    """Where the evening stands against its end switches, in the reader's words."""
-    got = progress(end, names, running, entered, start=start, now=datetime.now(UTC), lowest_wins=lowest_wins)
+             *, start: datetime, action: str, version: int, lowest_wins: bool = False,
+             switches: tuple[str, ...] = ("target", "games", "until"), target_label: str | None = None,
+             got: Progress | None = None) -> EndView:
+    """Where the evening stands against its end switches, in the reader's words (``got``: the
+    progress already read, else read from ``running``)."""
+    if got is None:
+        got = progress(end, names, running, entered, start=start, now=datetime.now(UTC), lowest_wins=lowest_wins)
     over = say(got.why) if got.why is not None else None
     winners = None
     if got.over and got.winners:
@@ -398,13 +410,48 @@ def end_view(end: EveningEnd, names: Sequence[str], running: Sequence[Sequence[i
     if got.past_end:
         past = ngettext("%(num)d game was played past the end; it is not in the result.",
                         "%(num)d games were played past the end; they are not in the result.", got.past_end)
-    return EndView(got, end, tuple(say(m) for m in got.to_go), over, winners, past, action, version)
+    return EndView(got, end, tuple(say(m) for m in got.to_go), over, winners, past, action, version, switches,
+                   target_label)
 
 
 def _and(names: Sequence[str]) -> str:
     if len(names) < 2:
         return "".join(names)
     return gettext("%(first)s and %(last)s", first=", ".join(names[:-1]), last=names[-1])
+
+
+def sitting_of(game: Game, results: Sequence[Result], entered: Sequence[datetime] = (), *,
+               ends: bool = True) -> Sitting:
+    """A sheet or table as far as money goes (:class:`referee.evening_money.Sitting`): its results,
+    its stake (:func:`money_of`) and, with ``ends``, the games its end switches count
+    (:func:`end_of`; ``entered``: when each finished game was entered).  Its page and its group's
+    evening both read :func:`referee.evening_money.balances` of it."""
+    stake = money_of(game)
+    end = end_of(game) if ends else EveningEnd()
+    count = evening_money.counted(end, game.player_names, results, entered, start=game.created_at)
+    at = tuple(entered) if len(entered) >= len(evening_money.finished(results)) else ()
+    if stake is None:
+        return Sitting(results=tuple(results), counted=count, entered=at)
+    return Sitting(results=tuple(results), stake=stake.amount, currency=stake.currency, settle=stake.settle,
+                   counted=count, entered=at)
+
+
+def last_entered(game: Game) -> list[datetime]:
+    """When a game of one result (a two-player table, a sheet scored once at its end) was last entered: its
+    latest record still in force that is not a stake or an end (none before its first)."""
+    played = [event.created_at for event in live_events(game) if event.kind not in EVENT_KINDS]
+    return played[-1:]
+
+
+def sitting_block(sitting: Sitting, stake: Stake | None, *, per: str = "point", note: str | None = None,
+                  final: bool = False, square: Sequence[str] = ()) -> SettleUpView | None:
+    """The settle-up block of a sheet's or table's page: :func:`referee.evening_money.balances`
+    in words (``None`` until it plays for money and has something to settle; with ``square``,
+    those players all square until then)."""
+    rows = evening_money.balances(sitting) or dict.fromkeys(square, 0)
+    if stake is None or not sitting.plays_for_money or not rows:
+        return None
+    return settle_up_view(rows, sitting.currency, stake_words=stake_words(stake, per), note=note, final=final)
 
 
 def sheet_rows(names: Sequence[str], totals: Sequence[int], stake: Stake) -> dict[str, int]:
@@ -443,9 +490,14 @@ def read_end(form: Mapping[str, Any], errors: dict[str, str] | None = None) -> E
 
 
 def add_sheet_routes(bp: Blueprint, followed: FollowedGame[Any],
-                     check: Callable[[Access], None] | None = None) -> None:
+                     check: Callable[[Access], None] | None = None, *,
+                     ends: Sequence[str] = ("target", "games", "until"), refusal: Message | None = None) -> None:
     """Add a sheet's keeper forms to its blueprint: ``POST /g/<token>/money`` (endpoint
-    ``<bp>.settle_money``) and ``POST /g/<token>/end`` (``<bp>.evening_end``)."""
+    ``<bp>.settle_money``) and ``POST /g/<token>/end`` (``<bp>.evening_end``).
+
+    ``ends``: the end switches the game takes (``RULES.md``, "End of an evening": where each
+    applies); a request setting another (or any, when it takes none) is refused with
+    ``refusal`` at that switch's field (422) and nothing is stored."""
 
     def money(token: str) -> Response:
         typed = {"stake": str(request.form.get("stake", ""))[:30], "currency": str(request.form.get("currency", ""))[:3],
@@ -465,9 +517,14 @@ def add_sheet_routes(bp: Blueprint, followed: FollowedGame[Any],
         typed = {key: str(request.form.get(key, ""))[:12] for key in END_FIELDS}
 
         def decide(access: Access, state: Any) -> tuple[str, dict[str, Any]]:
-            return END, read_end(typed).to_dict()
+            asked = read_end(typed)
+            wrong = [key for key in ("target", "games", "until") if key not in ends and asked.to_dict()[key]]
+            if wrong or not ends:
+                said = refusal if refusal is not None else message("This game takes no end of the evening.")
+                raise RefereeError(said, field=wrong[0] if wrong and ends else None)
+            return END, asked.to_dict()
 
-        return followed.write(token, decide, typed=typed, at="target")
+        return followed.write(token, decide, typed=typed, at="target" if ends else None)
 
     bp.add_url_rule("/g/<token>/money", endpoint="settle_money", view_func=money, methods=["POST"])
     bp.add_url_rule("/g/<token>/end", endpoint="evening_end", view_func=end, methods=["POST"])

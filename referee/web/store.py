@@ -108,9 +108,13 @@ class TokenTaken(ValueError):
 
 def _new_game(kind: str, names: Sequence[str], rules: dict[str, Any], setup: dict[str, Any],
               created_by: str | None = None, group: Game | None = None,
-              tokens: dict[str, str] | None = None, made_for: str | None = None) -> Game:
+              tokens: dict[str, str] | None = None, made_for: str | None = None,
+              started_from: Game | None = None) -> Game:
+    if started_from is not None and group is None and started_from.group_id is not None:
+        group = db.session.get(Game, started_from.group_id)  # started from a group's game: in the group
     game = Game(kind=kind, rules=rules, setup=setup, version=0, created_by=created_by or None,
-                group_id=group.id if group is not None else None, made_for=made_for, **(tokens or {}))
+                group_id=group.id if group is not None else None, made_for=made_for,
+                started_from=started_from.id if started_from is not None else None, **(tokens or {}))
     game.players = [Player(seat=i, name=n) for i, n in enumerate(names)]
     db.session.add(game)
     return game
@@ -120,7 +124,7 @@ def create_game(kind: str, names: Sequence[str], *, rules: dict[str, Any], setup
                 events: Sequence[tuple[str, dict[str, Any]]] = (), created_by: str | None = None,
                 group: Game | None = None,
                 keeper_token: str | None = None, watch_token: str | None = None,
-                made_for: Game | None = None) -> Game:
+                made_for: Game | None = None, started_from: Game | None = None) -> Game:
     """Store a new game with its players, and its first ``events`` (kind, payload), in one
     transaction: the game never exists without them.  ``group`` is the group (a table of
     friends, :data:`GROUP`) it is started from.
@@ -134,6 +138,8 @@ def create_game(kind: str, names: Sequence[str], *, rules: dict[str, Any], setup
     stored); the same form sent again still gets its own game.
     ``made_for`` is the game it is made for (:func:`made_for`): one of ``kind`` per such game,
     however many requests make it at once (the others get the one that was stored).
+    ``started_from`` is the game it was started from (a rematch, the sheet "Score this hand" makes
+    for a table): a game started from a group's game is in that group, on its evening.
     """
     key = _made_for_key(kind, made_for) if made_for is not None else None
     if key is not None and (made := _made_with(key)) is not None:
@@ -151,7 +157,7 @@ def create_game(kind: str, names: Sequence[str], *, rules: dict[str, Any], setup
     for token in tokens.values():
         if token_in_use(token):
             raise TokenTaken(token)
-    game = _new_game(kind, names, rules, setup, created_by, group, tokens, key)
+    game = _new_game(kind, names, rules, setup, created_by, group, tokens, key, started_from)
     game.version = len(events)
     game.events = [Event(seq=i + 1, kind=k, payload=p) for i, (k, p) in enumerate(events)]
     try:
@@ -219,6 +225,8 @@ class NewGame:
     names: Sequence[str]
     rules: dict[str, Any]
     setup: dict[str, Any]
+    started_from: Game | None = None
+    """The game whose write starts it (its group's, on its evening: :func:`create_game`)."""
     created: Game | None = None
 
 
@@ -329,7 +337,7 @@ def append_event(game: Game, seen: int, kind: str, payload: dict[str, Any], writ
         db.session.refresh(game)
         raise StaleGame(game, seen)
     new = {key: value for key, value in payload.items() if isinstance(value, NewGame)}
-    made = {key: _new_game(n.kind, n.names, n.rules, n.setup) for key, n in new.items()}
+    made = {key: _new_game(n.kind, n.names, n.rules, n.setup, started_from=n.started_from) for key, n in new.items()}
     if made:
         db.session.flush()  # the new games' ids, inside this transaction
     event = Event(game_id=game.id, seq=seen + 1, kind=kind,

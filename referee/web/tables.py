@@ -80,7 +80,6 @@ from werkzeug.exceptions import HTTPException
 
 from referee.errors import REFUSED, NothingToUndo, RefereeError
 from referee.web import news, store
-from referee.web.extensions import db
 from referee.web.guard import MAX_JSON_DEPTH, json_depth, whole_number
 from referee.web.house_rules import kept_rules
 from referee.web.models import Game, Write
@@ -434,10 +433,9 @@ class FollowedGame(Generic[S]):
         access = self.open(token)
         require_keeper(access)
         old = access.game
-        group = db.session.get(Game, old.group_id) if old.group_id is not None else None
         game = store.create_game(self.kind, old.player_names, rules=dict(old.rules), setup=dict(old.setup),
                                  created_by=starting_id(),  # the same form sent again: the same game
-                                 group=group)  # a rematch stays in the group
+                                 started_from=old)  # a rematch stays in the group, on its evening
         return redirect_to(url_for(self.endpoint, token=game.keeper_token))
 
     # --- answers ------------------------------------------------------------------------

@@ -64,7 +64,12 @@ def say(msg: Message | BaseException | str) -> str:
     reason = getattr(msg, "reason", None)
     if isinstance(msg, BaseException) and isinstance(reason, Message):
         msg = reason
-    return msg.translate(gettext) if isinstance(msg, Message) else str(msg)
+    return msg.translate(gettext, _forms) if isinstance(msg, Message) else str(msg)
+
+
+def _forms(singular: str, plural: str, num: int) -> str:
+    """The form of a sentence the reader's language says for ``num`` (its blanks left to fill)."""
+    return ngettext(singular, plural, num)
 
 
 def rank_plural(rank: Rank) -> str:

@@ -533,7 +533,24 @@
   function clockOffsets(root) {
     var fields = (root && root.querySelectorAll) ? root.querySelectorAll("[data-utc-offset]") : [];
     for (var i = 0; i < fields.length; i++) fields[i].value = String(-new Date().getTimezoneOffset());
+    /* A group's evenings are its local days: the phone's time zone (an IANA name) where asked. */
+    var zones = (root && root.querySelectorAll) ? root.querySelectorAll("[data-time-zone]") : [];
+    var zone = "";
+    try { zone = Intl.DateTimeFormat().resolvedOptions().timeZone || ""; } catch (e) { zone = ""; }
+    for (var j = 0; j < zones.length; j++) {
+      if (zones[j].tagName === "INPUT" && zone) zones[j].value = zone;
+      else if (zone) zones[j].setAttribute("data-phone-zone", zone);
+    }
   }
+  /* "This phone's time zone" on a group's page: puts the phone's zone in the zone field. */
+  document.addEventListener("click", function (e) {
+    var button = e.target && e.target.closest ? e.target.closest("[data-use-phone-zone]") : null;
+    if (!button) return;
+    var field = button.form && button.form.querySelector("input[name=zone]");
+    var zone = "";
+    try { zone = Intl.DateTimeFormat().resolvedOptions().timeZone || ""; } catch (err) { zone = ""; }
+    if (field && zone) { field.value = zone; e.preventDefault(); }
+  });
   document.addEventListener("DOMContentLoaded", function () { clockOffsets(document); });
   document.addEventListener("htmx:load", function (e) { clockOffsets(e.target); });
   /* Back to a screen whose answer follows its fields (a check: hx-trigger on change, nothing

@@ -17,7 +17,7 @@ Pages (blueprint ``groups``, under ``/groups``):
 ``POST /groups/new``                a group with its name and people
 ``POST /groups/from-game``          a group of a sheet's or table's players (its keeper token in ``game``)
 ``GET  /groups/g/<token>``          the group: start tonight's, its people, its evenings newest first
-``POST /groups/g/<token>/add|rename|remove|move|undo``   the keeper's changes (one record each)
+``POST /groups/g/<token>/add|rename|remove|move|zone|undo``   the keeper's changes (one record each)
 ``GET  /groups/g/<token>/stats``    stats per person (``?evening=YYYY-MM-DD`` for one evening) and a chart
 ``GET  /groups/g/<token>/export.json``   the whole group as one file (keeper only)
 ``GET  /groups/game/<token>/export.json`` one sheet or table as one file (keeper only)
@@ -31,13 +31,14 @@ from typing import Any
 
 from babel.numbers import format_decimal
 from flask import Blueprint, Response, abort, make_response, request, url_for
-from flask_babel import get_locale, gettext
+from flask_babel import get_locale, gettext, ngettext
 
 from referee import group as groups_lib
 from referee.errors import UnreadableInput
+from referee.evening_end import Progress
 from referee.group import Group, GroupSetup, Person
 from referee.text import message
-from referee.web import guard, registry, store
+from referee.web import guard, registry, settle_up, store
 from referee.web.extensions import db
 from referee.web.groups import transfer
 from referee.web.groups.evenings import (
@@ -45,7 +46,6 @@ from referee.web.groups.evenings import (
     evening_count,
     evenings_of,
     people_stats,
-    person_names,
     wins_chart,
 )
 from referee.web.groups.money import evening_settle_up
@@ -74,6 +74,10 @@ def last_move(access: Access, group: Group | None = None) -> str | None:
         return gettext("renamed to %(name)s", name=payload.get("name", ""))
     if kind == groups_lib.PersonRemoved.action:
         return gettext("a person removed")
+    if kind == groups_lib.EndChanged.action:
+        return gettext("End of the evening changed")
+    if kind == groups_lib.ZoneChanged.action:
+        return gettext("time zone changed to %(zone)s", zone=payload.get("zone", ""))
     return gettext("a game moved to %(day)s", day=payload.get("day", ""))
 
 
@@ -84,9 +88,13 @@ def starts() -> list[tuple[registry.GameEntry, registry.GroupStart]]:
 
 def render_group(access: Access, group: Group, feedback: Feedback, status: int = 200) -> Response:
     every = request.args.get("every") == "1"
+    evenings = evenings_of(access.game, group, newest=None if every else SHOWN_EVENINGS)
     return render_page(
         "groups/page.html", "groups/_page.html", status=status, **GROUP_GAME.context(access),
-        group=group, evenings=evenings_of(access.game, group, newest=None if every else SHOWN_EVENINGS),
+        group=group, evenings=evenings, money={e.day: evening_settle_up(e, group) for e in evenings},
+        ends={e.day: evening_end_words(e) for e in evenings if e.progress is not None},
+        end_form=settle_up.EndView(Progress(over=False), group.end, (), None, None, None,
+                                   url_for("groups.evening_end", token=access.game.keeper_token), access.game.version),
         evening_count=evening_count(access.game, group), starts=starts(), feedback=feedback,
         undo_label=last_move(access), game_token=_game_token(access), share_title=gettext("Share this group"),
     )
@@ -138,11 +146,12 @@ def _index(typed: dict[str, str], errors: dict[str, str], status: int = 200, *, 
 def new() -> Response:
     name = request.form.get("name", "")
     people_raw = request.form.get("people", "")
+    zone = str(request.form.get("zone", ""))[:80].strip() or "UTC"  # the phone's, filled in by app.js
     people = [p for line in people_raw.replace(",", "\n").splitlines() if (p := " ".join(line.split()))]
     try:
-        setup = GroupSetup(name, tuple(people))
-    except groups_lib.GroupError as exc:
-        return _index({"name": name, "people": people_raw}, {"group": say(exc)}, status=422)
+        setup = GroupSetup(name, tuple(people), zone)
+    except (groups_lib.GroupError, groups_lib.ZoneError) as exc:
+        return _index({"name": name, "people": people_raw, "zone": zone}, {"group": say(exc)}, status=422)
     return _made(setup)
 
 
@@ -226,6 +235,39 @@ def move(token: str) -> Response:
     return GROUP_GAME.write(token, decide, typed={"day": day})
 
 
+@bp.post("/g/<token>/zone")
+def zone(token: str) -> Response:
+    """The group's time zone (its evenings are its local days, turning at 06:00)."""
+    typed = {"zone": str(request.form.get("zone", ""))[:80].strip()}
+
+    def decide(access: Access, group: Group) -> tuple[str, dict[str, Any]]:
+        return _record(group.check_change_zone(typed["zone"]))
+
+    return GROUP_GAME.write(token, decide, typed=typed, at="zone")
+
+
+@bp.post("/g/<token>/end")
+def evening_end(token: str) -> Response:
+    """The end switches of the group's evenings (over everything an evening holds)."""
+    typed = {key: str(request.form.get(key, ""))[:12] for key in settle_up.END_FIELDS}
+
+    def decide(access: Access, group: Group) -> tuple[str, dict[str, Any]]:
+        return _record(group.check_change_end(settle_up.read_end(typed)))
+
+    return GROUP_GAME.write(token, decide, typed=typed, at="target")
+
+
+def evening_end_words(evening: Any) -> dict[str, str | None]:
+    """How the evening stands against the group's end, in the reader's words."""
+    got = evening.progress
+    past = None
+    if got.past_end:
+        past = ngettext("%(num)d game was played past the end; it is not in the result.",
+                        "%(num)d games were played past the end; they are not in the result.", got.past_end)
+    return {"over": say(got.why) if got.why is not None else None, "to_go": " · ".join(say(m) for m in got.to_go),
+            "past": past}
+
+
 @bp.post("/g/<token>/undo")
 def undo(token: str) -> Response:
     return GROUP_GAME.undo(token)
@@ -252,7 +294,7 @@ def stats_page(token: str) -> Response:
         "groups/stats.html", "groups/stats.html", **GROUP_GAME.context(access), group=group,
         stats=people_stats(group, shown), evenings=evenings, day=day,
         chart=wins_chart(group, evenings) if not day else None, people=_people_names(group.people),
-        format_decimal=_decimal, money=evening_settle_up(shown[0], person_names(group)) if day else (),
+        format_decimal=_decimal, money=evening_settle_up(shown[0], group) if day else (),
     )
 
 

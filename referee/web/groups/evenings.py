@@ -3,10 +3,20 @@
 Every game started from the group (``Game.group_id``) is read into :class:`referee.stats.Result`
 values by its game's registry entry (``GameEntry.results``: the game's state machine replays its
 records), so an undo or a correction shows at once.  An evening is the games of one day (the day
-each was started, in UTC) unless the keeper moved a game to another day's evening.
+each was begun on, in the group's time zone, turning at 06:00: :meth:`referee.group.Group.day_of`)
+unless the keeper moved a game to another day's evening; a game started from another (a rematch,
+the sheet "Score this hand" made for a table, a table started from a sheet: ``Game.started_from``)
+is on that game's evening.
 
-Replays are kept per game and version (:data:`_READ`): a game nobody wrote to since is not
-replayed again when the group's page or stats are opened.
+What each sheet or table says each person wins or pays is its game's
+:class:`referee.evening_money.Sitting` (``GameEntry.money``), the very one its own page settles;
+the evening's settle-up sums those (:func:`evening_money`), per currency.
+
+Replays are kept per game and version, in the process (:data:`_READ`) and with the game
+(``Game.summary`` at ``Game.summary_version``, :meth:`referee.evening_money.Sitting.to_dict`): a
+game nobody wrote to since is not replayed again when the group's page or stats are opened, even
+by a fresh process.  Every write (a game, a correction, an undo, a stake, an end) moves the game's
+version, so what is kept is never read for a game that changed since.
 """
 
 from __future__ import annotations
@@ -18,11 +28,16 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import select
-from sqlalchemy.orm import selectinload
+from sqlalchemy import inspect, select, update
+from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.orm import selectinload, undefer
 
+from referee import evening_money as money_lib
 from referee import group as groups_lib
 from referee import stats
+from referee.evening_end import Progress
+from referee.evening_money import FORMAT as SUMMARY_FORMAT
+from referee.evening_money import Sitting as Money
 from referee.group import Group, GroupSetup
 from referee.stats import PersonStats, Result
 from referee.web import registry, store
@@ -30,7 +45,7 @@ from referee.web.extensions import db
 from referee.web.models import Event, Game
 from referee.web.sheets import running_chart
 
-_READ: OrderedDict[tuple[str, int], tuple[Result, ...]] = OrderedDict()
+_READ: OrderedDict[tuple[str, int], Money] = OrderedDict()
 _READ_MAX = 5000
 _LOCK = threading.Lock()
 
@@ -41,34 +56,82 @@ def build_group(game: Game) -> Group:
     return groups_lib.replay(setup, store.records_of(store.live_events(game)))
 
 
-def day_of(when: datetime | None) -> str:
-    """The UTC day a game was started (an evening's default key)."""
+def day_of(when: datetime | None, group: Group | None = None) -> str:
+    """The evening a game begun at ``when`` is on by default: the group's local day, turning at
+    06:00 (in UTC without a group)."""
     if when is None:
         return "0000-01-01"
     if when.tzinfo is None:
         when = when.replace(tzinfo=UTC)
-    return when.astimezone(UTC).date().isoformat()
+    return group.day_of(when) if group is not None else groups_lib.evening_day(when)
 
 
-def results_of(game: Game) -> tuple[Result, ...]:
-    """A stored game's results through its game's entry (none for a kind no game reads)."""
+def money_of(game: Game, *, keep: bool = False) -> Money:
+    """A stored game read through its game's entry: its results and, when it plays for money,
+    its stake and end (``GameEntry.money``: what its own page says each player wins or pays).
+    With ``keep`` (a page that writes nothing), what it came to is kept with the game too."""
     key = (game.keeper_token, game.version)  # tokens are unique on every server (ids are not)
     with _LOCK:
         kept = _READ.get(key)
         if kept is not None:
             _READ.move_to_end(key)
             return kept
-    try:
-        entry, _ = registry.by_kind(game.kind)
-    except KeyError:
-        raise ValueError(f"no game stores {game.kind!r}") from None
-    read = entry.results.get(game.kind)
-    found = tuple(read(game)) if read is not None else ()
+    found = _kept_summary(game)
+    if found is None:
+        found = _read(game)
+        if keep:
+            _keep_summary(game, found)
     with _LOCK:  # a server's threads share the kept replays
         _READ[key] = found
         while len(_READ) > _READ_MAX:
             _READ.popitem(last=False)
     return found
+
+
+def _kept_summary(game: Game) -> Money | None:
+    """What the game came to when it was last read at this version (``Game.summary``), if kept."""
+    state = inspect(game)
+    if "summary" in state.unloaded or game.summary_version != game.version or not game.summary:
+        return None
+    if game.summary.get("format") != SUMMARY_FORMAT:
+        return None
+    try:
+        return Money.from_dict(game.summary)
+    except ValueError:
+        return None
+
+
+def _keep_summary(game: Game, money: Money) -> None:
+    """Keep what the game came to with it, at its version (on the engine's own connection, so the
+    page's session is untouched; a game written meanwhile is left for the next reading)."""
+    if game.id is None:
+        return
+    try:
+        with db.engine.begin() as connection:
+            connection.execute(update(Game).where(Game.id == game.id, Game.version == game.version)
+                               .values(summary=money.to_dict(), summary_version=game.version)
+                               .execution_options(synchronize_session=False))
+    except SQLAlchemyError:
+        pass  # only a later reading replays it again
+
+
+def _read(game: Game) -> Money:
+    try:
+        entry, _ = registry.by_kind(game.kind)
+    except KeyError:
+        raise ValueError(f"no game stores {game.kind!r}") from None
+    reads_money = entry.money.get(game.kind)
+    if reads_money is not None:
+        found: Money = reads_money(game)
+    else:
+        read = entry.results.get(game.kind)
+        found = Money(results=tuple(read(game)) if read is not None else ())
+    return found
+
+
+def results_of(game: Game) -> tuple[Result, ...]:
+    """A stored game's results through its game's entry (none for a kind no game reads)."""
+    return money_of(game).results
 
 
 @dataclass(frozen=True)
@@ -79,6 +142,8 @@ class Sitting:
     label: str
     """The game's own name (Tiến lên, Trece…)."""
     results: tuple[Result, ...]
+    money: Money
+    """Its results, stake and end: what its own page says each player wins or pays."""
     winners: tuple[str, ...]
     totals: tuple[tuple[str, int], ...]
     endpoint: str
@@ -97,6 +162,10 @@ class Evening:
     day: str
     sittings: tuple[Sitting, ...]
     winners: tuple[str, ...]
+    counted: tuple[Money, ...] = ()
+    """Each sitting's money as the evening counts it: past the group's end, nothing."""
+    progress: Progress | None = None
+    """Where the evening stands against the group's end switches (``None``: none set)."""
 
     @property
     def results(self) -> list[Result]:
@@ -122,7 +191,7 @@ def group_games(group_game: Game, *, events: bool = True) -> list[Game]:
     ``events``, their events: :func:`load_events`)."""
     games = list(db.session.scalars(
         select(Game).where(Game.group_id == group_game.id)
-        .options(selectinload(Game.players)).order_by(Game.created_at, Game.id)))
+        .options(selectinload(Game.players), undefer(Game.summary)).order_by(Game.created_at, Game.id)))
     if events:
         load_events(games, everyone=True)
     return games
@@ -130,12 +199,35 @@ def group_games(group_game: Game, *, events: bool = True) -> list[Game]:
 
 def load_events(games: Sequence[Game], *, everyone: bool = False) -> None:
     """Load the events of ``games`` in a query per 500 games: all of them with ``everyone``, else
-    only those whose replay is not kept (:func:`results_of`)."""
-    missing = [g.id for g in games if everyone or (g.keeper_token, g.version) not in _READ]
+    only those whose replay is not kept (:func:`money_of`)."""
+    missing = [g.id for g in games if everyone or (
+        (g.keeper_token, g.version) not in _READ and _kept_summary(g) is None)]
     for start in range(0, len(missing), 500):
         list(db.session.scalars(select(Game).where(Game.id.in_(missing[start:start + 500]))
                                 .options(selectinload(Game.events).load_only(
                                     Event.seq, Event.kind, Event.payload, Event.created_at))))
+
+
+def evening_days(group: Group, games: Sequence[tuple[int, str, datetime | None, int | None]]) -> dict[int, str]:
+    """Each game's evening, by id (``games``: id, watch token, when begun, the game it was started
+    from): where the keeper moved it, else the evening of the game it was started from (when that
+    one is the group's), else its own local day (:func:`day_of`)."""
+    known = {game_id: (token, when, source) for game_id, token, when, source in games}
+    days: dict[int, str] = {}
+
+    def day(game_id: int, seen: frozenset[int]) -> str:
+        if game_id not in days:
+            token, when, source = known[game_id]
+            if source is not None and source in known and source not in seen:
+                own = day(source, seen | {game_id})
+            else:
+                own = day_of(when, group)
+            days[game_id] = group.evening_of(token, own)
+        return days[game_id]
+
+    for game_id in known:
+        day(game_id, frozenset({game_id}))
+    return days
 
 
 def evenings_of(group_game: Game, group: Group, *, newest: int | None = None) -> list[Evening]:
@@ -144,32 +236,46 @@ def evenings_of(group_game: Game, group: Group, *, newest: int | None = None) ->
     the latest evenings does not replay the older ones."""
     person = person_names(group)
     by_day: dict[str, list[tuple[Game, Any, Any]]] = {}
-    for game in group_games(group_game, events=False):
+    games = group_games(group_game, events=False)
+    days = evening_days(group, [(g.id, g.watch_token, g.created_at, g.started_from) for g in games])
+    for game in games:
         try:
             entry, followed = registry.by_kind(game.kind)
         except KeyError:
             continue
-        day = group.evening_of(game.watch_token, day_of(game.created_at))
-        by_day.setdefault(day, []).append((game, entry, followed))
-    days = sorted(by_day.items(), reverse=True)[:newest]
-    load_events([game for _, sittings in days for game, _, _ in sittings])
+        by_day.setdefault(days[game.id], []).append((game, entry, followed))
+    chosen = sorted(by_day.items(), reverse=True)[:newest]
+    load_events([game for _, sittings in chosen for game, _, _ in sittings])
     out = []
-    for day, found in days:
+    for day, found in chosen:
         sittings = []
         for game, entry, followed in found:
-            results = results_of(game)
+            money = money_of(game, keep=True)
+            kept = money.counted_results  # a game past a sheet's end counts toward nothing
             sittings.append(Sitting(
-                game=game, label=entry.name, results=results, winners=stats.winners(results, person),
-                totals=tuple(stats.totals(results, person).items()), endpoint=followed.endpoint))
-        out.append(Evening(day, tuple(sittings), stats.winners([r for s in sittings for r in s.results], person)))
+                game=game, label=entry.name, results=money.results, money=money,
+                winners=stats.winners(kept, person), totals=tuple(stats.totals(kept, person).items()),
+                endpoint=followed.endpoint))
+        counted: tuple[Money, ...] = tuple(s.money for s in sittings)
+        got = None
+        if group.end.is_set:  # the group's end over everything the evening holds
+            counted, got = money_lib.evening_cut(counted, group.end, person)
+        out.append(Evening(day, tuple(sittings), stats.winners([r for m in counted for r in m.counted_results], person),
+                           counted, got))
     return out
 
 
 def evening_count(group_game: Game, group: Group) -> int:
     """How many evenings the group has (no game replayed)."""
-    days = {group.evening_of(token, day_of(when)) for token, when in db.session.execute(
-        select(Game.watch_token, Game.created_at).where(Game.group_id == group_game.id))}
-    return len(days)
+    rows = db.session.execute(select(Game.id, Game.watch_token, Game.created_at, Game.started_from)
+                              .where(Game.group_id == group_game.id))
+    return len(set(evening_days(group, [(r[0], r[1], r[2], r[3]) for r in rows]).values()))
+
+
+def evening_money(evening: Evening, group: Group) -> dict[str, dict[str, int]]:
+    """The evening's balances, per currency, per person: the sum of what each of its sheets' and
+    tables' own page says (:func:`referee.evening_money.evening_balances`)."""
+    return money_lib.evening_balances(evening.counted or [s.money for s in evening.sittings], person_names(group))
 
 
 def people_stats(group: Group, evenings: Sequence[Evening]) -> dict[str, PersonStats]:

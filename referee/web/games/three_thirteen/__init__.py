@@ -8,7 +8,7 @@ from flask_babel import gettext
 
 from referee import stats
 from referee.three_thirteen import ThreeThirteenRules
-from referee.web.games.three_thirteen import sheet, views
+from referee.web.games.three_thirteen import money, sheet, views
 from referee.web.registry import GameEntry, GroupStart, HomeLink, PhoneScreen
 from referee.web.store import MAX_PLAYERS
 
@@ -32,6 +32,7 @@ ENTRY = GameEntry(
                        names="names", hidden={"dealer": "0"},
                        label=lambda: gettext("Tonight's sheet (the first player picked deals first)")),),
     results={sheet.KIND: sheet_results},
+    money={sheet.KIND: money.sitting},
     phone=(
         PhoneScreen(kind="three-thirteen-score", answer="referee.web.games.three_thirteen.answers:phone_score",
                     fragments=("three_thirteen/_score_result.html",), warm_up=(("hand", "3s 4s 5s 6h"),)),

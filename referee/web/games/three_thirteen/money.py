@@ -1,28 +1,47 @@
 """Settle-up on the Three Thirteen score sheet (RULES.md, "Settling up an evening"): the lowest
 total wins; with ``settle=winner`` every other player pays the winner the difference × stake,
 with ``each`` every pair squares it.  The few lines the sheet's page needs, over the shared
-:mod:`referee.web.settle_up`.
+:mod:`referee.web.settle_up`; the figures are :func:`referee.evening_money.balances` of the
+sheet's :func:`sitting`, the same its group's evening sums.  A sheet ends after its rounds: it
+takes no end switch (:data:`NO_END`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from typing import Any
 
-from referee.settle import three_thirteen_balances
-from referee.web.settle_up import Money, money_of, settle_up_view, sheet_urls, stake_form, stake_words
+from referee import stats
+from referee.evening_money import Sitting
+from referee.text import message
+from referee.three_thirteen_sheet import Sheet as SheetState
+from referee.web.games.three_thirteen.sheet import Sheet, rebuild
+from referee.web.settle_up import (
+    Money,
+    last_entered,
+    money_of,
+    sheet_urls,
+    sitting_block,
+    sitting_of,
+    stake_form,
+)
 from referee.web.store import Access
 
 ENDPOINTS = "three_thirteen"
 
+NO_END = message("A Three Thirteen sheet ends after its last round: it takes no end of the evening.")
+"""The refusal of ``POST …/end`` (RULES.md: a Three Thirteen sheet takes no end switch)."""
 
-def money_context(access: Access, names: Sequence[str], totals: Sequence[int], finished: bool,
-                  rounds: int) -> Money:
+
+def sitting(game: Any, state: SheetState | None = None) -> Sitting:
+    """The stored sheet as far as money goes: its rounds so far and its stake (no end switch)."""
+    results = stats.three_thirteen_results(state if state is not None else rebuild(game))
+    return sitting_of(game, results, last_entered(game), ends=False)
+
+
+def money_context(access: Access, sheet: Sheet) -> Money:
     """``stake_form`` and ``settle_up`` (``None`` until a stake is set and a round is saved)."""
     game = access.game
     money_url, _ = sheet_urls(ENDPOINTS, game.keeper_token)
     stake = money_of(game)
-    block = None
-    if stake is not None and stake.amount and rounds:
-        balances = three_thirteen_balances(list(zip(names, totals, strict=True)), stake.amount, stake.settle)
-        block = settle_up_view(balances, stake.currency, stake_words=stake_words(stake), final=finished)
+    block = sitting_block(sitting(game, sheet.state), stake, final=sheet.state.finished)
     return {"stake_form": stake_form(money_url, game.version, stake, with_settle=True), "settle_up": block}

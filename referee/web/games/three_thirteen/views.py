@@ -35,7 +35,7 @@ from referee.web.games.three_thirteen.answers import (
     form_values,
     rules_from_form,
 )
-from referee.web.games.three_thirteen.money import money_context
+from referee.web.games.three_thirteen.money import NO_END, money_context
 from referee.web.games.three_thirteen.sheet import (
     CORRECT,
     KIND,
@@ -157,7 +157,7 @@ def score() -> Response:
 
 def _sheet_context(access: Access, sheet: Sheet) -> dict[str, Any]:
     return {**GAME.context(access), "sheet": sheet, "chart": running_chart(sheet),
-            **money_context(access, sheet.names, sheet.totals, sheet.finished, len(sheet.rounds))}
+            **money_context(access, sheet)}
 
 
 def last_move(access: Access, sheet: Sheet) -> str | None:
@@ -186,7 +186,7 @@ GAME: FollowedGame[Sheet] = FollowedGame(bp, kind=KIND, endpoint="three_thirteen
                                           render=render_sheet, last_move=last_move, live="sheet")
 
 
-settle_up.add_sheet_routes(bp, GAME)  # the stake (keeper form); the end switches are not used here
+settle_up.add_sheet_routes(bp, GAME, ends=(), refusal=NO_END)  # the stake; no end: it ends after its rounds
 
 
 @bp.get("/g/<token>")

@@ -9,7 +9,7 @@ from flask_babel import gettext
 from referee import stats, tienlen
 from referee.tienlen import TienLenRules
 from referee.tienlen_scores import ScoreRules
-from referee.web.games.tienlen import check, evening, scores, scores_api, table
+from referee.web.games.tienlen import check, evening, evening_money, scores, scores_api, table
 from referee.web.registry import CardOrder, GameEntry, GroupStart, HomeLink, PhoneScreen
 from referee.web.store import live_events, records_of
 
@@ -47,6 +47,7 @@ ENTRY = GameEntry(
                    extra="tienlen/_group_start.html"),
     ),
     results={evening.KIND: sheet_results, table.KIND: table_results},
+    money={evening.KIND: evening_money.sitting},
     phone=(
         PhoneScreen(kind="tienlen-check", answer="referee.web.games.tienlen.answers:phone_check",
                     fragments=("tienlen/_verdict.html",), warm_up=(("table", "2h"), ("play", "2s"))),

@@ -2,29 +2,39 @@
 evening" and "End of an evening"): the few lines the sheet's pages need, over the shared
 :mod:`referee.web.settle_up`.
 
-A sheet's balances are each player's total × the stake; once the evening is over (its end
-switches), the totals at the game that ended it.
+A sheet's balances are :func:`referee.evening_money.balances` of its :func:`sitting` (each
+counted game's points × the stake; once the evening is over, up to the game that ended it), the
+same figures its group's evening sums.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
+from referee import stats
+from referee.evening_money import Sitting
 from referee.tienlen_evening import Evening
-from referee.web.games.tienlen.evening import GAME
+from referee.web.games.tienlen.evening import GAME, rebuild
 from referee.web.settle_up import (
     EveningMoney,
     end_of,
     end_view,
     entered_times,
     money_of,
-    settle_up_view,
-    sheet_rows,
     sheet_urls,
+    sitting_block,
+    sitting_of,
     stake_form,
-    stake_words,
 )
 from referee.web.store import Access
 
 ENDPOINTS = "tienlen_scores"
+
+
+def sitting(game: Any, sheet: Evening | None = None) -> Sitting:
+    """The stored sheet as far as money goes: its games, stake and end (for its page and its group)."""
+    evening = sheet if sheet is not None else rebuild(game)
+    return sitting_of(game, stats.tienlen_sheet_results(evening), entered_times(game, GAME))
 
 
 def evening_context(access: Access, sheet: Evening) -> EveningMoney:
@@ -35,9 +45,6 @@ def evening_context(access: Access, sheet: Evening) -> EveningMoney:
     stake = money_of(game)
     ended = end_view(end_of(game), sheet.names, [g.totals for g in sheet.games], entered_times(game, GAME),
                      start=game.created_at, action=end_url, version=game.version)
-    block = None
-    if stake is not None and stake.amount:
-        totals = ended.progress.totals if ended.progress.over else sheet.totals
-        block = settle_up_view(sheet_rows(sheet.names, totals, stake), stake.currency,
-                               stake_words=stake_words(stake), note=ended.past_end, final=ended.progress.over)
+    block = sitting_block(sitting(game, sheet), stake, note=ended.past_end, final=ended.progress.over,
+                          square=sheet.names)
     return {"evening_end": ended, "stake_form": stake_form(money_url, game.version, stake), "settle_up": block}

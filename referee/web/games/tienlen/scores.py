@@ -440,7 +440,8 @@ def start_table(token: str) -> Response:
             raise exc.about("lowest") from None
         table = store.NewGame(TABLE_KIND, sheet.names, game_rules.to_dict(),
                               {**setup.to_dict(), "sheet": access.game.keeper_token,
-                               "sheet_watch": access.game.watch_token})
+                               "sheet_watch": access.game.watch_token},
+                              started_from=access.game)  # in the sheet's group, on its evening
         new_tables.append(table)
         return TableFollowed.action, {"table": table}  # created with the write: nothing is left behind by a 409
 
@@ -488,7 +489,8 @@ def _sheet_of_table(table: Any) -> Any:
     follow = evening.follow(table.id, table.player_names).to_dict()
     kind = str(follow.pop("action"))
     return store.create_game(KIND, table.player_names, rules=rules.to_dict(), setup={"table": table.id},
-                             events=[(kind, follow)], made_for=table)  # one sheet per table, however many press
+                             events=[(kind, follow)], made_for=table,
+                             started_from=table)  # in the table's group, on its evening  # one sheet per table, however many press
 
 
 def _table_rules(rules: ScoreRules) -> TienLenRules:

@@ -8,13 +8,18 @@ from flask_babel import gettext
 
 from referee import stats
 from referee.trece import TreceRules
-from referee.web.games.trece import views
+from referee.web.games.trece import money, views
 from referee.web.registry import GameEntry, GroupStart, HomeLink, PhoneScreen
 
 
 def table_results(game: Any) -> tuple[stats.Result, ...]:
     """A stored table as one game, for a group's evenings and stats."""
     return stats.trece_results(views.game_state(game))
+
+
+def table_money(game: Any) -> Any:
+    """A stored table as far as money goes (:func:`referee.web.games.trece.money.sitting`)."""
+    return money.sitting(game, views.game_state(game))
 
 
 ENTRY = GameEntry(
@@ -31,6 +36,7 @@ ENTRY = GameEntry(
                        extra="trece/_group_start.html",
                        label=lambda: gettext("A table (the first player picked deals)")),),
     results={views.KIND: table_results},
+    money={views.KIND: table_money},
     phone=(
         PhoneScreen(kind="trece-check", answer="referee.web.games.trece.answers:phone_check",
                     fragments=("trece/_check_result.html",),

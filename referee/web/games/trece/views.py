@@ -41,7 +41,7 @@ from referee.web import api, openapi, settle_up, store
 from referee.web.games.trece import answers
 from referee.web.games.trece.answers import JOKER_CODES as JOKER_CODES
 from referee.web.games.trece.answers import describe, judge, read_one_card
-from referee.web.games.trece.money import money_context
+from referee.web.games.trece.money import ENDS, NO_UNTIL, money_context
 from referee.web.house_rules import SwitchLabel, Words, rules_from_form, switch_labels
 from referee.web.i18n import reason_fields
 from referee.web.models import Game
@@ -257,7 +257,7 @@ GAME: FollowedGame[State] = FollowedGame(
     bp, kind=KIND, endpoint="trece.table", build=game_state, render=render_table, last_move=last_move)
 
 
-settle_up.add_sheet_routes(bp, GAME)  # the stake per game won (keeper form)
+settle_up.add_sheet_routes(bp, GAME, ends=ENDS, refusal=NO_UNTIL)  # the stake per game won; games, target
 
 
 @bp.get("/g/<token>")
