@@ -125,6 +125,7 @@
   document.addEventListener("htmx:beforeRequest", function (e) {
     var elt = e.detail && e.detail.elt;
     if (!elt || !elt.classList || !elt.classList.contains("poll")) return;
+    if (underway) { e.preventDefault(); return; }  /* asked again once the page's own request is in */
     var ev = e.detail.requestConfig && e.detail.requestConfig.triggeringEvent;
     var source = sourceOf(elt);
     if (ev && ev.type === "sse:version") {
@@ -149,8 +150,36 @@
     if (source) { source.drop(); source.follow(); }
   });
 
+  /* While one of the page's own requests (a write, a boosted form, a check) is under way, nothing
+     the stream says is swapped in: the swap could take out the very form whose answer is coming
+     (htmx then loses the element and, with it, the boosted form's new address), and the answer
+     brings the game as it is anyway.  Once every such request has ended and its answer is in,
+     a poll still behind the stream's latest version asks for it. */
+  var underway = 0;
+  function catchUp() {
+    if (underway) return;
+    Array.prototype.forEach.call(document.querySelectorAll(".poll"), function (poll) {
+      var source = sourceOf(poll);
+      var since = shown(poll);
+      if (source && source.latest !== null && since !== null && source.latest > since) {
+        window.htmx.trigger(poll, "sse:version", { data: String(source.latest) });
+      }
+    });
+  }
+  document.addEventListener("htmx:beforeSend", function (e) {
+    var elt = e.detail && e.detail.elt;
+    var xhr = e.detail && e.detail.xhr;
+    if (!xhr || (elt && elt.classList && elt.classList.contains("poll"))) return;
+    underway++;
+    xhr.addEventListener("loadend", function () {
+      underway--;
+      window.setTimeout(catchUp, 0);  /* after htmx has swapped this answer in */
+    });
+  });
+
   /* A fragment the page shows already (its own write's answer came first) is not swapped in. */
   document.addEventListener("htmx:sseBeforeMessage", function (e) {
+    if (underway) { e.preventDefault(); return; }
     var elt = e.target;
     var id = Number(e.detail && e.detail.lastEventId);
     var since = elt && elt.classList && elt.classList.contains("poll") ? shown(elt) : null;
