@@ -147,6 +147,31 @@ def test_offline_a_trece_check_is_judged_on_the_phone(pocket):
     assert judged_locally(page) == "trece-check"
 
 
+def test_offline_a_check_screen_that_answers_by_itself_says_nothing_is_stale_nor_unsent(pocket):
+    page = pocket.open("/trece/check")
+    pocket.ready()
+    page.evaluate("async () => { await navigator.serviceWorker.register('/sw.js'); await navigator.serviceWorker.ready; }")
+    page.reload()
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    pocket.context.set_offline(True)
+    page.reload()  # the phone's copy of the check screen, its engine ready again
+    page.wait_for_function("() => document.body.hasAttribute('data-from-cache')")
+    pocket.ready()
+    expect(page.locator("#freshness")).to_be_hidden()  # no "showing the page as of": it answers as online
+    before = len(pocket.requests)
+    page.locator("#picker-top [data-target]").tap()
+    page.locator("#picker-check [data-card='Qh']").tap()
+    for card in ("Kh", "RJ"):
+        page.locator(f"#picker-check [data-card='{card}']").tap()
+    verdict = page.locator("#verdict .verdict")
+    expect(verdict).to_have_attribute("data-verdict", "legal")
+    page.locator("#picker-check [data-card='Kh']").tap()  # a change, answered at once: htmx asks nothing after its wait
+    expect(verdict).not_to_have_attribute("data-verdict", "legal")
+    page.wait_for_timeout(1000)  # longer than the form's waits (150 ms, 400 ms): a request would have gone
+    assert not [u for u in pocket.requests[before:] if "/trece/check" in u]
+    expect(page.locator("#connection")).to_have_count(0)  # no red "No connection" over the screen
+
+
 def test_offline_the_three_thirteen_split_is_shown_on_the_phone(pocket):
     page = pocket.open("/three-thirteen/score?round=5")
     pocket.ready()

@@ -198,7 +198,24 @@ def test_a_page_never_opened_shows_the_offline_page_and_a_visited_one_its_copy(p
     page.goto(phone.base_url + "/three-thirteen/rules")
     expect(page.locator("h1")).to_have_text("No connection")
     expect(page.locator("main")).to_contain_text("never opened on this phone")
-    phone.context.set_offline(False)
+    phone.context.set_offline(False)  # no reload, no tap: the page asked for opens once the referee answers
+    expect(page.locator("h1")).to_have_text("How Three Thirteen goes", timeout=15_000)
+    assert page.url == phone.base_url + "/three-thirteen/rules"
+    forgive_offline(phone)
+
+
+def test_the_offline_line_goes_as_soon_as_the_network_is_back_on_a_page_with_no_polls(phone):
+    page = phone.open("/")
+    worker_keeps(page)
+    phone.context.set_offline(True)
+    page.reload()  # the home page from the phone's copy: nothing on it asks the referee again
+    expect(page.locator("#freshness")).to_contain_text("Offline: showing the page as of")
+    back = page.evaluate("() => performance.now()")
+    phone.context.set_offline(False)  # no reload, no tap
+    page.wait_for_function("() => document.getElementById('freshness').hidden")
+    gone = page.evaluate("() => performance.now()") - back
+    print(f"\nthe offline line gone {gone:.0f} ms after the network came back")
+    expect(page.locator(".connection:not([hidden])")).to_have_count(0)
     forgive_offline(phone)
 
 

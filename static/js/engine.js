@@ -39,7 +39,9 @@
 
   /* --- the state, in words ------------------------------------------------------------ */
   function say(state, text, action) {
+    var changed = root.dataset.engine !== state;
     root.dataset.engine = state;
+    if (changed) document.dispatchEvent(new CustomEvent("thirteen:engine", { detail: { state: state } }));
     if (!line || !line.isConnected) {
       line = document.createElement("p");
       line.className = "engine-state";
@@ -362,7 +364,7 @@
     if (gameHolder(elt)) { tableMove(e, d, elt, kind); return; }
     e.preventDefault();
     var values = window.htmx.values(elt, d.verb);
-    if (answeredEarly.get(elt) === signature(values)) return;  /* answered at the change, no wait */
+    if (answeredEarly.get(elt) === signature(values)) { e.preventDefault(); return; }  /* answered at the change: no request */
     answeredEarly.delete(elt);
     answerHere(elt, kind, d.verb, d.path, d.target || elt, values).catch(function () {
       d.issueRequest(true);  /* the engine could not answer: the server does, as before */
