@@ -492,7 +492,7 @@
   document.addEventListener("htmx:timeout", lost);
   document.addEventListener("htmx:responseError", function (e) {
     var xhr = e.detail.xhr;
-    if (!xhr) return;
+    if (!xhr || xhr.answeredHere) return;
     if (isWrite(e.detail) && !replayId(e.detail) && fateUnknown(xhr.status)) {
       /* A 503 (the database not answering), a 500, a gateway's 502/504, a 429: the write may or
          may not be stored.  It waits in the outbox and is sent again with the same write id,
@@ -511,6 +511,7 @@
     var d = e.detail;
     if (isWrite(d)) unmarkSending(d);
     if (!d.xhr || !d.xhr.status) return;  /* not answered: handled by sendError/timeout */
+    if (d.xhr.answeredHere) return;  /* answered on the phone (static/js/answer-here.js): says nothing of the network */
     var wasStale = stale;
     markFresh();
     if (replayId(d)) { replayDone(d); return; }
