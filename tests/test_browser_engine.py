@@ -401,7 +401,9 @@ def test_the_service_worker_keeps_the_engine_across_releases_until_a_new_engine(
 
 
 def test_a_phone_whose_engine_failed_to_load_gets_the_servers_verdict(pocket):
-    pocket.context.route("**/static/engine/**", lambda route: route.abort())
+    # Refused (another release's engine, gone from the server): a failure, said. (A download
+    # that breaks is not one: it goes on, below.)
+    pocket.context.route("**/static/engine/**", lambda route: route.fulfill(status=404, body="gone"))
     page = pocket.open("/tienlen/check")
     page.wait_for_function(SETTLED, timeout=60_000)
     assert page.evaluate("document.documentElement.dataset.engine") == "failed"
@@ -410,6 +412,28 @@ def test_a_phone_whose_engine_failed_to_load_gets_the_servers_verdict(pocket):
     expect(page.locator("#verdict")).to_contain_text("bombs a single 2")
     assert judged_locally(page) is None
     assert any("/tienlen/check" in u for u in pocket.requests[1:])  # the server answered
+
+
+def test_an_engine_download_that_breaks_never_gives_up_and_goes_on_when_it_can(pocket):
+    broken: list[str] = []
+
+    def drop(route) -> None:  # type: ignore[no-untyped-def]
+        broken.append(route.request.url)
+        route.abort("connectionreset")
+
+    pocket.context.route("**/static/engine/**", drop)
+    page = pocket.open("/tienlen/check")
+    page.wait_for_function("() => document.documentElement.dataset.engine === 'loading'", timeout=60_000)
+    for _ in range(300):  # tried, and tried again, by itself (or, before issue 35, "could not start")
+        if len(broken) >= 3 or page.evaluate("document.documentElement.dataset.engine") != "loading":
+            break
+        page.wait_for_timeout(200)
+    assert page.evaluate("document.documentElement.dataset.engine") == "loading"  # not "could not start"
+    tap_tienlen_bomb(page)  # meanwhile the server answers
+    expect(page.locator("#verdict")).to_contain_text("bombs a single 2")
+    assert judged_locally(page) is None
+    pocket.context.unroute("**/static/engine/**")  # the network is back
+    pocket.ready()
 
 
 def test_a_phone_whose_engine_is_still_loading_gets_the_servers_verdict(pocket):

@@ -336,12 +336,34 @@
     });
   });
 
+  /* A form that waits after a change before it asks (hx-trigger "change delay:…", so that
+     quick taps make one request to the server) needs no wait with the engine ready: htmx is
+     asked at once (htmx.ajax from the form: its target, swap and push-url), the seam answers
+     it, and the request htmx makes after its wait, with the same values, is not made. */
+  var answeredEarly = new WeakMap();  /* form -> the values it was asked with at the change */
+  function signature(elt, verb) { return JSON.stringify(pairs(window.htmx.values(elt, verb))); }
+  document.addEventListener("change", function (e) {
+    var elt = e.target && e.target.closest && e.target.closest("form[data-local]");
+    if (!elt || !ready || !worker || !window.htmx || gameHolder(elt)) return;
+    if (!/\bchange delay:/.test(elt.getAttribute("hx-trigger") || "")) return;
+    var verb = elt.getAttribute("hx-get") ? "get" : "post";
+    var path = elt.getAttribute("hx-" + verb);
+    if (!path) return;
+    answeredEarly.set(elt, signature(elt, verb));
+    window.htmx.ajax(verb.toUpperCase(), path, { source: elt });
+  }, true);
+
   document.addEventListener("htmx:confirm", function (e) {
     var d = e.detail;
     var elt = d && d.elt;
     var kind = elt && elt.getAttribute && elt.getAttribute("data-local");
     if (!kind || !ready || !worker || !window.htmx) return;
-    if (gameHolder(elt)) tableMove(e, d, elt, kind);
+    if (gameHolder(elt)) { tableMove(e, d, elt, kind); return; }
+    var early = answeredEarly.get(elt);
+    if (early === undefined) return;
+    if (!d.triggeringEvent) return;  /* htmx.ajax's own request, at the change */
+    answeredEarly.delete(elt);
+    if (early === signature(elt, d.verb)) e.preventDefault();  /* answered at the change: not again after the wait */
   });
 
   /* A form marked data-local-offline="<kind>" (a round's entry) that could not be sent waits in
