@@ -21,12 +21,16 @@ import referee.web
 from app import create_app
 from referee.web.extensions import db
 from tests.games import PACKAGES
+from tests.invariants import Invariants
 from tests.servers import postgres_url
+from tests.sizes import LONG
 
 # Property tests check rules, not speed: no per-example deadline, so a busy CI machine cannot
-# turn a slow example into a failure. Speed is measured in the benchmarks instead.
+# turn a slow example into a failure. Speed is measured in the benchmarks instead.  The suite's
+# cases are derandomized (the same every run: a run never fails by the luck of the draw); the long
+# run (THIRTEEN_LONG_TESTS=1, tests/sizes.py) draws fresh ones, more of them.
 settings.register_profile(
-    "thirteen", deadline=None, print_blob=True, suppress_health_check=[HealthCheck.too_slow]
+    "thirteen", deadline=None, print_blob=True, suppress_health_check=[HealthCheck.too_slow], derandomize=not LONG
 )
 settings.load_profile("thirteen")
 
@@ -207,16 +211,29 @@ def browser():  # type: ignore[no-untyped-def]
 
 
 class Phone:
-    """A phone-sized page that remembers console errors and failed requests."""
+    """A phone-sized page that remembers console errors and failed requests, and checks the
+    invariants of every screen it reaches (tests/invariants.py) at each load and each swap:
+    ``phone.step("what was done")`` raises at once; the fixtures fail a test at its end on
+    what the page reported by itself."""
 
-    def __init__(self, context, base_url: str) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, context, base_url: str, *, strict: bool = False, axe: bool = False,  # type: ignore[no-untyped-def]
+                 allowed: tuple[int, ...] = ()) -> None:
         self.context = context
         self.page = context.new_page()
         self.base_url = base_url
         self.errors: list[str] = []
+        self.inv = Invariants(self.page, strict_status=strict, axe=axe, allowed=allowed)
         self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
         self.page.set_default_timeout(10_000)
+
+    def step(self, what: str, **kw) -> None:  # type: ignore[no-untyped-def]
+        """The invariants after an action (:meth:`tests.invariants.Invariants.step`)."""
+        self.inv.step(what, **kw)
+
+    def broken(self) -> list[str]:
+        """What the screens this phone reached broke of the invariants, not yet said."""
+        return self.inv.finish()
 
     def open(self, path: str):  # type: ignore[no-untyped-def]
         self.page.goto(self.base_url + path)
@@ -250,8 +267,10 @@ def _phone(browser, live_server):  # type: ignore[no-untyped-def]
     context = browser.new_context(**PHONE)
     phone = Phone(context, live_server.url)
     yield phone
+    broken = phone.broken()
     context.close()
     assert phone.errors == [], f"console errors: {phone.errors}"
+    assert broken == [], "screens broke the invariants (tests/invariants.py):\n" + "\n".join(broken)
 
 
 @pytest.fixture
@@ -262,8 +281,17 @@ def phone_context():  # type: ignore[no-untyped-def]
 
 @pytest.fixture
 def new_phone(live_server):  # type: ignore[no-untyped-def]
-    """Make a :class:`Phone` on a context the test made itself (a colour scheme, no JavaScript)."""
-    return lambda context: Phone(context, live_server.url)
+    """Make a :class:`Phone` on a context the test made itself (a colour scheme, no JavaScript);
+    at the end, what its screens broke of the invariants fails the test."""
+    made: list[Phone] = []
+
+    def make(context, **kw):  # type: ignore[no-untyped-def]
+        made.append(Phone(context, live_server.url, **kw))
+        return made[-1]
+
+    yield make
+    broken = [line for phone in made for line in phone.broken()]
+    assert broken == [], "screens broke the invariants (tests/invariants.py):\n" + "\n".join(broken)
 
 
 @pytest.fixture
@@ -274,8 +302,10 @@ def sized(browser, live_server, request):  # type: ignore[no-untyped-def]
     context = browser.new_context(**{**PHONE, "viewport": {"width": width, "height": height}})
     phone = Phone(context, live_server.url)
     yield phone, width, height
+    broken = phone.broken()
     context.close()
     assert phone.errors == [], f"console errors: {phone.errors}"
+    assert broken == [], "screens broke the invariants (tests/invariants.py):\n" + "\n".join(broken)
 
 
 @pytest.fixture
@@ -287,3 +317,41 @@ def phone(browser, live_server):  # type: ignore[no-untyped-def]
 def second_phone(browser, live_server):  # type: ignore[no-untyped-def]
     """Another phone at the same table (a watcher, or a second keeper)."""
     yield from _phone(browser, live_server)
+
+
+@pytest.fixture(scope="session")
+def second_server(tmp_path_factory) -> Iterator[LiveServer]:  # type: ignore[no-untyped-def]
+    """Another Thirteen server with a database of its own (a group's file imported elsewhere)."""
+    tmp = tmp_path_factory.mktemp("second")
+    app = _make_app(f"sqlite:///{tmp / 'second.sqlite'}")
+    with LiveServer(app, tmp) as server:
+        yield server
+    with app.app_context():
+        db.engine.dispose()
+
+
+@pytest.fixture
+def journey(browser, live_server):  # type: ignore[no-untyped-def]
+    """``journey(width, height, scheme="light", server=live_server)``: a phone walked by touch
+    (tests/journey.py ``Walk``) whose every step is checked strictly (tests/invariants.py: every
+    4xx/5xx but the step's expected refusal, axe once per screen); at the end, everything its
+    screens broke fails the test, listed screen by screen."""
+    from tests.journey import Walk
+
+    walks: list[tuple[Walk, object]] = []
+
+    def make(width: int, height: int, scheme: str = "light", server=None):  # type: ignore[no-untyped-def]
+        context = browser.new_context(**{**PHONE, "viewport": {"width": width, "height": height}},
+                                      color_scheme=scheme, accept_downloads=True)
+        phone = Phone(context, (server or live_server).url, strict=True, axe=True)
+        phone.inv.collect = True
+        walk = Walk(phone)
+        walks.append((walk, context))
+        return walk
+
+    yield make
+    broken = []
+    for walk, context in walks:
+        broken += walk.phone.inv.collected + walk.phone.broken()
+        context.close()  # type: ignore[attr-defined]
+    assert broken == [], "the journey broke the invariants (tests/invariants.py):\n" + "\n".join(broken)

@@ -27,6 +27,7 @@ from referee.web import (
     guard,
     i18n,
     limits,
+    live,
     logs,
     names,
     offline,
@@ -113,6 +114,7 @@ def init_app(app: Flask) -> None:
     app.register_error_handler(DBAPIError, _database_error)
     app.register_error_handler(PoolTimeout, _database_error)
     app.register_error_handler(Exception, _server_error)
+    live.init_app(app)  # every followed page's event stream (after every game's routes)
     quick_poll.init_app(app)  # after every route and hook: its unchanged polls answer as they would
 
     if app.config.get("AUTO_MIGRATE", True):

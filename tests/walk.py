@@ -1,0 +1,207 @@
+"""The walker (issue 34): from a seed, a phone taps its way through the app's reachable controls
+(links, buttons, cards, forms filled with plausible values from the games' worked examples) for N
+steps on SQLite, checking the invariants of tests/invariants.py after every step.  A failure
+prints the seed and the steps so it replays.
+
+    python -m tests.walk --seeds 10 --steps 2000     # the long run
+    python -m tests.walk --seed 7 --steps 300        # one seed again
+
+The suite runs 300 steps (tests/test_walk.py).  Never followed: links off this server, downloads,
+share links typed elsewhere; everything else a person could tap is fair, the language switch too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from tests.games import WORKED
+from tests.invariants import screen_key
+from tests.journey import Walk
+
+NAMES = ["Ana", "Bao", "Chi", "Dũng", "Émilie", "Nguyễn Thị Phương Thảo Hoàng-Trần Minh L"[:40], "João", "Zé"]
+SIZES = [(360, 740), (320, 640)]
+REFUSALS = (400, 409, 422)
+"""What the app answers a form it refuses (a sentence, never a 500): expected of random forms."""
+
+# The controls a person could tap on the screen, each with a key that finds it again.
+CONTROLS = r"""
+() => {
+  const out = [];
+  const host = location.host;
+  const all = document.querySelectorAll('a[href], button, summary, input[type=checkbox], input[type=radio], [data-card]');
+  all.forEach((e, i) => {
+    if (!e.checkVisibility || !e.checkVisibility({checkVisibilityCSS: true})) return;
+    const r = e.getBoundingClientRect(); if (r.width < 2 || r.height < 2) return;
+    if (e.disabled || e.closest('[disabled]')) return;
+    if (e.tagName === 'A') {
+      if (e.hasAttribute('download')) return;
+      const u = new URL(e.href, location.href);
+      if (u.host !== host || !/^https?:$/.test(u.protocol)) return;
+      if (/\.(csv|json|svg|png)$/.test(u.pathname) || /export|download/.test(u.pathname)) return;
+    }
+    if (e.closest('[data-no-walk]')) return;
+    if (e.tagName === 'INPUT' && e.type === 'file') return;
+    const form = e.closest('form');
+    if (form && form.enctype === 'multipart/form-data') return;
+    /* how a person's eye is drawn: the primary and submit buttons first, the language switch seldom */
+    const weight = e.closest('.langs') ? 0.3 : e.dataset.card ? 0.5
+      : (e.classList.contains('primary') || e.type === 'submit') ? 4 : 1;
+    out.push({i, tag: e.tagName.toLowerCase(), text: (e.innerText || e.value || e.name || '').trim().replace(/\s+/g, ' ').slice(0, 40),
+              card: e.dataset.card || '', form: !!form, weight});
+  });
+  return out;
+}
+"""
+
+FILL = r"""
+values => {
+  /* Plausible values in the empty fields of every visible form: names, numbers in their range,
+     cards from the worked examples; selects keep their choice. */
+  let s = values.seed % 2147483647 || 1;
+  const r = () => (s = (s * 16807) % 2147483647) / 2147483647;
+  const pick = a => a[Math.floor(r() * a.length)];
+  let n = 0;
+  document.querySelectorAll('form input[type=text], form input[type=number], form input:not([type])').forEach(f => {
+    if (!f.checkVisibility() || f.readOnly || f.value) return;
+    if (f.type === 'number') {
+      const lo = Number(f.min || 0), hi = Math.min(Number(f.max || 30), lo + 30);
+      f.value = String(lo + Math.floor(r() * (hi - lo + 1)));
+    } else if (/cards|caught/.test(f.name)) f.value = pick(values.cards);
+    else if (/name|seat/.test(f.name) || f.hasAttribute('data-seat')) f.value = pick(values.names);
+    else if (/stake/.test(f.name)) f.value = pick(['1', '0.5', '2']);
+    else return;
+    f.dispatchEvent(new Event('input', {bubbles: true})); f.dispatchEvent(new Event('change', {bubbles: true}));
+    n += 1;
+  });
+  return n;
+}
+"""
+
+
+def worked_cards() -> list[str]:
+    """Card fields' values from the games' worked examples (the legal and refused writes)."""
+    found: set[str] = set()
+    for worked in WORKED.values():
+        for example in worked.examples.values():
+            for _, form in (example.legal, example.refused):
+                found.update(str(v) for k, v in form.items() if k.startswith("cards") and v)
+            found.add(example.typed)
+    return sorted(found)
+
+
+class Walker:
+    """One seeded walk on ``phone`` (a :class:`tests.conftest.Phone`, strict), ``steps`` long."""
+
+    def __init__(self, phone: Any, seed: int) -> None:
+        self.walk = Walk(phone)
+        self.phone = phone
+        self.rng = random.Random(seed)
+        self.seed = seed
+        self.log: list[str] = []
+        self.cards = worked_cards()
+        self.screens: set[str] = set()
+
+    def run(self, steps: int) -> None:
+        self.walk.open("/", "open the home page")
+        for n in range(1, steps + 1):
+            try:
+                self.one(n)
+            except AssertionError as exc:
+                raise AssertionError(f"walker seed {self.seed}, step {n} of {steps} failed:\n{exc}\n"
+                                     f"the steps: {' | '.join(self.log)}\n"
+                                     f"replay: python -m tests.walk --seed {self.seed} --steps {n}") from None
+
+    def evaluate(self, script: str, arg: Any = None) -> Any:
+        """``page.evaluate`` once the page has settled: a navigation the last step started late
+        (a redirect, a poll) is waited out, never taken for a failure."""
+        for _ in range(5):
+            try:
+                return self.walk.page.evaluate(script, arg)
+            except Exception as exc:  # noqa: BLE001 - playwright's Error
+                if "context was destroyed" not in str(exc) and "navigat" not in str(exc):
+                    raise
+                self.walk.settle()
+        return self.walk.page.evaluate(script, arg)
+
+    def one(self, n: int) -> None:
+        page = self.walk.page
+        if not page.url.startswith(self.phone.base_url) or self.rng.random() < 0.02:
+            self.log.append(f"{n}: home")
+            self.walk.open("/", f"step {n}: home")
+            return
+        self.screens.add(screen_key(page, lang=False))
+        controls = self.evaluate(CONTROLS)
+        if not controls:
+            self.log.append(f"{n}: back")
+            page.go_back()
+            self.walk.settle()
+            self.phone.step(f"step {n}: back")
+            return
+        # Cards are many: all of a grid's cards together weigh what a few other controls do.
+        cards = [c for c in controls if c["card"]]
+        for c in cards:
+            c["weight"] = 4 / len(cards)
+        choice = self.rng.choices(controls, weights=[c["weight"] for c in controls])[0]
+        if choice["form"] and self.rng.random() < 0.8:
+            self.evaluate(FILL, {"names": NAMES, "cards": self.cards, "seed": self.rng.randrange(1, 2**31 - 1)})
+        what = f"step {n}: {choice['tag']} “{choice['card'] or choice['text']}”"
+        self.log.append(f"{n}: {choice['tag']} {choice['card'] or choice['text']!r}")
+        target = page.locator("a[href], button, summary, input[type=checkbox], input[type=radio], [data-card]").nth(choice["i"])
+        # A refusal the app words (400, 409, 422) is a step the walk expects: a random form is
+        # often wrong; 403/404/5xx are not.
+        self.walk.tap(target, what, allow=REFUSALS)
+
+
+def walk(browser: Any, base_url: str, seed: int, steps: int, make_phone: Any) -> Walker:
+    rng = random.Random(seed)
+    width, height = rng.choice(SIZES)
+    context = browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=2,
+                                  is_mobile=True, has_touch=True, color_scheme=rng.choice(["light", "dark"]))
+    try:
+        phone = make_phone(context)
+        walker = Walker(phone, seed)
+        walker.run(steps)
+        return walker
+    finally:
+        context.close()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seeds", type=int, default=1, help="how many seeds, from --seed on")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--steps", type=int, default=300)
+    parser.add_argument("--verbose", action="store_true", help="print every step")
+    args = parser.parse_args(argv)
+    # The test server and the phone of the suite, outside pytest (the one place this is done).
+    from playwright.sync_api import sync_playwright
+
+    from tests.conftest import CHROMIUM, LiveServer, Phone, _make_app
+
+    tmp = Path(tempfile.mkdtemp(prefix="walk-"))
+    app = _make_app(f"sqlite:///{tmp / 'walk.sqlite'}")
+    failed = 0
+    with LiveServer(app, tmp) as server, sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        for seed in range(args.seed, args.seed + args.seeds):
+            try:
+                walker = walk(browser, server.url, seed, args.steps,
+                              lambda c: Phone(c, server.url, strict=True, axe=True, allowed=REFUSALS))
+                if args.verbose:
+                    print("\n".join(walker.log))
+                print(f"seed {seed}: {args.steps} steps, {len(walker.screens)} screens, no violation: {sorted(walker.screens)}", flush=True)
+            except AssertionError as exc:
+                failed += 1
+                print(exc, flush=True)
+        browser.close()
+    print(f"{args.seeds - failed} of {args.seeds} seeds walked {args.steps} steps with no violation")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
