@@ -99,10 +99,12 @@ workbox.routing.registerRoute(
 );
 
 /* Any other file of this release (a game's stylesheet, the icons, a share QR code):
-   kept the first time. */
+   kept the first time.  Not the engine's (the route above, or straight to the network for the
+   engine's own download, which keeps what it fetched itself: never a second copy here). */
 workbox.routing.registerRoute(
   function ({ url }) {
-    return url.origin === self.location.origin && (url.pathname.indexOf("/static/") === 0 || url.pathname === "/qr.svg");
+    return url.origin === self.location.origin && url.pathname.indexOf("/static/engine/") !== 0 &&
+      (url.pathname.indexOf("/static/") === 0 || url.pathname === "/qr.svg");
   },
   new workbox.strategies.CacheFirst({ cacheName: "thirteen-static-" + RELEASE })
 );

@@ -148,6 +148,31 @@ def test_offline_a_trece_check_is_judged_on_the_phone(pocket):
     assert judged_locally(page) == "trece-check"
 
 
+def test_offline_a_check_screen_that_answers_by_itself_says_nothing_is_stale_nor_unsent(pocket):
+    page = pocket.open("/trece/check")
+    pocket.ready()
+    page.evaluate("async () => { await navigator.serviceWorker.register('/sw.js'); await navigator.serviceWorker.ready; }")
+    page.reload()
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    pocket.context.set_offline(True)
+    page.reload()  # the phone's copy of the check screen, its engine ready again
+    page.wait_for_function("() => document.body.hasAttribute('data-from-cache')")
+    pocket.ready()
+    expect(page.locator("#freshness")).to_be_hidden()  # no "showing the page as of": it answers as online
+    before = len(pocket.requests)
+    page.locator("#picker-top [data-target]").tap()
+    page.locator("#picker-check [data-card='Qh']").tap()
+    for card in ("Kh", "RJ"):
+        page.locator(f"#picker-check [data-card='{card}']").tap()
+    verdict = page.locator("#verdict .verdict")
+    expect(verdict).to_have_attribute("data-verdict", "legal")
+    page.locator("#picker-check [data-card='Kh']").tap()  # a change, answered at once: htmx asks nothing after its wait
+    expect(verdict).not_to_have_attribute("data-verdict", "legal")
+    page.wait_for_timeout(1000)  # longer than the form's waits (150 ms, 400 ms): a request would have gone
+    assert not [u for u in pocket.requests[before:] if "/trece/check" in u]
+    expect(page.locator("#connection")).to_have_count(0)  # no red "No connection" over the screen
+
+
 def test_offline_the_three_thirteen_split_is_shown_on_the_phone(pocket):
     page = pocket.open("/three-thirteen/score?round=5")
     pocket.ready()
@@ -372,7 +397,9 @@ def test_the_service_worker_keeps_the_engine_across_releases_until_a_new_engine(
 
 
 def test_a_phone_whose_engine_failed_to_load_gets_the_servers_verdict(pocket):
-    pocket.context.route("**/static/engine/**", lambda route: route.abort())
+    # Refused (another release's engine, gone from the server): a failure, said. (A download
+    # that breaks is not one: it goes on, below.)
+    pocket.context.route("**/static/engine/**", lambda route: route.fulfill(status=404, body="gone"))
     page = pocket.open("/tienlen/check")
     page.wait_for_function(SETTLED, timeout=60_000)
     assert page.evaluate("document.documentElement.dataset.engine") == "failed"
@@ -381,6 +408,28 @@ def test_a_phone_whose_engine_failed_to_load_gets_the_servers_verdict(pocket):
     expect(page.locator("#verdict")).to_contain_text("bombs a single 2")
     assert judged_locally(page) is None
     assert any("/tienlen/check" in u for u in pocket.requests[1:])  # the server answered
+
+
+def test_an_engine_download_that_breaks_never_gives_up_and_goes_on_when_it_can(pocket):
+    broken: list[str] = []
+
+    def drop(route) -> None:  # type: ignore[no-untyped-def]
+        broken.append(route.request.url)
+        route.abort("connectionreset")
+
+    pocket.context.route("**/static/engine/**", drop)
+    page = pocket.open("/tienlen/check")
+    page.wait_for_function("() => document.documentElement.dataset.engine === 'loading'", timeout=60_000)
+    for _ in range(300):  # tried, and tried again, by itself (or, before issue 35, "could not start")
+        if len(broken) >= 3 or page.evaluate("document.documentElement.dataset.engine") != "loading":
+            break
+        page.wait_for_timeout(200)
+    assert page.evaluate("document.documentElement.dataset.engine") == "loading"  # not "could not start"
+    tap_tienlen_bomb(page)  # meanwhile the server answers
+    expect(page.locator("#verdict")).to_contain_text("bombs a single 2")
+    assert judged_locally(page) is None
+    pocket.context.unroute("**/static/engine/**")  # the network is back
+    pocket.ready()
 
 
 def test_a_phone_whose_engine_is_still_loading_gets_the_servers_verdict(pocket):

@@ -1,7 +1,9 @@
-"""While the phone's engine downloads on a slow link, the page's own requests go first: the
-engine's Web Worker stops its download while a verdict (or any request of the page) is on its
-way and goes on afterwards from where it stopped (a Range request), so the server's verdict is
-not kept waiting behind the engine's bytes.
+"""While the phone's engine downloads on a slow link, the page's own requests go beside it:
+a verdict tapped meanwhile is the server's, and the engine's download goes on, never cut off
+nor started again (cutting it off and going on with a Range request made the browser fetch the
+rest uncompressed, 3.5 times the bytes: taps every few seconds kept it from ever ending).  How
+long the download takes with taps and without is measured by ``python -m
+tests.bench_engine_download`` (the engine's own Web Worker throttled too).
 
 The tap-to-verdict times are printed (``-s``), never asserted: the machine is shared."""
 
@@ -43,7 +45,7 @@ def tap_to_verdict(phone: EnginePhone, *, engine: bool) -> tuple[float, str]:
     return seconds, state
 
 
-def test_the_engine_download_stops_while_a_verdict_is_on_its_way_and_goes_on_after(browser, engine_server):
+def test_a_verdict_tapped_while_the_engine_downloads_is_the_servers_and_the_download_goes_on(browser, engine_server):
     before = EnginePhone(browser, engine_server, service_workers="block")
     try:
         baseline, _ = tap_to_verdict(before, engine=False)
@@ -51,22 +53,19 @@ def test_the_engine_download_stops_while_a_verdict_is_on_its_way_and_goes_on_aft
         before.close()
 
     phone = EnginePhone(browser, engine_server, service_workers="block")
-    ranges: list[str] = []
-    phone.page.on("request", lambda r: "/static/engine/" in r.url and r.headers.get("range")
-                  and ranges.append(r.headers["range"]))
+    asked: list[tuple[str, str]] = []  # (address, Range) of each request of the download (not Pyodide's own)
+    phone.page.on("request", lambda r: "/static/engine/" in r.url and r.headers.get("x-thirteen-direct") == "1"
+                  and asked.append((r.url, r.headers.get("range", ""))))
     try:
         during, state = tap_to_verdict(phone, engine=True)
         assert state == "loading"  # the verdict was the server's, asked while the engine downloaded
         assert phone.page.evaluate("window.Thirteen.engine.isReady()") is False
-        # Once the page is quiet, the download goes on from where it was cut off (it may have
-        # gone on already, while the verdict was being drawn: the requests are recorded above).
-        for _ in range(100):
-            if ranges:
-                break
-            phone.page.wait_for_timeout(200)
-        assert ranges and all(r.startswith("bytes=") and int(r[6:].rstrip("-")) > 0 for r in ranges)
+        phone.ready()  # the download went on to the end: the engine starts
+        urls = [url for url, _ in asked]
+        assert [r for _, r in asked if r] == []  # never cut off, never fetched on in pieces
+        assert len(urls) == len(set(urls)), urls  # each file asked once
         print(f"\ntap → verdict at 400 kbit/s / 400 ms (Tiến lên check): {baseline * 1000:.0f} ms with no engine "
-              f"download, {during * 1000:.0f} ms while the engine downloads (goal: no slower)")
+              f"download, {during * 1000:.0f} ms while the engine downloads")
     finally:
         phone.errors[:] = [e for e in phone.errors if not any(f in e for f in FORGIVEN)]
         phone.close()

@@ -116,7 +116,9 @@ def test_a_game_started_offline_is_kept_said_listed_and_started_once_when_the_ne
 
     phone.context.set_offline(False)  # no tap: sent by itself, and the game opens
     page.wait_for_url(f"**/g/{keeper}", timeout=20_000)
-    expect(page.locator(content)).to_be_visible()
+    # (Chromium tells the page the network is back before the service worker: the game's
+    # page may first be the "No connection" page, which opens the game once the referee answers.)
+    expect(page.locator(content)).to_be_visible(timeout=20_000)
     assert games_at(live_server, keeper) == [(kind, names)]
     assert kept_starts(page) == []
     page.wait_for_timeout(4500)  # a retry timer's round: nothing more is sent
@@ -210,11 +212,28 @@ def test_a_start_dropped_by_another_tabs_write_at_the_same_moment_is_put_back_an
     expect(page.locator("#offline-start")).to_contain_text("not sent yet")
     keeper = keeper_of(kept_starts(page)[0])
     other.evaluate("() => localStorage.setItem('thirteen-starts', '[]')")  # a stale write from the other tab
-    page.wait_for_function("() => JSON.parse(localStorage.getItem('thirteen-starts') || '[]').length === 1")
+    # Waited for in the other tab: the start tab sees its own list until the other's write reaches it.
+    other.wait_for_function("() => JSON.parse(localStorage.getItem('thirteen-starts') || '[]').length === 1")
     assert keeper_of(kept_starts(other)[0]) == keeper
     other.close()
     phone.context.set_offline(False)
     page.wait_for_url(f"**/g/{keeper}", timeout=20_000)
     assert games_at(live_server, keeper) == [("trece", ["Ana", "Ben"])]
     assert kept_starts(page) == []
+    forgive_offline(phone)
+
+
+def test_a_game_started_offline_opens_from_the_home_page_once_the_network_is_back(phone, live_server):
+    page = phone.open("/three-thirteen/")
+    worker_ready(page)
+    phone.context.set_offline(True)
+    sheet(page)
+    expect(page.locator("#offline-start")).to_contain_text("its page opens then")
+    keeper = keeper_of(kept_starts(page)[0])
+    page.locator(".brand").tap()  # to the home page, where it is listed "not sent yet"
+    expect(page.locator("#phone-games [data-unsent]")).to_have_text("not sent yet")
+    phone.context.set_offline(False)  # no tap: sent by itself, and its page opens, as the note said
+    page.wait_for_url(f"**/g/{keeper}", timeout=20_000)
+    expect(page.locator("#sheet")).to_be_visible(timeout=20_000)
+    assert games_at(live_server, keeper) == [("three_thirteen", ["Ann", "Bao", "Chi", "Dan"])]
     forgive_offline(phone)

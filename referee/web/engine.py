@@ -406,6 +406,17 @@ def _sizes(built: Engine) -> dict[str, int]:
     return {name: (built.folder / name).stat().st_size for name in built.files()}
 
 
+def _packed(built: Engine) -> dict[str, int]:
+    """Each file's size compressed (brotli), as fetched whole: the phone's engine compares it
+    with what is left of a broken download (fetched on uncompressed) to pick the cheaper."""
+    sizes = {}
+    for name in built.files():
+        compressed = (built.folder / name).with_name(Path(name).name + ".br")
+        if compressed.exists():
+            sizes[name] = compressed.stat().st_size
+    return sizes
+
+
 @bp.app_context_processor
 def _phone_engine() -> dict[str, bool]:
     """Pages load static/js/engine.js only when there is an engine."""
@@ -435,6 +446,7 @@ def engine_json() -> Response:
         "app": f"{static}{built.app}/thirteen.zip",
         "files": [static + name for name in built.files()],
         "sizes": {static + name: size for name, size in _sizes(built).items()},
+        "packed": {static + name: size for name, size in _packed(built).items()},
         "transfer": built.size(),
         "id": f"{built.runtime}/{built.app}",
         "worker": url_for("static", filename="js/engine-worker.js"),

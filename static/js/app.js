@@ -55,12 +55,15 @@
     }
     return box;
   }
-  function say(text, good) {
+  /* ``offline``: the banner says the referee cannot be reached (cleared as soon as it can). */
+  function say(text, good, offline) {
     var b = banner();
     b.textContent = text;
     b.classList.toggle("ok", !!good);
+    if (offline) b.dataset.offline = "1"; else delete b.dataset.offline;
     b.hidden = false;
   }
+  function sayOffline() { say(offlineWords(), false, true); }
   function clear() { if (box) box.hidden = true; }
 
   /* The text of an error page or fragment the server sent (its .error-box), if any. */
@@ -339,6 +342,16 @@
   /* The part of the page that follows a game carries data-live="table" or "sheet" (what the
      notice calls it), written by every followed game's template from its registry entry. */
   function liveSection() { return document.querySelector("[data-live]"); }
+  /* A screen that answers by itself: no followed game on it, its checks answered by the
+     phone's engine (static/js/engine.js), which was ready on this phone once and has not
+     failed on this page.  Offline it shows the same answers as online: no "as of" line. */
+  function answersHere() {
+    if (liveSection() || !document.querySelector("[data-local]")) return false;
+    var kept = null;
+    try { kept = localStorage.getItem("thirteen-engine"); } catch (err) { kept = null; }
+    var state = document.documentElement.dataset.engine || "";
+    return state === "ready" || (!!kept && state !== "failed" && state !== "metered");
+  }
   function markStale() {
     var section = liveSection();
     var key = section ? (section.dataset.live === "sheet" ? "stale_sheet" : "stale_table") : "stale";
@@ -354,11 +367,16 @@
     bar.textContent = word(key, "Offline: showing the page as of {time}. It catches up by itself when the connection is back.")
       .replace("{time}", clock(fresh));
     bar.dataset.asOf = clock(fresh);
-    bar.hidden = false;
+    bar.hidden = answersHere();
     if (section) section.dataset.stale = "1";
     document.documentElement.classList.add("is-offline");
     stale = true;
   }
+  /* The engine's state changed (it failed, or became ready): the line follows. */
+  document.addEventListener("thirteen:engine", function () {
+    var bar = document.getElementById("freshness");
+    if (stale && bar) bar.hidden = answersHere();
+  });
   function markFresh() {
     fresh = Date.now();
     if (!stale) return;
@@ -388,6 +406,42 @@
   function reconnect() {
     askAgain();
     flush();
+  }
+
+  /* --- the network is back -------------------------------------------------------------- */
+  /* Told by the browser ("online", not always told) or not: while something says offline (the
+     "as of" line, the banner, the page with no copy), the referee is asked whether it answers
+     (/healthz, never from a cache).  Once it does, the offline words go at once, what waits is
+     sent, and a page that had no copy is opened again (the network-first worker brings it). */
+  var NO_COPY = "thirteen-no-copy";  /* sessionStorage: how many times the page with no copy was opened again */
+  function noCopyPage() { return !!document.querySelector("[data-no-copy]"); }
+  function saysOffline() { return stale || noCopyPage() || !!(box && !box.hidden && box.dataset.offline); }
+  var probing = false;
+  function probe() {
+    if (probing || navigator.onLine === false || !window.fetch) return;
+    probing = true;
+    fetch("/healthz", { cache: "no-store", credentials: "same-origin" }).then(function (r) {
+      probing = false;
+      if (r.ok) reachable();
+    }, function () { probing = false; });
+  }
+  function reachable() {
+    if (noCopyPage()) { openAgain(); return; }
+    try { sessionStorage.removeItem(NO_COPY); } catch (err) { /* storage off */ }
+    if (box && box.dataset.offline) clear();
+    var wasStale = stale;
+    markFresh();
+    document.body.removeAttribute("data-from-cache");
+    if (wasStale) reconnect(); else flush();
+    document.dispatchEvent(new CustomEvent("thirteen:reachable"));
+  }
+  /* The page with no copy, opened again (its address is the page asked for).  Should the
+     worker still find no network (the phone's parts come back one after the other), the next
+     try waits longer each time: 0.5 s, 1 s, 2 s… up to 8 s. */
+  function openAgain() {
+    var n = 0;
+    try { n = parseInt(sessionStorage.getItem(NO_COPY) || "0", 10) || 0; sessionStorage.setItem(NO_COPY, String(n + 1)); } catch (err) { n = 0; }
+    window.setTimeout(function () { location.reload(); }, n ? Math.min(500 * Math.pow(2, n - 1), 8000) : 0);
   }
 
   /* --- htmx's events -------------------------------------------------------------------- */
@@ -429,22 +483,22 @@
   function lost(e) {
     var d = e.detail;
     if (liveSection()) markStale();
-    if (replayId(d)) { say(offlineWords()); replayDone(d); return; }
+    if (replayId(d)) { sayOffline(); replayDone(d); return; }
     if (isWrite(d)) {
       unmarkSending(d);
       /* Kept in the outbox, which says it waits and is sent by itself: the banner's "Nothing
          was sent" would contradict it beside it.  Said only when the phone could not keep it. */
-      if (keep(d)) clear(); else say(offlineWords());
+      if (keep(d)) clear(); else sayOffline();
       return;
     }
-    say(offlineWords());
+    sayOffline();
     rememberRetry(d);
   }
   document.addEventListener("htmx:sendError", lost);
   document.addEventListener("htmx:timeout", lost);
   document.addEventListener("htmx:responseError", function (e) {
     var xhr = e.detail.xhr;
-    if (!xhr) return;
+    if (!xhr || xhr.answeredHere) return;
     if (isWrite(e.detail) && !replayId(e.detail) && fateUnknown(xhr.status)) {
       /* A 503 (the database not answering), a 500, a gateway's 502/504, a 429: the write may or
          may not be stored.  It waits in the outbox and is sent again with the same write id,
@@ -463,6 +517,7 @@
     var d = e.detail;
     if (isWrite(d)) unmarkSending(d);
     if (!d.xhr || !d.xhr.status) return;  /* not answered: handled by sendError/timeout */
+    if (d.xhr.answeredHere) return;  /* answered on the phone (static/js/answer-here.js): says nothing of the network */
     var wasStale = stale;
     markFresh();
     if (replayId(d)) { replayDone(d); return; }
@@ -470,7 +525,7 @@
     if (wasStale) reconnect();
   });
   document.addEventListener("htmx:load", function (e) { freshStartingIds(e.detail.elt); render(); });
-  window.addEventListener("online", reconnect);
+  window.addEventListener("online", function () { reconnect(); probe(); });
   window.addEventListener("pageshow", function (e) {
     leaving = false;
     if (e.persisted) { freshStartingIds(document); flush(); }
@@ -498,11 +553,13 @@
     }
     render();
     window.setTimeout(flush, 0);
+    if (noCopyPage()) probe();  /* the network may be back already (the worker was not told yet) */
     /* Keep trying while entries wait: "online" events are not always told. */
     window.setInterval(function () {
       if (retry && navigator.onLine) askAgain();
       if (load().some(sendableHere)) flush();
     }, 4000);
+    window.setInterval(function () { if (saysOffline()) probe(); }, 1500);
   });
 
   /* --- the service worker: the app opens without a network ----------------------------- */

@@ -2,10 +2,9 @@
 
    static/js/engine.js starts it once the page has settled and sends it {type: "start",
    config} (config: what /engine.json says).  The first time, the worker fetches the engine's
-   files itself, counting the bytes (a "progress" message now and then), stopping while the
-   page's own requests are on their way ({type: "pause"} / {type: "resume"}), and keeps each
+   files itself, counting the bytes (a "progress" message now and then), and keeps each
    file in the service worker's engine cache (the browser's cache keeps them a year too: they
-   are named after their content), starts Pyodide with the trimmed standard library, unpacks thirteen.zip, imports
+   are named after their content; the download goes on whatever the page does, see below), starts Pyodide with the trimmed standard library, unpacks thirteen.zip, imports
    referee.web.phone and answers one question of each kind (imports done, templates
    compiled).  Then it keeps a memory snapshot of that Python (Cache Storage, where there is
    one: a secure page), so that the next page starts from it in a fraction of the time; a
@@ -21,22 +20,25 @@ var failed = null;
 
 function post(message) { self.postMessage(message); }
 
-/* While the page's own requests are on their way (a verdict, a write: engine.js says "pause"
-   and "resume"), the engine's download stops: the file being fetched is cut off and fetched on
-   from where it stopped (a Range request) once the page is quiet, so the page never waits
-   behind the engine's bytes. */
-var paused = false;
-var waiting = [];
-var current = null;  /* the AbortController of the file on its way */
-function pause() {
-  paused = true;
-  if (current) current.abort();
+/* The download never stops for the page's own requests (a verdict the server answers, a
+   write, a poll): cutting a file off and fetching the rest with a Range request made the
+   browser ask for the rest uncompressed (a Range request is sent "Accept-Encoding: identity"),
+   3.5 times the bytes of pyodide.asm.wasm, and a tap every few seconds kept it from ever
+   ending.  A verdict's answer is a few kilobytes beside it.  A file whose download breaks (bad
+   Wi-Fi, no network) is fetched again, on from where it broke when what is left to fetch is
+   smaller uncompressed than the whole file compressed, else from the start; the download
+   waits meanwhile (1 s, 2 s, 4 s… up to 30 s, sooner when the network is back) and never
+   gives up.  Only a refusal (a 4xx: another release's engine) is a failure. */
+var wake = null;
+function backOff(attempt) {
+  return new Promise(function (go) {
+    var timer = setTimeout(done, Math.min(1000 * Math.pow(2, attempt), 30000));
+    function done() { clearTimeout(timer); wake = null; go(); }
+    wake = done;
+  });
 }
-function resume() {
-  paused = false;
-  waiting.splice(0).forEach(function (go) { go(); });
-}
-function whenFree() { return paused ? new Promise(function (go) { waiting.push(go); }) : Promise.resolve(); }
+self.addEventListener("online", function () { if (wake) wake(); });
+function refused(status) { return status >= 400 && status < 500 && status !== 408 && status !== 429; }
 
 var ENGINE_CACHE = "thirteen-engine";  /* the service worker's cache of the engine's files */
 async function cached(url) {
@@ -84,16 +86,20 @@ async function fetchAll(config, wanted) {
       if (url === config.app) kept = bytes;
       continue;
     }
-    for (;;) {
-      await whenFree();
-      var control = new AbortController();
-      current = control;
+    var packed = (config.packed && config.packed[url]) || Infinity;
+    for (var attempt = 0; ; attempt++) {
+      var from = length && (config.sizes[url] || 0) - length < packed ? length : 0;
+      if (length && !from) { got -= length; parts = []; length = 0; }  /* cheaper from the start, compressed */
       var headers = { "X-Thirteen-Direct": "1" };
-      if (length) headers.Range = "bytes=" + length + "-";
+      if (from) headers.Range = "bytes=" + from + "-";
       try {
-        var response = await fetch(url, { headers: headers, signal: control.signal, priority: "low" });
-        if (length && response.status !== 206) { got -= length; parts = []; length = 0; }  /* no range: from the start */
-        if (!response.ok) throw new Error(url + ": " + response.status);
+        var response = await fetch(url, { headers: headers, priority: "low" });
+        if (from && response.status !== 206) { got -= length; parts = []; length = 0; }  /* no range: from the start */
+        if (!response.ok) {
+          var error = new Error(url + ": " + response.status);
+          error.refused = refused(response.status);
+          throw error;
+        }
         type = type || response.headers.get("Content-Type");
         var reader = response.body.getReader();
         for (;;) {
@@ -105,9 +111,9 @@ async function fetchAll(config, wanted) {
         }
         break;
       } catch (err) {
-        if (!control.signal.aborted) throw err;  /* cut off for the page: on from where it stopped */
-      } finally {
-        current = null;
+        if (err && err.refused) throw err;
+        post({ type: "progress", got: got, total: total, waiting: true });
+        await backOff(attempt);  /* no network, a broken connection, a 5xx: on when it can */
       }
     }
     var whole = joined(parts, length);
@@ -191,10 +197,6 @@ self.onmessage = function (event) {
       failed = String(err && err.message || err);
       post({ type: "failed", error: failed });
     });
-  } else if (message.type === "pause") {
-    pause();
-  } else if (message.type === "resume") {
-    resume();
   } else if (message.type === "ask") {
     if (!answerPython) {
       post({ type: "answer", id: message.id, error: failed || "not ready" });

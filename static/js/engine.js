@@ -9,11 +9,13 @@
    Its state is said in the page's footer, in the page's language.
 
    Once ready, an htmx request from an element marked data-local="<kind>" (a check form, a
-   score form, a round's live split) is answered here: htmx:confirm is
-   stopped, the values htmx would send go to the worker, and its HTML is swapped in the way
-   htmx would have (htmx.swap: the target, the out-of-band field errors, the page's history
-   for a form with hx-push-url).  While the engine is not ready, or if it fails to answer,
-   htmx sends the request to the server as before.  The house rules a phone keeps are in
+   score form, a round's live split) is answered here, through one seam
+   (static/js/answer-here.js, brought before this file by engine-loader.js): at
+   htmx:beforeSend the fields htmx sends go to the worker instead of the network, and its
+   answer ends htmx's request as the server's would; htmx swaps it (its target, the
+   out-of-band field errors), pushes its address (hx-push-url) and says its events itself.
+   While the engine is not ready, or if it fails to answer, htmx's request goes to the server
+   as before.  The house rules a phone keeps are in
    its rules_<game> cookie, which only the server reads (HttpOnly): the page carries them
    (data-local-kept, beside data-local-rules="<game>").  Rules changed while the phone answers
    are kept in localStorage (thirteen-rules-<game>, with the page's kept rules they were
@@ -39,7 +41,9 @@
 
   /* --- the state, in words ------------------------------------------------------------ */
   function say(state, text, action) {
+    var changed = root.dataset.engine !== state;
     root.dataset.engine = state;
+    if (changed) document.dispatchEvent(new CustomEvent("thirteen:engine", { detail: { state: state } }));
     if (!line || !line.isConnected) {
       line = document.createElement("p");
       line.className = "engine-state";
@@ -129,30 +133,8 @@
     }).catch(function () { /* no network and no kept copy: the server answers when it can */ });
   }
 
-  /* --- the page's requests go first ---------------------------------------------------- */
-  /* While the engine downloads, each request of the page (a verdict the server answers, a
-     write, a poll) stops the download until the page is quiet again (engine-worker.js). */
-  var inFlight = 0;
-  var resumeTimer = 0;
-  function resumeIn(ms) {
-    window.clearTimeout(resumeTimer);
-    resumeTimer = window.setTimeout(function () {
-      inFlight = 0;
-      if (worker && !ready) worker.postMessage({ type: "resume" });
-    }, ms);
-  }
-  function polling(e) { var elt = e.detail && e.detail.elt; return !!(elt && elt.classList && elt.classList.contains("poll")); }
-  document.addEventListener("htmx:beforeSend", function (e) {
-    if (!worker || ready || polling(e)) return;  /* a poll's answer is tiny: it does not stop the download */
-    inFlight++;
-    worker.postMessage({ type: "pause" });
-    resumeIn(20000);  /* an answer never told (a request htmx dropped): the download goes on anyway */
-  });
-  document.addEventListener("htmx:afterRequest", function (e) {
-    if (!worker || ready || inFlight <= 0 || polling(e)) return;
-    inFlight--;
-    if (!inFlight) resumeIn(250);  /* the page is quiet: the next tap's request would come soon */
-  });
+  /* The download goes on while the page's own requests go (a verdict the server answers, a
+     write): see engine-worker.js for why it is never cut off. */
 
   /* --- answering htmx's requests on the phone ---------------------------------------- */
   function language() {
@@ -294,64 +276,81 @@
   });
 
   /* A question the page could not send (offline, before the engine was ready: a round's split,
-     a check) is answered here as soon as the engine is ready, with no new tap. */
-  var unanswered = new Map();  /* elt -> {verb, path, target} */
+     a check) is asked again as soon as the engine is ready, with no new tap: its event is told
+     again (htmx asks, the phone answers). */
+  var unanswered = new Map();  /* elt -> {type, target} of the event that asked */
   document.addEventListener("htmx:sendError", function (e) {
     var d = e.detail || {};
     var elt = d.elt;
     var cfg = d.requestConfig;
+    var ev = cfg && cfg.triggeringEvent;
     if (!elt || !elt.getAttribute || !elt.getAttribute("data-local") || !cfg || gameHolder(elt)) return;
     if (cfg.verb !== "get" && elt.querySelector && elt.querySelector("input[name=version]")) return;  /* a write */
-    unanswered.set(elt, { verb: cfg.verb, path: cfg.path, target: d.target || elt });
+    unanswered.set(elt, { type: (ev && ev.type) || "submit", target: (ev && ev.target) || elt });
   });
   document.addEventListener("htmx:afterRequest", function (e) {
     if (e.detail && e.detail.xhr && e.detail.xhr.status) unanswered.delete(e.detail.elt);
   });
   function answerWaiting() {
     unanswered.forEach(function (r, elt) {
-      if (!elt.isConnected || !window.htmx) return;
-      answerHere(elt, elt.getAttribute("data-local"), r.verb, r.path, r.target.isConnected ? r.target : elt,
-                 window.htmx.values(elt, r.verb)).catch(function () { /* asked again when the network is back */ });
+      if (!elt.isConnected) return;
+      var target = r.target && r.target.isConnected ? r.target : elt;
+      if (r.type === "submit" && target.requestSubmit) target.requestSubmit();
+      else target.dispatchEvent(new Event(r.type, { bubbles: true }));
     });
     unanswered.clear();
   }
 
-  /* Ask the worker for the answer to elt's request and swap it in as htmx would. */
-  function answerHere(elt, kind, verb, path, target, values) {
+  /* The one seam (static/js/answer-here.js): once the engine is ready, htmx's request from an
+     element marked data-local="<kind>" (a check form, a score form, a round's live split) is
+     answered by the engine instead of the server, with the fields htmx sends; htmx swaps it,
+     pushes its address and says its events as for the server's answer.  If the engine cannot
+     answer, the request goes to the server.  (A followed table's moves are judged at
+     htmx:confirm above, then sent to the referee.) */
+  function sentPairs(cfg) {
+    var out = [];
+    if (cfg && cfg.formData && cfg.formData.forEach) cfg.formData.forEach(function (value, name) {
+      if (typeof value === "string") out.push([name, value]);
+    });
+    return out;
+  }
+  document.addEventListener("htmx:beforeSend", function (e) {
+    var d = e.detail || {};
+    var elt = d.elt;
+    var kind = elt && elt.getAttribute && elt.getAttribute("data-local");
+    var seam = window.Thirteen.answerHere;
+    if (!kind || !ready || !worker || !seam || !d.xhr || !d.requestConfig || gameHolder(elt)) return;
     var tapped = performance.now();
     var setup = null;
     try { setup = JSON.parse(elt.getAttribute("data-local-setup") || "null"); } catch (err) { setup = null; }
-    return ask({ kind: kind, language: language(), form: pairs(values), remembered: rememberedRules(elt), setup: setup })
-      .then(function (answer) {
-        window.htmx.swap(target, answer.html, { swapStyle: elt.getAttribute("hx-swap") || window.htmx.config.defaultSwapStyle });
+    var request = { kind: kind, language: language(), form: sentPairs(d.requestConfig), remembered: rememberedRules(elt), setup: setup };
+    var path = (d.pathInfo && d.pathInfo.finalRequestPath) || d.requestConfig.path;
+    seam.answer(d.xhr, function () {
+      return ask(request).then(function (answer) {
         keepRules(elt, answer.remember);
-        if (elt.getAttribute("hx-push-url") === "true" && verb === "get") {
-          var query = new URLSearchParams(pairs(values)).toString();
-          history.pushState(null, "", path + (query ? "?" + query : ""));
-        }
-        window.Thirteen.engine.last = { kind: kind, ms: performance.now() - tapped };
-        elt.dispatchEvent(new CustomEvent("thirteen:judged", { bubbles: true, detail: { kind: kind, local: true } }));
+        return { status: answer.status || 200, body: answer.html };
       });
-  }
-  function signature(values) { return JSON.stringify(pairs(values)); }
+    }, new URL(path, location.href).href, function (reply) {
+      window.Thirteen.engine.last = { kind: kind, ms: performance.now() - tapped, status: reply.status };
+      elt.dispatchEvent(new CustomEvent("thirteen:judged", { bubbles: true, detail: { kind: kind, local: true } }));
+    });
+  });
 
-  /* A form that waits after a change before it asks the server (hx-trigger "change delay:…",
-     so that quick taps make one request) needs no wait with the engine ready: the phone answers
-     at once, and when htmx asks after the wait with the same values, that answer stands. */
-  var answeredEarly = new WeakMap();  /* elt -> the values it was answered for */
+  /* A form that waits after a change before it asks (hx-trigger "change delay:…", so that
+     quick taps make one request to the server) needs no wait with the engine ready: htmx is
+     asked at once (htmx.ajax from the form: its target, swap and push-url), the seam answers
+     it, and the request htmx makes after its wait, with the same values, is not made. */
+  var answeredEarly = new WeakMap();  /* form -> the values it was asked with at the change */
+  function signature(elt, verb) { return JSON.stringify(pairs(window.htmx.values(elt, verb))); }
   document.addEventListener("change", function (e) {
     var elt = e.target && e.target.closest && e.target.closest("form[data-local]");
     if (!elt || !ready || !worker || !window.htmx || gameHolder(elt)) return;
     if (!/\bchange delay:/.test(elt.getAttribute("hx-trigger") || "")) return;
-    var selector = elt.getAttribute("hx-target");
-    var target = selector ? document.querySelector(selector) : elt;
     var verb = elt.getAttribute("hx-get") ? "get" : "post";
     var path = elt.getAttribute("hx-" + verb);
-    if (!target || !path) return;
-    var values = window.htmx.values(elt, verb);
-    answeredEarly.set(elt, signature(values));
-    answerHere(elt, elt.getAttribute("data-local"), verb, path, target, values)
-      .catch(function () { answeredEarly.delete(elt); });  /* htmx asks after its wait, as before */
+    if (!path) return;
+    answeredEarly.set(elt, signature(elt, verb));
+    window.htmx.ajax(verb.toUpperCase(), path, { source: elt });
   }, true);
 
   document.addEventListener("htmx:confirm", function (e) {
@@ -360,13 +359,11 @@
     var kind = elt && elt.getAttribute && elt.getAttribute("data-local");
     if (!kind || !ready || !worker || !window.htmx) return;
     if (gameHolder(elt)) { tableMove(e, d, elt, kind); return; }
-    e.preventDefault();
-    var values = window.htmx.values(elt, d.verb);
-    if (answeredEarly.get(elt) === signature(values)) return;  /* answered at the change, no wait */
+    var early = answeredEarly.get(elt);
+    if (early === undefined) return;
+    if (!d.triggeringEvent) return;  /* htmx.ajax's own request, at the change */
     answeredEarly.delete(elt);
-    answerHere(elt, kind, d.verb, d.path, d.target || elt, values).catch(function () {
-      d.issueRequest(true);  /* the engine could not answer: the server does, as before */
-    });
+    if (early === signature(elt, d.verb)) e.preventDefault();  /* answered at the change: not again after the wait */
   });
 
   /* A form marked data-local-offline="<kind>" (a round's entry) that could not be sent waits in

@@ -184,6 +184,7 @@
   }
 
   var sending = false;
+  var toOpen = "";  /* a game sent from the home page's list, opened once no other start waits */
   /* A page shown from the phone's copy (the network failed just now) sends nothing before the
      referee answers it once (/healthz) or the browser says the network is back. */
   var fromCopy = document.body.hasAttribute("data-from-cache");
@@ -205,7 +206,12 @@
       start = list[i];
       break;
     }
-    if (!start) return;
+    if (!start) {
+      /* All sent: on the home page, where they were listed "not sent yet", the last one opens
+         (the note on its form said its page opens once the referee has it). */
+      if (toOpen && !list.length) { var link = toOpen; toOpen = ""; location.assign(link); }
+      return;
+    }
     sending = true;
     update(start.id, function (s) { s.claim = now; });
     send(start).then(function (response) {
@@ -219,6 +225,7 @@
           location.assign(start.link);  /* the player waits on the form: the game opens */
           return;
         }
+        if (document.getElementById("phone-games")) toOpen = start.link;
         flush();
       } else if (what === "taken") {
         update(start.id, function (s) { freshTokens(s); delete s.claim; });
