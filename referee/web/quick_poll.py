@@ -28,7 +28,8 @@ from referee.web import registry
 from referee.web.bounded import BoundedCache, HostLimit, answer_cookies
 from referee.web.extensions import db
 from referee.web.news import SHARED_VERSION
-from referee.web.store import _VERSION_BY_TOKEN, is_token
+from referee.web.models import this_hour
+from referee.web.store import _VERSION_BY_TOKEN, is_token, touch
 from referee.web.tables import KNOWN_VERSION, unchanged
 
 Environ = dict[str, Any]
@@ -119,7 +120,12 @@ class QuickPoll:
         params: Any = tuple(values[name] for name in self.positions) if self.positions else values
         try:
             with self.engine.connect() as connection:
-                return connection.exec_driver_sql(self.sql, params).scalar()
+                row = connection.exec_driver_sql(self.sql, params).first()
+                if row is None:
+                    return None
+                if row[1] < this_hour():  # watched: noted once an hour (retention keeps it)
+                    touch(token, connection)
+                return int(row[0])
         except (DBAPIError, PoolTimeout):  # the database does not answer: the app says so (503)
             return None
 
