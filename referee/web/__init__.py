@@ -47,7 +47,6 @@ from referee.web.database import (
     watch_commits,
 )
 from referee.web.extensions import babel, compress, db, htmx, migrate
-from referee.web.logs import shown_path
 from referee.web.policy import CONTENT_SECURITY_POLICY, DATABASE_RETRY_SECONDS, JS_ON
 
 
@@ -114,6 +113,8 @@ def init_app(app: Flask) -> None:
     app.register_error_handler(PoolTimeout, _database_error)
     app.register_error_handler(Exception, _server_error)
     quick_poll.init_app(app)  # after every route and hook: its unchanged polls answer as they would
+    # Outermost: the path each log line of a request shows, tokens cut by their place in the route.
+    app.wsgi_app = logs.RoutedPaths(app.wsgi_app, app.url_map)  # type: ignore[method-assign]  # Flask's way to add WSGI middleware
 
     if app.config.get("AUTO_MIGRATE", True):
         # Bring the database (SQLite or PostgreSQL) up to the latest migration on start, under
@@ -188,7 +189,7 @@ def _database_error(exc: Exception) -> ResponseReturnValue:
     first_line = str(getattr(exc, "orig", None) or exc).strip().splitlines()[:1]
     saved = saved_state()
     current_app.logger.warning("database not answering (%s %s answered 503, saved: %s): %s", request.method,
-                               shown_path(request.path), saved, first_line[0] if first_line else type(exc).__name__)
+                               logs.logged_path(), saved, first_line[0] if first_line else type(exc).__name__)
     try:
         db.session.rollback()
     except DBAPIError:

@@ -12,8 +12,18 @@ import time
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, Connection, DateTime, ForeignKey, Integer, String, UniqueConstraint, event, insert
-from sqlalchemy.orm import Mapper, Mapped, mapped_column, relationship
+from sqlalchemy import (
+    JSON,
+    Connection,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    UniqueConstraint,
+    event,
+    insert,
+)
+from sqlalchemy.orm import Mapped, Mapper, mapped_column, relationship
 
 from referee.web.extensions import Base
 

@@ -27,8 +27,8 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 from referee.web import registry
 from referee.web.bounded import BoundedCache, HostLimit, answer_cookies
 from referee.web.extensions import db
-from referee.web.news import SHARED_VERSION
 from referee.web.models import this_hour
+from referee.web.news import SHARED_VERSION
 from referee.web.store import _VERSION_BY_TOKEN, is_token, touch
 from referee.web.tables import KNOWN_VERSION, unchanged
 

@@ -267,10 +267,9 @@ def find_by_token(token: str, kind: str | None = None) -> Access | None:
     return Access(game, "keeper" if game.keeper_token == token else "watcher")
 
 
-_TOUCH = (update(Game.__table__)
-          .where(or_(Game.__table__.c.keeper_token == bindparam("token"),
-                     Game.__table__.c.watch_token == bindparam("token")),
-                 Game.__table__.c.touched_hour < bindparam("hour"))
+_TOUCH = (update(Game)
+          .where(or_(Game.keeper_token == bindparam("token"), Game.watch_token == bindparam("token")),
+                 Game.touched_hour < bindparam("hour"))
           .values(touched_hour=bindparam("hour")))
 
 

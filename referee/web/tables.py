@@ -171,6 +171,10 @@ class FollowedGame(Generic[S]):
     live: str = "table"
     """What the page follows, as a watcher's stale notice names it: ``"table"`` or ``"sheet"``.
     The live section carries it as ``data-live`` (from :meth:`context`), which app.js reads."""
+    events: frozenset[str] | None = None
+    """The kinds of event a game of this kind stores (its library's records' actions; undo and
+    the settle-up's kinds are every game's): an imported file holding another kind is refused.
+    ``None``: any kind (a game that does not say)."""
 
     def __post_init__(self) -> None:
         self.blueprint.after_request(_no_store)

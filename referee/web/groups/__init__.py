@@ -30,14 +30,14 @@ from datetime import UTC, datetime
 from typing import Any
 
 from babel.numbers import format_decimal
-from flask import Blueprint, Response, abort, make_response, request, url_for
+from flask import Blueprint, Response, abort, current_app, make_response, request, url_for
 from flask_babel import get_locale, gettext
 
 from referee import group as groups_lib
 from referee.errors import UnreadableInput
 from referee.group import Group, GroupSetup, Person
 from referee.text import message
-from referee.web import guard, registry, store
+from referee.web import guard, limits, registry, store
 from referee.web.extensions import db
 from referee.web.groups import transfer
 from referee.web.groups.evenings import (
@@ -51,15 +51,14 @@ from referee.web.groups.evenings import (
 from referee.web.groups.money import evening_settle_up
 from referee.web.guard import whole_number
 from referee.web.models import Game
+from referee.web.policy import IMPORT_MAX_BYTES
 from referee.web.store import GROUP, Access, live_events
 from referee.web.tables import Feedback, FollowedGame, open_game, require_keeper, starting_id
 from referee.web.views import redirect_to, render_page, say
 
 bp = Blueprint("groups", __name__, url_prefix="/groups")
 
-IMPORT_MAX_BYTES = 16 * 1024 * 1024
-"""The largest file an import takes (a group of a few hundred evenings)."""
-guard.LARGER_BODIES["/groups/import"] = IMPORT_MAX_BYTES
+guard.LARGER_BODIES["/groups/import"] = IMPORT_MAX_BYTES  # the same on every server (policy.py)
 
 
 def last_move(access: Access, group: Group | None = None) -> str | None:
@@ -105,7 +104,7 @@ def _game_token(access: Access) -> Any:
 
 GROUP_GAME: FollowedGame[Group] = FollowedGame(
     bp, kind=GROUP, endpoint="groups.page", render=render_group, last_move=last_move, live="sheet",
-    build=build_group)
+    build=build_group, events=frozenset(groups_lib.RECORDS.classes))
 
 
 def _record(record: Any) -> tuple[str, dict[str, Any]]:
@@ -293,12 +292,18 @@ def import_file() -> Response:
         return _index({}, {"file": gettext("Choose the file to import (a .json file exported by Thirteen).")},
                       status=400)
     try:
-        game, _ = transfer.import_file(sent.read())
+        done = transfer.import_file(sent.read(), secret=str(current_app.config["SECRET_KEY"]),
+                                    allow_new=limits.count_new_games)
     except transfer.ImportRefused as exc:  # said beside the file field, the form kept
         return _index({}, {"file": say(exc)}, status=exc.status)
+    game = done.first
     try:
         _, followed = registry.by_kind(game.kind)
         endpoint = followed.endpoint
     except KeyError:
         endpoint = "groups.page"
-    return redirect_to(url_for(endpoint, token=game.keeper_token))
+    target = url_for(endpoint, token=game.keeper_token)
+    if done.renewed:  # the file's links do not open these games here: said, with the new one
+        return render_page("groups/index.html", "groups/index.html", typed={}, errors={}, imported=target,
+                           renewed=done.renewed)
+    return redirect_to(target)
