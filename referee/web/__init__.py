@@ -14,6 +14,7 @@ from flask.typing import ResponseReturnValue
 from flask_babel import get_locale, gettext
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
+from sqlalchemy.orm.exc import ObjectDeletedError
 from werkzeug.exceptions import HTTPException
 
 from referee.errors import RefereeError
@@ -35,6 +36,7 @@ from referee.web import (
     retention,
     settle_up,
     sharing,
+    store,
     tables,
     views,
 )
@@ -109,6 +111,7 @@ def init_app(app: Flask) -> None:
     app.after_request(_security_headers)
     app.register_error_handler(RefereeError, errors.refused)
     app.register_error_handler(HTTPException, errors.http_error)
+    app.register_error_handler(ObjectDeletedError, _game_gone)
     app.register_error_handler(DBAPIError, _database_error)
     app.register_error_handler(PoolTimeout, _database_error)
     app.register_error_handler(Exception, _server_error)
@@ -227,6 +230,12 @@ def _database_error(exc: Exception) -> ResponseReturnValue:
     if write and len(write) <= 64 and write.isascii() and write.isalnum():
         response.headers["X-Thirteen-Write"] = write
     return response
+
+
+def _game_gone(exc: ObjectDeletedError) -> ResponseReturnValue:
+    """A game removed (retention) while this request read it: the 410 sentence, never a 500."""
+    db.session.rollback()
+    return errors.http_error(store.GameGone())
 
 
 def _server_error(exc: Exception) -> ResponseReturnValue:

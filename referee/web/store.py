@@ -19,6 +19,7 @@ from flask_babel import gettext
 from sqlalchemy import CursorResult, bindparam, or_, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.orm import joinedload
 from werkzeug.exceptions import Conflict, Gone
 
 from referee.errors import NothingToUndo, RefereeError
@@ -257,8 +258,8 @@ def find_by_token(token: str, kind: str | None = None) -> Access | None:
     """The game a share link opens, with the link's role; ``None`` for an unknown link."""
     if not is_token(token):
         return None
-    game = db.session.scalar(
-        select(Game).where((Game.keeper_token == token) | (Game.watch_token == token))
+    game = db.session.scalar(  # its players in the same statement: never a game row without them
+        select(Game).options(joinedload(Game.players)).where((Game.keeper_token == token) | (Game.watch_token == token))
     )
     if game is None or (kind is not None and game.kind != kind):
         return None
