@@ -95,4 +95,9 @@ def init_app(app: Flask) -> None:
     if not app.config["RATE_LIMITS"]:
         return
     app.extensions["thirteen_limits"] = _Limits(app)
+    if str(app.config["RATE_LIMIT_STORAGE_URI"]).startswith("memory://"):
+        app.logger.warning(
+            "Rate limits are counted in memory: each process counts apart, so with several gunicorn workers "
+            "(WEB_CONCURRENCY) or containers a client gets up to that many times each limit. Set "
+            "RATE_LIMIT_STORAGE_URI=redis://… to count them once (compose.yaml runs one).")
     app.before_request_funcs.setdefault(None, []).insert(0, _check)  # before any view reads the database
