@@ -1,4 +1,4 @@
-"""The README's screenshots (docs/*.png), taken in Chromium at 360 × 740 by touch.
+"""The screenshots of the README and docs (docs/*.png), taken in Chromium at 360 × 740 by touch.
 
     .venv/bin/python -m tests.screenshots          # writes docs/screenshot-*.png
 

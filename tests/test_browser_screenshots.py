@@ -1,4 +1,4 @@
-"""The README's screenshots are taken by this flow (``python -m tests.screenshots`` writes
+"""The screenshots of the README and docs are taken by this flow (``python -m tests.screenshots`` writes
 them into docs/); here it runs into a temporary folder so it keeps working."""
 
 import pytest

@@ -3,7 +3,7 @@
 ``python -m referee.web.serve [--host 0.0.0.0] [--port 8000] [--threads 8] [--quiet]``
 
 The server is waitress (pure Python, any OS).  Its settings are chosen for a room of phones
-that follow games by polling every 3 s, measured with ``tests/bench_room.py`` (README, "Load"):
+that follow games by polling every 3 s, measured with ``tests/bench_room.py`` (docs/performance.md, "Load"):
 
 * ``connection_limit`` :data:`CONNECTION_LIMIT`: every watching phone keeps a connection open
   between polls.  Waitress's default of 100 made a room of 200 phones queue behind it (poll p99
