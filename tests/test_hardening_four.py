@@ -82,7 +82,7 @@ def test_racing_offline_starts_claiming_one_token_in_two_roles_make_one_game_of_
         shared = new_token()
         forms = [{**TRECE.new, "keeper_token": shared, "watch_token": new_token(), "write": secrets.token_hex(16)},
                  {**TRECE.new, "keeper_token": new_token(), "watch_token": shared, "write": secrets.token_hex(16)}]
-        answers = _at_once([lambda c=c, f=f: c.post("/trece/new", data=f).status_code for c, f in zip(clients, forms)])
+        answers = _at_once([lambda c=c, f=f: c.post("/trece/new", data=f).status_code for c, f in zip(clients, forms, strict=True)])
         outcomes.update(answers)
         assert sorted(answers) == [303, 409], answers
         with any_db_app.app_context():
@@ -296,7 +296,7 @@ def test_retention_run_during_writes_never_loses_an_acknowledged_write_nor_half_
         before = _count(any_db_app)
         removed: list[int] = []
 
-        def write(token: str) -> None:
+        def write(token: str, acknowledged: dict[str, int] = acknowledged) -> None:
             phone = any_db_app.test_client()
             for version in range(3):  # a round, its undo, the round again
                 status = (SHEET.undo(phone, token, version) if version == 1 else SHEET.write(phone, token, version)).status_code
@@ -305,7 +305,7 @@ def test_retention_run_during_writes_never_loses_an_acknowledged_write_nor_half_
                     return
                 acknowledged[token] = version + 1
 
-        def forget() -> None:
+        def forget(removed: list[int] = removed) -> None:
             with any_db_app.app_context():
                 removed.append(forget_unused(30))
 
