@@ -56,6 +56,7 @@ bind = [f"{os.environ.get('LISTEN_HOST', '127.0.0.1')}:{os.environ.get('PORT', '
 workers = int(os.environ.get("WEB_CONCURRENCY", multiprocessing.cpu_count() * 2 + 1))
 worker_class = "gthread"
 threads = int(os.environ.get("GUNICORN_THREADS", "4"))
+os.environ["THIRTEEN_THREADS"] = str(threads)  # each worker keeps one for static files (referee/web/threads.py)
 worker_connections = 1000
 keepalive = 5
 timeout = 30

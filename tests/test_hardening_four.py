@@ -371,3 +371,122 @@ def test_an_imported_entry_of_a_kind_its_game_does_not_know_is_refused_with_a_se
     assert response.status_code == 422
     assert "a kind its game does not know (explode)" in response.get_data(as_text=True)
     assert _count(there) == 0
+
+
+# --------------------------------------------------------------------------- a thread for static files
+
+
+def test_the_gate_keeps_a_thread_for_static_files_and_marks_a_request_that_finds_no_slot():
+    """With every database slot held by a request that hangs, a static file goes straight in, and
+    the next database request goes on marked busy (refused at once by the engine) instead of
+    waiting on the database in the kept thread."""
+    from referee.web.threads import BUSY, DatabaseGate
+
+    hold = threading.Event()
+    entered = threading.Event()
+    seen: list[tuple[str, bool]] = []
+
+    def app(environ, start_response):  # type: ignore[no-untyped-def]
+        seen.append((environ["PATH_INFO"], bool(environ.get(BUSY))))
+        if environ["PATH_INFO"] == "/hangs":
+            entered.set()
+            hold.wait(10)
+        start_response("200 OK", [])
+        return [b""]
+
+    gate = DatabaseGate(app, slots=1, wait=0.05)
+
+    def call(path: str) -> None:
+        body = gate({"PATH_INFO": path}, lambda *a: None)
+        list(body)
+        if hasattr(body, "close"):
+            body.close()
+
+    hung = threading.Thread(target=call, args=("/hangs",))
+    hung.start()
+    assert entered.wait(10)
+    call("/static/css/app.css")
+    call("/sw.js")
+    call("/trece/g/x")
+    assert seen[1:] == [("/static/css/app.css", False), ("/sw.js", False), ("/trece/g/x", True)]
+    hold.set()
+    hung.join(10)
+    call("/trece/g/x")  # the slot given back when the hung answer was closed
+    assert seen[-1] == ("/trece/g/x", False)
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize("server_kind", ["waitress", "gunicorn"])
+def test_a_static_file_asked_as_postgresql_freezes_is_answered_before_the_requests_that_hang(tmp_path, server_kind):
+    """Issue 39: with PostgreSQL frozen, a static file or /sw.js asked early in the freeze waited
+    behind requests holding every thread until the watchdog cut them.  Now it is answered before
+    the first request that hangs on the database is (an order, not a time)."""
+    import signal
+    import time
+
+    from tests.servers import PrivatePostgres, ProductionServer
+    from tests.test_database_faults import _new_game, _request, _stylesheet
+
+    with PrivatePostgres() as pg:
+        server = ProductionServer(server_kind, pg.url, tmp_path / "log", workers=1, threads=2, quiet=False).start()
+        try:
+            token = _new_game(server.url)
+            css = _stylesheet(server.url)
+            done: dict[str, float] = {}
+            statuses: dict[str, int] = {}
+
+            def ask(name: str, path: str) -> None:
+                try:
+                    statuses[name] = _request(server.url, "GET", path)[0]
+                except OSError:
+                    statuses[name] = 0
+                done[name] = time.monotonic()
+
+            pg.signal_all(signal.SIGSTOP)
+            try:
+                first = threading.Thread(target=ask, args=("first", f"/three-thirteen/g/{token}"))
+                first.start()
+                time.sleep(0.3)
+                others = [threading.Thread(target=ask, args=(f"page{i}", f"/three-thirteen/g/{token}")) for i in range(4)]
+                for t in others:
+                    t.start()
+                time.sleep(0.3)
+                ask("css", css)
+                ask("sw", "/sw.js")
+                # Answered before the watchdog cut any connection (it logs each cut before the
+                # thread it frees takes another request): not behind the requests that hang.
+                cut_before = "did not answer" in server.output()
+                first.join(30)
+                for t in others:
+                    t.join(30)
+            finally:
+                pg.signal_all(signal.SIGCONT)
+        finally:
+            server.stop()
+    assert statuses["css"] == statuses["sw"] == 200, statuses
+    assert statuses["first"] == 503 and set(statuses) >= {"page0", "page3"}, statuses
+    assert not cut_before, (done, statuses)
+    assert done["css"] < done["first"] and done["sw"] < done["first"], (done, statuses)
+
+
+def test_the_lan_server_imports_a_file_over_a_megabyte_as_gunicorn_does(tmp_path, make_app):
+    """The import's size limit is the same on every server: waitress refused a file over 1 MB
+    (413) that gunicorn took (issue 39)."""
+    import http.client
+    import urllib.parse
+
+    from tests.servers import ProductionServer
+
+    here = make_app().test_client()
+    keeper, _ = TRECE.start(here)
+    body = json.dumps(_export(here, keeper)).encode() + b" " * (1536 * 1024)  # 1.5 MB, whitespace after
+    boundary = "thirteen" + secrets.token_hex(8)
+    form = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"big.json\"\r\n"
+            f"Content-Type: application/json\r\n\r\n").encode() + body + f"\r\n--{boundary}--\r\n".encode()
+    with ProductionServer("waitress", f"sqlite:///{tmp_path / 'lan.sqlite'}", tmp_path / "log") as server:
+        connection = http.client.HTTPConnection(urllib.parse.urlsplit(server.url).netloc, timeout=60)
+        connection.request("POST", "/groups/import", form, {"Content-Type": f"multipart/form-data; boundary={boundary}"})
+        response = connection.getresponse()
+        status, location = response.status, response.getheader("Location") or ""
+        connection.close()
+    assert status == 303 and location.endswith(f"/trece/g/{keeper}"), status

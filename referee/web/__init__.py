@@ -38,6 +38,7 @@ from referee.web import (
     sharing,
     store,
     tables,
+    threads,
     views,
 )
 from referee.web.database import (
@@ -116,6 +117,7 @@ def init_app(app: Flask) -> None:
     app.register_error_handler(PoolTimeout, _database_error)
     app.register_error_handler(Exception, _server_error)
     quick_poll.init_app(app)  # after every route and hook: its unchanged polls answer as they would
+    threads.init_app(app)  # a thread kept for static files, /sw.js and the offline page (PostgreSQL)
     # Outermost: the path each log line of a request shows, tokens cut by their place in the route.
     app.wsgi_app = logs.RoutedPaths(app.wsgi_app, app.url_map)  # type: ignore[method-assign]  # Flask's way to add WSGI middleware
 

@@ -31,6 +31,7 @@ from referee.web.models import this_hour
 from referee.web.news import SHARED_VERSION
 from referee.web.store import _VERSION_BY_TOKEN, is_token, touch
 from referee.web.tables import KNOWN_VERSION, unchanged
+from referee.web.threads import BUSY
 
 Environ = dict[str, Any]
 _SINCE = re.compile(r"since=([0-9]{1,10})")
@@ -67,7 +68,7 @@ class QuickPoll:
         self.hosts = HostLimit()
 
     def __call__(self, environ: Environ, start_response: Callable[..., Any]) -> Iterable[bytes]:
-        if environ.get("REQUEST_METHOD") == "GET":
+        if environ.get("REQUEST_METHOD") == "GET" and not environ.get(BUSY):  # busy: the app says 503
             since = _SINCE.fullmatch(environ.get("QUERY_STRING", ""))
             if since is not None:
                 prefix, _, token = environ.get("PATH_INFO", "").rpartition("/")

@@ -139,6 +139,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     sys.setswitchinterval(SWITCH_SECONDS)
     cut_tokens_in_every_log_line()  # waitress's own lines too ("Exception while serving /…")
+    os.environ["THIRTEEN_THREADS"] = str(args.threads)  # one kept for static files (referee.web.threads)
     app = create_app()  # migrations first: alembic's logging setup replaces what was there
     _log_requests(quiet=args.quiet)
     # A keeper who opens http://127.0.0.1 gets share links with the LAN address, when phones can reach it.
