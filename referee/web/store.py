@@ -268,8 +268,14 @@ def find_by_token(token: str, kind: str | None = None) -> Access | None:
     return Access(game, "keeper" if game.keeper_token == token else "watcher")
 
 
+# The row is taken only if nobody holds it (SKIP LOCKED on PostgreSQL; SQLite has no row locks):
+# a touch never waits, neither behind a write (which marks the game used anyway) nor behind a
+# retention run that chose the game (which then finds it in use or removes it whole).
 _TOUCH = (update(Game)
-          .where(or_(Game.keeper_token == bindparam("token"), Game.watch_token == bindparam("token")),
+          .where(Game.id.in_(select(Game.id)
+                             .where(or_(Game.keeper_token == bindparam("token"), Game.watch_token == bindparam("token")),
+                                    Game.touched_hour < bindparam("hour"))
+                             .with_for_update(skip_locked=True)),
                  Game.touched_hour < bindparam("hour"))
           .values(touched_hour=bindparam("hour")))
 

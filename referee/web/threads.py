@@ -115,8 +115,8 @@ class _Releasing:
             if hasattr(self.body, "close"):
                 self.body.close()
         finally:
-            if self.release is not None:
-                self.release, release = None, self.release
+            release, self.release = self.release, None
+            if release is not None:
                 release()
 
 
