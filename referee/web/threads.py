@@ -36,11 +36,17 @@ from referee.web.extensions import db
 
 THREADS_ENV = "THIRTEEN_THREADS"
 BUSY = "thirteen.database_slots_taken"
-GATE_WAIT_SECONDS = 0.4
+GATE_WAIT_SECONDS = 0.8
 """How long a request waits for a database slot before it goes on marked busy: far above the few
-milliseconds a slot is held while the database answers."""
+milliseconds a slot is held while the database answers, even on a loaded machine, and below the
+second a static file may wait."""
 NO_DATABASE = ("/static/", "/sw.js", "/offline", "/manifest.webmanifest", "/favicon.ico")
 """Paths (prefixes) answered without the database: never wait for a database slot."""
+
+
+UNGATED = ("/groups/import",)
+"""Paths let in without a slot: an import may wait long for another (imports are stored one at a
+time, :mod:`referee.web.groups.transfer`), and must not hold a slot meanwhile."""
 
 
 def needs_no_database(path: str) -> bool:
@@ -66,7 +72,8 @@ class DatabaseGate:
         self.taken = 0
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
-        if needs_no_database(str(environ.get("PATH_INFO", ""))):
+        path = str(environ.get("PATH_INFO", ""))
+        if needs_no_database(path) or path.startswith(UNGATED):
             return self.wsgi_app(environ, start_response)
         if not self._acquire():
             environ[BUSY] = True  # the database is not answering in time: refused at once

@@ -188,10 +188,12 @@ class Imported:
     renewed: int
 
 
-IMPORT_WAIT_SECONDS = 25.0
-"""The longest an import waits for another import to finish (imports run one at a time, so that
-the same file sent at once is stored once and its copies answered with the games it made);
-below gunicorn's 30 s worker timeout."""
+IMPORT_WAIT_SECONDS = 120.0
+"""The longest an import waits for other imports to finish (imports are stored one at a time, so
+that the same file sent at once is stored once and its copies answered with the games it made):
+three files of 2,000 games sent at once took 45 s in all on a loaded 2-core machine.  Waiting
+holds one server thread, not the database (gunicorn's gthread workers and waitress have no
+per-request time limit)."""
 _ONE_AT_A_TIME = threading.Lock()  # this process's imports
 _IMPORT_LOCK_KEY = int.from_bytes(b"t13-imp", "big")
 """The PostgreSQL advisory lock every process's imports take (tried, never waited for in the
