@@ -10,6 +10,11 @@ Every setting can be changed through the environment, as hosts expect:
   waiting for the database or a slow phone does not hold up the others, and connections are
   kept alive between polls (``keepalive`` 5 s > the 3 s a phone waits between polls), so a
   room does not open a new connection every 3 s per phone.
+* every followed page's event stream (``referee/web/live.py``) is handed by the worker class
+  (``referee.web.live_worker.LiveThreadWorker``, gthread's) to one thread of the worker that
+  holds every stream of the process: a watching phone holds no thread; a write of another
+  worker is seen within 0.25 s (one version lookup per worker), and a restart closes the streams at
+  once (the phones reconnect and are sent the state first).
 * ``worker_connections`` 1000 per worker: open keep-alive connections a worker holds at most.
 * ``timeout`` 30 s: a worker stuck that long is restarted; no request of the app needs 1 s.
 * ``LISTEN_HOST`` (default 127.0.0.1, this computer only) and ``PORT`` (default 8000), access log on stdout (tokens of share links cut short).
@@ -54,7 +59,9 @@ wsgi_app = "app:create_app()"
 # on the same host needs nothing more).
 bind = [f"{os.environ.get('LISTEN_HOST', '127.0.0.1')}:{os.environ.get('PORT', '8000')}"]
 workers = int(os.environ.get("WEB_CONCURRENCY", multiprocessing.cpu_count() * 2 + 1))
-worker_class = "gthread"
+# gthread, with the event streams handed to one thread of the worker (referee/web/live_worker.py):
+# a phone following a table holds no thread of the pool.
+worker_class = "referee.web.live_worker.LiveThreadWorker"
 threads = int(os.environ.get("GUNICORN_THREADS", "4"))
 os.environ["THIRTEEN_THREADS"] = str(threads)  # each worker keeps one for static files (referee/web/threads.py)
 worker_connections = 1000
@@ -73,6 +80,13 @@ errorlog = "-"
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
 # gunicorn 27 opens a control socket in $HOME by default; the container needs none.
 control_socket_disable = True
+
+
+def worker_exit(server, worker):  # type: ignore[no-untyped-def]
+    """The worker's event streams end with it (already, when it stopped on a signal)."""
+    from referee.web import live
+
+    live.stop_all()
 
 
 def on_starting(server):  # type: ignore[no-untyped-def]

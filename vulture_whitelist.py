@@ -23,18 +23,14 @@ _.get_translations_cache, _.domain_instance
 # A database column, written by store.append_event's UPDATE (values(updated_at=...)).
 _.updated_at
 
-# The rules library's public names: the ranks of a deck (Rank.FOUR ... Rank.NINE), and the
-# contract's can_x of every action (referee/errors.py: can_x is True exactly when x is accepted).
+# The rules library's public names: the ranks of a deck (Rank.FOUR ... Rank.NINE).  (The
+# contract's can_x of every action are left alone by the lint itself: --ignore-names can_*.)
 _.FOUR, _.FIVE, _.SIX, _.SEVEN, _.EIGHT, _.NINE
-_.can_next_hand, _.can_correct, _.can_add_from_table, _.can_follow
 
 # Dead in the rules library, left to its owners (issue 30: the modules being split), to be
 # deleted with it: referee/three_thirteen_solver.py _face_points, referee/tienlen.py pass_turn
 # (an alias of pass_, twice), referee/tienlen_evening.py GameAdded.finished_game.
 _._face_points, _.pass_turn, _.finished_game
-
-# A group's can_x of every action (the contract, as for the games' states).
-_.can_add_person, _.can_rename_person, _.can_remove_person, _.can_move_game
 
 # The errors of referee.tienlen_scores print as that package's (their __module__ set on re-export).
 _.__module__
@@ -44,3 +40,7 @@ _.__module__
 # (guard), the traceback text a log handler prints (logs), the `flask games forget` command.
 _.cargs, _.conn_rec, _.cparams, _.is_disconnect, _._remove_session, _.max_content_length, _.exc_text
 _.forget_command
+
+# gunicorn reads them: the worker class named in gunicorn.conf.py, its count of open connections;
+# waitress reads a channel's "connected" (referee.web.serve.live_dispatcher, referee/web/live_worker.py).
+_.LiveThreadWorker, _.nr_conns, _.connected

@@ -37,13 +37,14 @@ referee.group.NameTakenError: the group already has someone called 'binh'
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any, ClassVar, TypeVar
 
-from referee.errors import NothingToUndo, RefereeError, RefusedAction
+from referee.errors import RefereeError, RefusedAction
 from referee.records import Records
+from referee.states import StateMachine, can
 from referee.text import message
 
 __all__ = [
@@ -218,8 +219,10 @@ RECORDS: Records[Record] = Records("group", PersonAdded, PersonRenamed, PersonRe
 
 
 @dataclass
-class Group:
-    """The group as it stands after its log (see the module docstring)."""
+class Group(StateMachine[GroupSetup, Record]):
+    """The group as it stands after its log (see the module docstring): a state machine of the
+    one contract (:class:`~referee.states.StateMachine` gives ``replay`` and ``undo``, each
+    ``can_x`` is :func:`~referee.states.can` of its ``check_x``)."""
 
     setup: GroupSetup
     log: list[Record] = field(default_factory=list)
@@ -272,8 +275,7 @@ class Group:
     def check_add_person(self, name: str) -> PersonAdded:
         return PersonAdded(self._free(name))
 
-    def can_add_person(self, name: str) -> bool:
-        return _can(lambda: self.check_add_person(name))
+    can_add_person = can(check_add_person)
 
     def add_person(self, name: str) -> PersonAdded:
         return self._do(self.check_add_person(name))
@@ -282,8 +284,7 @@ class Group:
         self._person(person)
         return PersonRenamed(person, self._free(name, person))
 
-    def can_rename_person(self, person: int, name: str) -> bool:
-        return _can(lambda: self.check_rename_person(person, name))
+    can_rename_person = can(check_rename_person)
 
     def rename_person(self, person: int, name: str) -> PersonRenamed:
         return self._do(self.check_rename_person(person, name))
@@ -292,8 +293,7 @@ class Group:
         self._person(person)
         return PersonRemoved(person)
 
-    def can_remove_person(self, person: int) -> bool:
-        return _can(lambda: self.check_remove_person(person))
+    can_remove_person = can(check_remove_person)
 
     def remove_person(self, person: int) -> PersonRemoved:
         return self._do(self.check_remove_person(person))
@@ -301,8 +301,7 @@ class Group:
     def check_move_game(self, game: str, day: str) -> GameMoved:
         return GameMoved(str(game), _day(day))
 
-    def can_move_game(self, game: str, day: str) -> bool:
-        return _can(lambda: self.check_move_game(game, day))
+    can_move_game = can(check_move_game)
 
     def move_game(self, game: str, day: str) -> GameMoved:
         return self._do(self.check_move_game(game, day))
@@ -333,12 +332,6 @@ class Group:
         self.log.append(record)
         return record
 
-    def undo(self) -> Group:
-        """A new group replayed from all but the last record (this one is unchanged)."""
-        if not self.log:
-            raise NothingToUndo()
-        return replay(self.setup, self.log[:-1])
-
     def to_dict(self) -> dict[str, Any]:
         return {
             "name": self.name,
@@ -348,17 +341,6 @@ class Group:
         }
 
 
-def _can(check: Callable[[], object]) -> bool:
-    try:
-        check()
-    except RefereeError:
-        return False
-    return True
-
-
 def replay(setup: GroupSetup, actions: Iterable[Record | Mapping[str, Any]]) -> Group:
-    """Rebuild a group from its setup and its log."""
-    group = Group(setup)
-    for action in actions:
-        group.apply(action)
-    return group
+    """Rebuild a group from its setup and its log (:meth:`Group.replay`)."""
+    return Group.replay(setup, actions)

@@ -16,7 +16,7 @@ import functools
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Concatenate, Generic, ParamSpec, Self, TypeVar
 
-from referee.errors import NothingToUndo
+from referee.errors import NothingToUndo, RefereeError
 
 __all__ = ["StateMachine", "can"]
 
@@ -95,9 +95,27 @@ class StateMachine(Generic[S, R]):
 
 def can(check: Callable[Concatenate[T, P], object]) -> Callable[Concatenate[T, P], bool]:
     """The ``can_x`` of a ``check_x``: ``True`` exactly when the check accepts, ``False`` for
-    any refusal (bad notation and other bad input included); it never raises for them.
+    any refusal (a :class:`~referee.errors.RefereeError`: a rule's refusal, bad notation, too
+    many copies, unreadable input); it never raises for them.  Anything else the check raises
+    is a bug in the check, not an answer, and goes through: a broken check never reads as
+    "not allowed".
 
     In a state's class body: ``can_play = can(check_play)``.
+
+    >>> from referee.errors import RefusedAction
+    >>> from referee.text import message
+    >>> class Door:
+    ...     def check_open(self, key: str) -> None:
+    ...         if key == "wrong":
+    ...             raise RefusedAction(message("That key does not fit."))
+    ...         int(key)  # a bug: a check that assumes a number
+    ...     can_open = can(check_open)
+    >>> Door().can_open("7"), Door().can_open("wrong")
+    (True, False)
+    >>> Door().can_open("brass")
+    Traceback (most recent call last):
+    ...
+    ValueError: invalid literal for int() with base 10: 'brass'
     """
     doer = check.__name__.removeprefix("check_")
 
@@ -105,7 +123,7 @@ def can(check: Callable[Concatenate[T, P], object]) -> Callable[Concatenate[T, P
     def can_x(self: T, /, *args: P.args, **kwargs: P.kwargs) -> bool:
         try:
             check(self, *args, **kwargs)
-        except ValueError:
+        except RefereeError:
             return False
         return True
 

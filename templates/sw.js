@@ -126,7 +126,8 @@ workbox.routing.registerRoute(
    priority, and kept as if it had been opened (its data-rendered time says "as of" offline). */
 function keepable(url) {
   return url.origin === self.location.origin && !/\.(csv|svg|json|js|png|webmanifest)$/.test(url.pathname) &&
-    !/^\/(static|lang|api|engine|healthz)(\/|$)/.test(url.pathname.slice(0)) && !url.searchParams.has("since");
+    !/^\/(static|lang|api|engine|healthz)(\/|$)/.test(url.pathname.slice(0)) && !url.searchParams.has("since") &&
+    !/\/live$/.test(url.pathname);  /* an event stream never ends: nothing to keep */
 }
 async function keepPages(urls) {
   const cache = await caches.open(PAGES);

@@ -13,6 +13,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from tests.flows import start_trece_table
+
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 SIZE = {"viewport": {"width": 360, "height": 740}, "device_scale_factor": 1, "is_mobile": True, "has_touch": True}
 
@@ -94,11 +96,7 @@ def take(browser: Any, base_url: str, app: Any, folder: Path) -> list[Path]:
 
     # Trece table: a refusal, in view beside the turn after tapping Play at the bottom.
     page.goto(base_url + "/trece/")
-    page.locator("#name0").fill("Ana")
-    page.locator("#name1").fill("Ben")
-    page.locator("#turned-field label:has(input[value='Q'])").tap()
-    page.locator("#turned-field label:has(input[value='h'])").tap()
-    page.get_by_role("button", name="Start the table").tap()
+    start_trece_table(page)
     page.locator("#picker-cards [data-card='5s']").tap()
     page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
     page.locator("[data-action=play]").tap()

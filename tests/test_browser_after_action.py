@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from tests.flows import start_trece_table
+
 pytestmark = pytest.mark.browser
 
 HEIGHT = 740
@@ -80,12 +82,7 @@ def test_tienlen_table_every_action_shows_its_result_and_the_turn(phone):
 
 def test_trece_table_every_action_shows_its_result_and_the_turn(phone):
     page = phone.open("/trece/")
-    page.locator("#name0").fill("Ana")
-    page.locator("#name1").fill("Ben")
-    page.locator("#turned-field label:has(input[value='Q'])").tap()
-    page.locator("#turned-field label:has(input[value='h'])").tap()
-    page.get_by_role("button", name="Start the table").tap()
-    expect(page.locator("#table .turn")).to_have_text("Ben to play")
+    start_trece_table(page)
 
     # A refusal: 5♠ on Q♥, Play tapped at the bottom of the page.
     page.locator("#picker-cards [data-card='5s']").tap()

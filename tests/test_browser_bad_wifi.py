@@ -4,6 +4,8 @@ is lost, and the message goes once the connection is back."""
 import pytest
 from playwright.sync_api import expect
 
+from tests.flows import start_trece_table
+
 pytestmark = pytest.mark.browser
 
 
@@ -38,12 +40,7 @@ def test_a_lost_connection_is_said_and_the_cards_stay(phone):
 def test_a_refusal_that_is_not_swapped_in_is_said_in_the_banner(phone, live_server):
     """A keeper link revoked or mistyped (404) must not make a tap silently do nothing."""
     page = phone.open("/trece/")
-    page.locator("#name0").fill("Ana")
-    page.locator("#name1").fill("Ben")
-    page.locator("#turned-field label:has(input[value='Q'])").tap()
-    page.locator("#turned-field label:has(input[value='h'])").tap()
-    page.get_by_role("button", name="Start the table").tap()
-    expect(page.locator("#table .turn")).to_have_text("Ben to play")
+    start_trece_table(page)
     # The game disappears from under the phone (as if the link were wrong).
     page.evaluate("""() => document.querySelectorAll('#table form[hx-post]').forEach(
         f => f.setAttribute('hx-post', f.getAttribute('hx-post').replace('/g/', '/g/gone-')))""")

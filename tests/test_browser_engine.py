@@ -21,6 +21,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.conftest import PHONE
+from tests.flows import start_trece_table
 from tests.test_browser_weight import weigh
 
 pytestmark = pytest.mark.browser
@@ -285,12 +286,7 @@ def test_three_turns_offline_at_a_table_are_judged_queued_and_stored_once(pocket
 
 def test_three_turns_offline_at_a_trece_table_are_judged_queued_and_stored_once(pocket, engine_server):
     page = pocket.open("/trece/")
-    page.locator("#name0").fill("Ana")
-    page.locator("#name1").fill("Ben")
-    page.locator("#turned-field label:has(input[value='Q'])").tap()
-    page.locator("#turned-field label:has(input[value='h'])").tap()
-    page.get_by_role("button", name="Start the table").tap()
-    expect(page.locator("#table .turn")).to_have_text("Ben to play")
+    start_trece_table(page)
     page.evaluate("async () => { await navigator.serviceWorker.register('/sw.js'); await navigator.serviceWorker.ready; }")
     page.reload()
     url = page.url

@@ -20,9 +20,9 @@ import re
 
 import pytest
 from flask import url_for
-from playwright.sync_api import expect
 
 from tests.conftest import PHONE
+from tests.flows import start_trece_table
 from tests.games import ENTRIES, ROWS, WORKED
 
 pytestmark = pytest.mark.browser
@@ -92,12 +92,7 @@ def _games(browser, live_server) -> dict[str, str]:  # type: ignore[no-untyped-d
     page.wait_for_url("**/tienlen/g/**")
     paths["Tiến lên table"] = page.url.removeprefix(base)
     page.goto(base + "/trece/")
-    page.locator("#name0").fill("Ana")
-    page.locator("#name1").fill("Ben")
-    page.locator("#turned-field label:has(input[value='Q'])").tap()
-    page.locator("#turned-field label:has(input[value='h'])").tap()
-    page.get_by_role("button", name="Start the table").tap()
-    expect(page.locator("#table .turn")).to_have_text("Ben to play")
+    start_trece_table(page)
     paths["Trece table"] = page.url.removeprefix(base)
     page.goto(base + "/three-thirteen/")
     for i, name in enumerate(("Ann", "Bao", "Chi", "Dan")):

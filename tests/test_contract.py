@@ -84,3 +84,36 @@ def test_each_games_refusal_error_is_the_shared_one() -> None:
     assert issubclass(three_thirteen_sheet.RoundRefused, RefusedAction)
     assert issubclass(tienlen_evening.EntryRefused, RefusedAction)
     assert issubclass(tienlen_evening.EveningRefused, RefusedAction)
+
+
+def _library_classes() -> list[type]:
+    import importlib
+    import inspect
+    import pkgutil
+
+    import referee
+
+    found: list[type] = []
+    for info in pkgutil.walk_packages(referee.__path__, "referee."):
+        if info.name.startswith("referee.web"):
+            continue
+        module = importlib.import_module(info.name)
+        found += [c for _, c in inspect.getmembers(module, inspect.isclass) if c.__module__ == module.__name__]
+    return found
+
+
+def test_every_state_machine_of_the_library_keeps_the_contract_on_the_one_base() -> None:
+    """A class with a ``check_x`` and its ``can_x`` (a game's state, the Tiến lên evening, a group)
+    is a :class:`~referee.states.StateMachine` (one ``replay`` and ``undo``) and its ``can_x`` is
+    :func:`~referee.states.can` of its ``check_x`` (refusals only: a bug in a check is no "no")."""
+    from referee.states import StateMachine
+
+    machines = [c for c in _library_classes() if any(name.startswith("can_") for name in vars(c))]
+    assert {c.__name__ for c in machines} >= {"Hand", "State", "Sheet", "Evening", "Group"}
+    wrong = [c.__qualname__ for c in machines if not issubclass(c, StateMachine)]
+    for cls in machines:
+        for name in (n for n in vars(cls) if n.startswith("can_")):
+            checks = [v for n, v in vars(cls).items() if n.startswith("check_")]
+            if not any(getattr(vars(cls)[name], "__wrapped__", None) is check for check in checks):
+                wrong.append(f"{cls.__qualname__}.{name}")
+    assert not wrong, f"not on the one contract (StateMachine, can_x = can(check_x)): {wrong}"

@@ -137,7 +137,10 @@ def test_a_poll_at_the_current_version_is_an_empty_204(client, game, role):
     keeper, watch = game.start(client)
     token = keeper if role == "keeper" else watch
     page = text(client.get(f"{game.prefix}/g/{token}"))
-    assert f'hx-trigger="every {POLL_SECONDS}s"' in page and "since=0" in page
+    assert f'hx-trigger="every {POLL_SECONDS}s, sse:version"' in page and "since=0" in page
+    # the page follows its event stream (referee/web/live.py), htmx's SSE extension loaded
+    assert f'hx-ext="sse" sse-connect="{game.prefix}/g/{token}/live"' in page
+    assert re.search(r'src="/static/vendor/htmx-ext-sse\.min\.[0-9a-f]{12}\.js"', page)
     poll = client.get(f"{game.prefix}/g/{token}?since=0", headers=HTMX)
     assert poll.status_code == 204 and poll.get_data() == b""
     assert poll.headers["Cache-Control"] == "no-store"

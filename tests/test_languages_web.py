@@ -62,7 +62,11 @@ ENGLISH_WORDS = re.compile(r"\b(?:the|is|are|not|and|must|cannot|only|this|that|
 def untranslated(page: str, code: str, english: list[str]) -> list[str]:
     text = visible_text(page)
     catalogue = read_catalogue(code)
-    found = [s for s in english if s in text and catalogue[s].string != s]
+    shown = [s for s in english if s in text]
+    missing = [s for s in shown if catalogue.get(s) is None]
+    assert not missing, (f"translations/{code}/LC_MESSAGES/messages.po lacks these sentences (run "
+                         f"scripts/update-translations, then translate them): {missing}")
+    found = [s for s in shown if catalogue[s].string != s]
     if code == "vi":
         found += [text[max(0, m.start() - 30):m.end() + 30] for m in ENGLISH_WORDS.finditer(text)]
     return found
@@ -381,3 +385,9 @@ def test_a_trece_refusal_at_the_table_is_said_in_the_readers_language(client, en
     assert response.status_code in (400, 422), page  # refused: nothing written
     assert say(code, "{card} is not one rank from {top}", card="5♣", top="Q♥") in page
     assert untranslated(page, code, english) == []
+
+
+def test_a_sentence_missing_from_a_catalogue_is_named_not_a_crash():
+    sentence = "A sentence nobody put in a catalogue"
+    with pytest.raises(AssertionError, match=f"messages.po lacks these sentences.*{sentence}"):
+        untranslated(f"<p>{sentence}</p>", "es", [sentence])

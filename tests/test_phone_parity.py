@@ -32,11 +32,12 @@ import pytest
 
 from referee.cards import Rank, Suit
 from referee.web import engine, phone
+from tests.sizes import examples
 
 ROOT = Path(__file__).resolve().parents[1]
 RUNNER = ROOT / "tests" / "phone" / "run_engine.cjs"
 LANGUAGES = ("en", "es", "pt", "vi")
-PER_KIND = 600  # four kinds: 2,400 random inputs, 600 in each language
+PER_KIND = examples(200, 600)  # four kinds: 800 random inputs, 200 in each language (the long run: 2,400)
 LIBRARY = tuple(".".join(p.relative_to(ROOT).with_suffix("").parts) for p in engine.library_files())
 DOCTESTED = (*(name.removesuffix(".__init__") for name in LIBRARY),  # the library's packages too
              "referee.web.numbers", "referee.web.house_rules")
@@ -389,7 +390,7 @@ def test_the_phone_and_the_server_give_the_same_verdicts_splits_and_doctests(eng
 
     # Whole rounds saved offline (judged on the phone while they wait to be sent): the phone
     # against the same function on CPython, outside Flask.
-    for i in range(200):
+    for i in range(examples(80, 200)):
         setup, _ = preview_setup(rng)
         players = int(setup["players"])
         dealt = Schedule(rules_of(setup["rules"])).cards_dealt(int(setup["number"]))

@@ -216,3 +216,10 @@ def test_the_card_notation_is_written_once_and_the_picker_is_given_it_when_built
     given = re.search(r"GRAMMAR\s*=\s*(\{.*?\});", served)
     assert given is not None, "picker.js is served without the card notation"
     assert json.loads(given.group(1)) == notation_for_javascript()
+
+
+def test_the_toy_writes_no_mechanical_route_of_its_own(app):
+    """The table page, each action and undo come from FollowedGame.routes: a game's package
+    writes its decide functions, not the routes around them."""
+    for endpoint in ("toy.table", "toy.play", "toy.undo"):
+        assert app.view_functions[endpoint].__module__ == "referee.web.tables", endpoint

@@ -25,6 +25,7 @@ from referee.tienlen import Setup as TienLenSetup
 from referee.tienlen_evening import Evening, EveningSetup
 from referee.tienlen_scores import FinishedGame
 from referee.web.games.tienlen.forms import read_game
+from tests.sizes import examples
 
 
 def typed(evening: Evening, form: dict[str, str]) -> FinishedGame | dict[str, object]:
@@ -289,7 +290,7 @@ def play_night(night: dict[str, object], expected: Expected) -> list[stats.Resul
     return [*stats.tienlen_sheet_results(evening), *stats.three_thirteen_results(sheet), *stats.trece_results(table)]
 
 
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(max_examples=examples(3, 8), deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(histories())
 def test_stats_agree_with_a_count_made_from_the_entries_over_fifty_evenings(nights: list[dict[str, object]]) -> None:
     expected = Expected()

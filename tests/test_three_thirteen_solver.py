@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from referee.cards import JOKER, AnyCard, Card, Rank, Suit, parse_cards
 from referee.three_thirteen import ThreeThirteenRules, best_split
 from tests.reference_three_thirteen import is_meld, reference_points, split_problems
+from tests.sizes import examples
 
 
 @st.composite
@@ -32,7 +33,7 @@ def hands(draw, max_size: int = 8):  # type: ignore[no-untyped-def]
     return [pool[i] for i in picks], wild, rules, decks
 
 
-@settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(800, 3000), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(hands())
 def test_best_split_leaves_as_few_points_as_the_exhaustive_reference(case):
     hand, wild, rules, decks = case
@@ -158,7 +159,7 @@ def deals(draw):  # type: ignore[no-untyped-def]
     return [pool[i] for i in picks], wild, rules, decks
 
 
-@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(500, 1500), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(deals())
 def test_a_wild_card_never_stands_for_a_card_the_decks_cannot_supply(case):
     hand, wild, rules, decks = case

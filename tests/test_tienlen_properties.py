@@ -26,6 +26,7 @@ from referee.tienlen import (
     replay,
 )
 from referee.tienlen_scores import finished_game_from_hand, score
+from tests.sizes import examples
 
 RANKS = "3 4 5 6 7 8 9 10 J Q K A 2".split()
 SUITS = "♠♣♦♥"
@@ -136,7 +137,7 @@ rules_st = st.builds(
 # -- properties --------------------------------------------------------------------------------
 
 
-@settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(600, 2000), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(play=combos(), table=combos(), rules=rules_st)
 def test_check_agrees_with_the_reference_implementation(play, table, rules):
     if set(play) & set(table):
@@ -163,7 +164,7 @@ def test_check_agrees_with_the_reference_implementation(play, table, rules):
     )
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(300, 500), deadline=None)
 @given(cards=combos(), rules=rules_st)
 def test_classify_agrees_with_the_reference_and_round_trips(cards, rules):
     kind = ref_kind(cards, rules.twos_in_sequences)
@@ -181,7 +182,7 @@ def test_classify_agrees_with_the_reference_and_round_trips(cards, rules):
     assert eval(repr(combo), namespace) == combo
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(300, 500), deadline=None)
 @given(a=combos(), b=combos(), rules=rules_st)
 def test_two_combinations_never_beat_each_other(a, b, rules):
     if set(a) & set(b):
@@ -229,7 +230,7 @@ def test_random_hands_replay_to_the_same_state_and_keep_the_invariants(data, pla
         assert hand.undo().log == hand.log[:-1]
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(30, 80), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), players=st.integers(2, 4), rules=rules_st)
 def test_a_followed_hand_gives_facts_that_every_count_check_accepts(data, players, rules):
     """Cards left, frozen seats and chops of a hand really played agree with each other

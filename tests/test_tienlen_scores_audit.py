@@ -55,6 +55,7 @@ from tests.audit_tienlen_scorer import (
     rank_of,
     score_account,
 )
+from tests.sizes import examples
 
 NAMES = ("An", "Bao", "Chi", "Dung")
 TABLE_SWITCHES = ("twos_in_sequences", "quad_beats_pair_of_twos", "quad_beats_three_pairs", "four_pairs_beat_quad",
@@ -94,7 +95,7 @@ def leftover_texts(acc: Account, players: int) -> list[str | None]:
     return [None if s == acc.winner else note(acc.held_at_out[s]) for s in range(players)]
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(25, 60))
 @given(seed=st.integers(0, 2**32), players=st.integers(2, 4), rules=table_rules, drawn=amounts)
 def test_a_followed_hand_scores_as_the_rules_say_every_way_it_is_entered(
         shared_app, seed: int, players: int, rules: TienLenRules, drawn: dict[str, Any]) -> None:
@@ -183,7 +184,7 @@ def refusals(response: Any) -> list[str]:
     return re.findall(r'-error"[^>]*>([^<]+)<', unescape(response.get_data(as_text=True)))
 
 
-@settings(max_examples=10)
+@settings(max_examples=examples(4, 10))
 @given(seed=st.integers(0, 2**32), players=st.integers(2, 4), rules=table_rules)
 def test_a_table_hand_scored_on_the_sheet_and_corrected_unchanged_keeps_the_rules_points(
         shared_app, seed: int, players: int, rules: TienLenRules) -> None:
@@ -261,7 +262,7 @@ def facts_form(facts: dict[str, Any], fields: list[tuple[str, str]]) -> dict[str
     return form
 
 
-@settings(max_examples=15)
+@settings(max_examples=examples(6, 15))
 @given(seed=st.integers(0, 2**32), players=st.integers(2, 4), rules=table_rules, drawn=amounts,
        with_order=st.booleans(), cards_entered=st.sampled_from(("leftover", "caught", "none")))
 def test_a_hand_typed_on_the_form_and_corrected_unchanged_keeps_the_rules_points(

@@ -30,6 +30,7 @@ from referee.tienlen_evening import Evening, EveningSetup
 from referee.tienlen_scores import FinishedGame, ScoreRules, finished_game_from_hand, score
 from referee.web.games.tienlen.forms import read_game, typed_from_facts
 from tests import tienlen_reference as ref
+from tests.sizes import examples
 
 NAMES = ("An", "Bao", "Chi", "Dung")
 DECK = sort_cards(" ".join(f"{r}{s}" for r in ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2")
@@ -147,7 +148,7 @@ def play_a_hand(data, players: int, rules: TienLenRules):  # type: ignore[no-unt
     return hand, deal, actions
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@settings(max_examples=examples(60, 200), deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(data=st.data(), players=st.integers(2, 4), rules=rules_st, places=st.booleans(),
        amounts=st.tuples(amount, amount, st.integers(1, 4), amount, amount, amount, amount, amount, amount, amount))
 def test_a_followed_hand_scores_the_same_from_the_table_by_hand_through_the_api_corrected_and_by_the_reference(
@@ -199,7 +200,7 @@ def test_a_followed_hand_scores_the_same_from_the_table_by_hand_through_the_api_
     assert list(evening.totals) == expected
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@settings(max_examples=examples(25, 60), deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(data=st.data(), players=st.integers(3, 4), rules=rules_st)
 def test_a_followed_play_on_hand_marks_each_bomb_that_fell_after_the_first_out(data, players, rules) -> None:  # type: ignore[no-untyped-def]
     hand, deal, actions = play_a_hand(data, players, dataclasses.replace(rules, play_on=True, instant_wins=False))

@@ -372,3 +372,25 @@ def test_the_frozen_amount_refusal_says_frozen_in_the_readers_language(code):
 
 def test_portuguese_quotes_are_brazilian():
     assert not [m.id for m in read_catalogue("pt") if "«" in _text(m.string)]
+
+
+def test_update_translations_runs_without_a_venv_and_guesses_nothing(tmp_path):
+    """scripts/update-translations in a copy without ``.venv`` (Babel from the Python it is given):
+    a new sentence one word off a translated one comes in untranslated, never as a fuzzy guess
+    borrowing the other sentence's translation (and its placeholders)."""
+    import shutil
+
+    for part in ("referee", "templates", "translations", "scripts"):
+        shutil.copytree(ROOT / part, tmp_path / part, ignore=shutil.ignore_patterns("__pycache__", "*.mo"))
+    shutil.copy(ROOT / "babel.cfg", tmp_path / "babel.cfg")
+    near = "The referee hit an internal error. Nothing was saved; try again later."
+    (tmp_path / "templates" / "near.html").write_text("{{ _('" + near + "') }}\n", encoding="utf-8")
+    done = subprocess.run(["scripts/update-translations"], cwd=tmp_path, capture_output=True, text=True,
+                          env={"PATH": "/usr/bin:/bin", "PYTHON": sys.executable}, timeout=240)
+    assert done.returncode == 0, done.stderr
+    from babel.messages.pofile import read_po
+
+    for code in LANGUAGES:
+        with open(tmp_path / "translations" / code / "LC_MESSAGES" / "messages.po", "rb") as f:
+            entry = read_po(f, locale=code).get(near)
+        assert entry is not None and not entry.fuzzy and not entry.string, (code, entry and entry.string)

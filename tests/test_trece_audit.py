@@ -24,6 +24,7 @@ from referee.trece import (
     check_play,
     replay,
 )
+from tests.sizes import examples
 
 ON = TreceRules(run_after_joker=True)
 OFF = TreceRules()
@@ -488,7 +489,7 @@ def view(game: State) -> tuple[object, ...]:
     return (game.counts, game.stock, game.pile, game.turn, game.demand, game.winner)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(20, 60), deadline=None)
 @given(st.data(), st.sampled_from(full_deck()), st.booleans())
 def test_random_games_follow_the_plain_model_step_by_step(data: st.DataObject, turned: Card, run_on: bool) -> None:
     rules = TreceRules(run_after_joker=run_on)

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from referee.cards import BLACK_JOKER, RED_JOKER, AnyCard, Card, Joker, Rank, Suit, full_deck
 from referee.trece import DECK_SIZE, IllegalActionError, Setup, State, TreceRules, check_play, replay
+from tests.sizes import examples
 
 DECK: tuple[AnyCard, ...] = (*full_deck(), RED_JOKER, BLACK_JOKER)
 # A small corner of the deck where kings, aces, queens and jokers meet, so runs are often legal.
@@ -62,7 +63,7 @@ def situations(draw: st.DrawFn) -> tuple[AnyCard, list[AnyCard], Suit | None, bo
     return top, play, must_follow, draw(st.booleans())
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=examples(250, 600), deadline=None)
 @given(situations())
 def test_check_play_agrees_with_a_plain_reimplementation_of_the_rules(
     case: tuple[AnyCard, list[AnyCard], Suit | None, bool],
@@ -119,7 +120,7 @@ def check_invariants(game: State) -> None:
         assert game.counts[game.winner] == 0  # type: ignore[index]
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(15, 40), deadline=None)
 @given(st.data(), st.booleans(), st.sampled_from(full_deck()))
 def test_random_games_conserve_54_cards_and_replay_to_the_same_state(
     data: st.DataObject, run_after_joker: bool, turned: Card

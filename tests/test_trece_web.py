@@ -466,7 +466,7 @@ def test_the_watch_page_shows_the_table_without_controls_and_polls(client):
     html = client.get(t.watch_url).get_data(as_text=True)
     assert 'data-top="K♥"' in html
     assert "data-action" not in html and "<form" not in html.split('id="table"')[1].split("</section>")[0]
-    assert f'hx-get="{t.watch_url}?since=1"' in html and 'hx-trigger="every 3s"' in html
+    assert f'hx-get="{t.watch_url}?since=1"' in html and 'hx-trigger="every 3s, sse:version"' in html
     assert 'id="keeper-link"' not in html
     # A poll at the current version costs nothing; after a change it gets the fresh table.
     assert client.get(t.watch_url, query_string={"since": 1}, headers=HX).status_code == 204

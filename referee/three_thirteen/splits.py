@@ -248,57 +248,91 @@ def _fix_labels(split: Split, decks: int, rules: ThreeThirteenRules) -> Split:
     wild card; when none can, the wild card stands for the rank's place in the run
     (:class:`RankOnly`).  A set's wild cards then stand for cards of its rank still
     to be had (suits the set lacks first), or for the rank alone.  Points never change.
+
+    >>> from referee.cards import parse_cards
+    >>> print(best_split(parse_cards("9d 5s 5h 9h 9s"), Rank.FIVE, decks=1))  # 9♣, then a 9 alone
+    9♠ 9♦ 9♥ 5♠(9♣) 5♥(9) | leftover: none, 0 points
+    >>> print(best_split(parse_cards("4h 6h 5d 5c 7h"), Rank.FIVE, decks=1))
+    4♥ 5♣(5♥) 6♥ 7♥ 5♦(8♥) | leftover: none, 0 points
     """
-    held = Counter(c for c in split.cards if isinstance(c, Card))
-    used: Counter[Card] = Counter()
-    cards = [list(m.cards) for m in split.melds]
-    faces: list[list[Face]] = [list(m.faces) for m in split.melds]
-    kinds = [m.kind for m in split.melds]
-    leftover = list(split.leftover)
+    labels = _Labels(split, decks)
+    for i, kind in enumerate(labels.kinds):
+        if kind == "run":
+            labels.name_run(i, rules)
+    for i, kind in enumerate(labels.kinds):
+        if kind == "set":
+            labels.name_set(i)
+    return labels.split(split.points, rules)
 
-    def room(card: Card) -> int:
-        return decks - held[card] - used[card]
 
-    for i, kind in enumerate(kinds):
-        if kind != "run":
-            continue
-        for j, (card, face) in enumerate(zip(cards[i], faces[i], strict=True)):
+class _Labels:
+    """The melds of a split being named (:func:`_fix_labels`): their cards and faces as lists,
+    the copies the hand holds and the copies the wild cards named so far stand for."""
+
+    def __init__(self, split: Split, decks: int) -> None:
+        self.decks = decks
+        self.held = Counter(c for c in split.cards if isinstance(c, Card))
+        self.used: Counter[Card] = Counter()
+        self.cards = [list(m.cards) for m in split.melds]
+        self.faces: list[list[Face]] = [list(m.faces) for m in split.melds]
+        self.kinds = [m.kind for m in split.melds]
+        self.leftover = list(split.leftover)
+
+    def room(self, card: Card) -> int:
+        """Copies of ``card`` the decks still have for a wild card to stand for.
+
+        >>> from referee.cards import parse_cards
+        >>> labels = _Labels(Split((), tuple(parse_cards("9h")), 9), decks=2)
+        >>> labels.room(Card.parse("9h")), labels.room(Card.parse("9s"))
+        (1, 2)
+        """
+        return self.decks - self.held[card] - self.used[card]
+
+    def name_run(self, i: int, rules: ThreeThirteenRules) -> None:
+        """Each wild card of run ``i`` stands for its card, or a held copy trades places with
+        it, or it stands for the rank's place alone."""
+        for j, (card, face) in enumerate(zip(self.cards[i], self.faces[i], strict=True)):
             if card == face or not isinstance(face, Card):
                 continue
-            if room(face) <= 0:
-                _trade(face, card, i, j, cards, faces, kinds, leftover, rules)
-            if cards[i][j] == face:
+            if self.room(face) <= 0:
+                _trade(face, card, i, j, self.cards, self.faces, self.kinds, self.leftover, rules)
+            if self.cards[i][j] == face:
                 continue
-            if room(face) > 0:
-                used[face] += 1
+            if self.room(face) > 0:
+                self.used[face] += 1
             else:  # every copy is held and none can trade places: the wild card fills the rank's place
-                faces[i][j] = RankOnly(face.rank)
-    for i, kind in enumerate(kinds):
-        if kind != "set":
-            continue
-        rank = faces[i][0].rank
-        naturals = sorted(c for c, f in zip(cards[i], faces[i], strict=True) if c == f and isinstance(c, Card))
-        wilds = [c for c, f in zip(cards[i], faces[i], strict=True) if c != f]
+                self.faces[i][j] = RankOnly(face.rank)
+
+    def name_set(self, i: int) -> None:
+        """Set ``i``'s naturals first, then each wild card naming a card of the rank still to be
+        had (the suits the set lacks first), or the rank alone."""
+        rank = self.faces[i][0].rank
+        pairs = list(zip(self.cards[i], self.faces[i], strict=True))
+        naturals = sorted(c for c, f in pairs if c == f and isinstance(c, Card))
         suits = [s for s in Suit if all(c.suit != s for c in naturals)]
         suits += [s for s in Suit if s not in suits]
-        new_cards: list[AnyCard] = list(naturals)
-        new_faces: list[Face] = list(naturals)
-        for w in wilds:
-            label: Face = RankOnly(rank)
-            for k, suit in enumerate(suits):
-                if room(Card(rank, suit)) > 0:
-                    label = Card(rank, suit)
-                    used[label] += 1
-                    suits.append(suits.pop(k))  # the next wild card tries another suit first
-                    break
-            new_cards.append(w)
-            new_faces.append(label)
-        cards[i], faces[i] = new_cards, new_faces
-    melds = tuple(Meld(k, tuple(c), tuple(f)) for k, c, f in zip(kinds, cards, faces, strict=True))
-    rest = _sorted(leftover)
-    points = sum(card_points(c, rules) for c in rest)
-    assert points == split.points, (points, split.points)
-    return Split(melds, rest, points)
+        self.cards[i], self.faces[i] = list(naturals), list(naturals)
+        for wild in (c for c, f in pairs if c != f):
+            self.cards[i].append(wild)
+            self.faces[i].append(self._set_label(rank, suits))
+
+    def _set_label(self, rank: Rank, suits: list[Suit]) -> Face:
+        """The card of ``rank`` a set's wild card stands for (the first suit with room; that suit
+        goes last for the next wild card), or the rank alone."""
+        for k, suit in enumerate(suits):
+            if self.room(Card(rank, suit)) > 0:
+                label = Card(rank, suit)
+                self.used[label] += 1
+                suits.append(suits.pop(k))
+                return label
+        return RankOnly(rank)
+
+    def split(self, points: int, rules: ThreeThirteenRules) -> Split:
+        melds = tuple(Meld(k, tuple(c), tuple(f)) for k, c, f in zip(self.kinds, self.cards, self.faces, strict=True))
+        rest = _sorted(self.leftover)
+        total = sum(card_points(c, rules) for c in rest)
+        assert total == points, (total, points)
+        return Split(melds, rest, total)
 
 
 def _trade(

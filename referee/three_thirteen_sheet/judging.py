@@ -7,7 +7,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from referee.cards import JOKER, AnyCard, NotationError, TooManyCopiesError, cards_of, check_copies
+from referee.cards import JOKER, AnyCard, NotationError, Rank, TooManyCopiesError, cards_of, check_copies
 from referee.errors import RefusedAction
 from referee.text import Message, message
 from referee.three_thirteen import (
@@ -142,68 +142,120 @@ def judge_round(
     ['Round 1 deals 3 cards; this hand has 2.', 'Points are a whole number from 0 to 999.']
     """
     schedule = Schedule(rules)
-    dealt = schedule.cards_dealt(round_number)
-    wild = schedule.wild_rank(round_number)
+    deal = _Deal(rules, round_number, schedule.cards_dealt(round_number), decks_for(players, rules))
     doubled = schedule.is_doubled(round_number)
-    factor = 2 if doubled else 1
-    decks = decks_for(players, rules)
     out_seats = frozenset(s for s in out if 0 <= s < players)
     texts = [(cards[s] if s < len(cards) else "").strip() for s in range(players)]
     typed = [str(points[s] if s < len(points) and points[s] is not None else "").strip() for s in range(players)]
     problems: dict[int, Message] = {}
     hands: dict[int, tuple[AnyCard, ...]] = {}
     for seat in range(players):
-        text, typed_points = texts[seat], typed[seat]
-        if text and typed_points:
-            problems[seat] = message("Enter the cards or the points, not both.")
-        elif not text:
-            if seat in out_seats:
-                problems[seat] = message("A player who went out enters the hand, so the referee can check it.")
-            elif not typed_points:
-                problems[seat] = message("Enter the cards left in the hand, or type the points.")
-            elif not _DIGITS.match(typed_points):
-                problems[seat] = message("Points are a whole number from 0 to {most}.", most=MAX_TYPED)
-        else:
-            read = _read_hand(text, decks, rules)
-            if isinstance(read, Message):
-                problems[seat] = read
-                continue
-            if len(read) != dealt:
-                problems[seat] = HandSizeError(read, dealt, round_number).reason
+        read = _read_entry(texts[seat], typed[seat], seat in out_seats, deal)
+        if isinstance(read, Message):
+            problems[seat] = read
+        elif isinstance(read, tuple):
             hands[seat] = read
-    # Cards the decks cannot hold that many times across the whole table.
+            if len(read) != deal.dealt:
+                problems[seat] = HandSizeError(read, deal.dealt, round_number).reason
+    problems.update(_copies_across_the_table(hands, problems, deal.decks))
+    factor = 2 if doubled else 1
+    wild = schedule.wild_rank(round_number)
+    seats = tuple(
+        _seat_verdict(SeatVerdict(seat, texts[seat], typed[seat], hands.get(seat)), problems.get(seat),
+                      seat in out_seats, deal, wild, factor)
+        for seat in range(players)
+    )
+    problem = None if out_seats else message("Mark who went out (at least one player).")
+    return RoundVerdict(round_number, out_seats, doubled, seats, problem)
+
+
+@dataclass(frozen=True, slots=True)
+class _Deal:
+    """What every seat of a round is judged against."""
+
+    rules: ThreeThirteenRules
+    round_number: int
+    dealt: int
+    decks: int
+
+
+def _read_entry(text: str, typed: str, out: bool, deal: _Deal) -> tuple[AnyCard, ...] | Message | None:
+    """One seat's entry: its cards (of any count: the count is checked after), the problem
+    with it, or ``None`` for typed points.
+
+    >>> deal = _Deal(ThreeThirteenRules(), 1, 3, 1)
+    >>> str(_read_entry("", "", True, deal))
+    'A player who went out enters the hand, so the referee can check it.'
+    >>> _read_entry("", "12", False, deal) is None, len(_read_entry("Ks Kh", "", False, deal))
+    (True, 2)
+    """
+    if text and typed:
+        return message("Enter the cards or the points, not both.")
+    if text:
+        return _read_hand(text, deal.decks, deal.rules)
+    if out:
+        return message("A player who went out enters the hand, so the referee can check it.")
+    if not typed:
+        return message("Enter the cards left in the hand, or type the points.")
+    if not _DIGITS.match(typed):
+        return message("Points are a whole number from 0 to {most}.", most=MAX_TYPED)
+    return None
+
+
+def _copies_across_the_table(
+    hands: dict[int, tuple[AnyCard, ...]], problems: dict[int, Message], decks: int
+) -> dict[int, Message]:
+    """The seats without a problem yet holding a card the decks cannot hold that many times
+    across the whole table, each with the sentence that says so.
+
+    >>> from referee.cards import cards_of
+    >>> found = _copies_across_the_table({0: cards_of("Ks 4d"), 1: cards_of("Ks 5d")}, {}, 1)
+    >>> sorted(found), str(found[0])
+    ([0, 1], 'K♠ is entered 2 times at this table, but the decks hold only 1')
+    """
     table = Counter(c for seat, held in hands.items() if seat not in problems for c in held)
+    found: dict[int, Message] = {}
     for card, count in table.items():
         limit = 2 * decks if card == JOKER else decks
-        if count > limit:
-            for seat, held in hands.items():
-                if card in held and seat not in problems:
-                    problems[seat] = message(
-                        "{card} is entered {count} times at this table, but the decks hold only {limit}",
-                        card=card, count=count, limit=limit,
-                    )
-    seats: list[SeatVerdict] = []
-    for seat in range(players):
-        hand = hands.get(seat)
-        base = SeatVerdict(seat, texts[seat], typed[seat], hand)
-        if seat in problems:
-            seats.append(_replace(base, problem=problems[seat]))
-        elif hand is None:
-            seats.append(_replace(base, score=int(typed[seat]) * factor))
-        elif seat in out_seats:
-            try:
-                claim = go_out(hand, round_number, rules, decks=decks)
-            except ImpossibleHandError as exc:
-                seats.append(_replace(base, split=exc.split, problem=exc.verdict))
-                continue
-            score = claim.split.points * factor + claim.penalty
-            reason = claim.reason if claim.penalty else None
-            seats.append(_replace(base, split=claim.split, penalty=claim.penalty, score=score, reason=reason))
-        else:
-            split = best_split(hand, wild, rules, decks=decks)
-            seats.append(_replace(base, split=split, score=split.points * factor))
-    problem = None if out_seats else message("Mark who went out (at least one player).")
-    return RoundVerdict(round_number, out_seats, doubled, tuple(seats), problem)
+        if count <= limit:
+            continue
+        for seat, held in hands.items():
+            if card in held and seat not in problems and seat not in found:  # the first card found says it
+                found[seat] = message(
+                    "{card} is entered {count} times at this table, but the decks hold only {limit}",
+                    card=card, count=count, limit=limit,
+                )
+    return found
+
+
+def _seat_verdict(base: SeatVerdict, problem: Message | None, out: bool, deal: _Deal, wild: Rank,
+                  factor: int) -> SeatVerdict:
+    """A seat's verdict: its problem, its typed points, its claim to have gone out judged, or
+    its hand's best split.
+
+    >>> from referee.cards import cards_of
+    >>> deal = _Deal(ThreeThirteenRules(), 1, 3, 1)
+    >>> seat = SeatVerdict(0, "Ks Kh Kd", "", cards_of("Ks Kh Kd"))
+    >>> _seat_verdict(seat, None, True, deal, Rank.THREE, 1).score
+    0
+    >>> _seat_verdict(SeatVerdict(1, "", "7", None), None, False, deal, Rank.THREE, 2).score
+    14
+    """
+    hand = base.hand
+    if problem is not None:
+        return _replace(base, problem=problem)
+    if hand is None:
+        return _replace(base, score=int(base.points) * factor)
+    if not out:
+        split = best_split(hand, wild, deal.rules, decks=deal.decks)
+        return _replace(base, split=split, score=split.points * factor)
+    try:
+        claim = go_out(hand, deal.round_number, deal.rules, decks=deal.decks)
+    except ImpossibleHandError as exc:
+        return _replace(base, split=exc.split, problem=exc.verdict)
+    reason = claim.reason if claim.penalty else None
+    return _replace(base, split=claim.split, penalty=claim.penalty, score=claim.split.points * factor + claim.penalty,
+                    reason=reason)
 
 
 def _replace(v: SeatVerdict, **changes: Any) -> SeatVerdict:

@@ -308,44 +308,8 @@ def classify(cards: CardsLike, rules: TienLenRules | None = None) -> Combination
         return _make(_SAME_RANK_KINDS[n], found)
     powers = sorted(rank_power(r) for r in counts)
     if n == 2:
-        if powers[1] - powers[0] == 1 and (rules.twos_in_sequences or Rank.TWO not in counts):
-            raise _reject(found, message("a sequence needs at least three cards"))
-        raise _reject(found, message("two cards of different ranks are not a pair"))
-    shape = set(counts.values())
-    if shape == {2}:
-        kind = Kind.DOUBLE_SEQUENCE
-        if Rank.TWO in counts:
-            raise _reject(found, message("a 2 can never be part of a double sequence"))
-    elif shape == {1}:
-        kind = Kind.SEQUENCE
-        if Rank.TWO in counts and not rules.twos_in_sequences:
-            raise _reject(found, message("a 2 can never be part of a sequence"))
-        if Rank.TWO in counts and Rank.THREE in counts and len(counts) < len(RANK_ORDER):
-            raise _reject(found, message("a sequence cannot wrap round from 2 to 3"))
-    else:
-        many = max(counts, key=lambda r: (counts[r], rank_power(r)))
-        if counts[many] >= 3:
-            raise _reject(found, message(
-                "{count} cards of rank {rank} fit no combination with other ranks",
-                count=counts[many],
-                rank=many.symbol,
-            ))
-        # Singles and pairs mixed: say what the player most likely meant.
-        singles = [r for r in counts if counts[r] == 1]
-        doubles = [r for r in counts if counts[r] == 2]
-        if len(singles) > len(doubles):
-            if Rank.TWO in counts and not rules.twos_in_sequences:
-                raise _reject(found, message("a 2 can never be part of a sequence"))
-            raise _reject(found, message(
-                "rank {rank} is there twice: a sequence needs one card of each rank",
-                rank=min(doubles, key=rank_power).symbol,
-            ))
-        if Rank.TWO in counts:
-            raise _reject(found, message("a 2 can never be part of a double sequence"))
-        raise _reject(found, message(
-            "rank {rank} is not paired: a double sequence needs two cards of every rank",
-            rank=min(singles, key=rank_power).symbol,
-        ))
+        raise _reject(found, _two_ranks(counts, powers, rules))
+    kind = _kind_of_shape(found, counts, rules)
     for low, high in pairwise(powers):
         if high != low + 1:
             raise _reject(found, message(
@@ -356,6 +320,70 @@ def classify(cards: CardsLike, rules: TienLenRules | None = None) -> Combination
     if kind is Kind.DOUBLE_SEQUENCE and len(counts) < 3:
         raise _reject(found, message("a double sequence needs at least three pairs"))
     return _make(kind, found)
+
+
+def _two_ranks(counts: Counter[Rank], powers: list[int], rules: TienLenRules) -> Message:
+    """Why two cards of two ranks are no combination.
+
+    >>> str(_two_ranks(Counter({Rank.FOUR: 1, Rank.FIVE: 1}), [1, 2], DEFAULT_RULES))
+    'a sequence needs at least three cards'
+    """
+    if powers[1] - powers[0] == 1 and (rules.twos_in_sequences or Rank.TWO not in counts):
+        return message("a sequence needs at least three cards")
+    return message("two cards of different ranks are not a pair")
+
+
+def _kind_of_shape(found: tuple[Card, ...], counts: Counter[Rank], rules: TienLenRules) -> Kind:
+    """A sequence (one card a rank) or a double sequence (two a rank) that may hold its ranks,
+    or the reason the cards' shape is neither (raised); the ranks' order is checked after.
+
+    >>> _kind_of_shape((), Counter({Rank.FOUR: 2, Rank.FIVE: 2}), DEFAULT_RULES)
+    <Kind.DOUBLE_SEQUENCE: 'double_sequence'>
+    """
+    shape = set(counts.values())
+    if shape == {2}:
+        if Rank.TWO in counts:
+            raise _reject(found, message("a 2 can never be part of a double sequence"))
+        return Kind.DOUBLE_SEQUENCE
+    if shape == {1}:
+        if Rank.TWO in counts and not rules.twos_in_sequences:
+            raise _reject(found, message("a 2 can never be part of a sequence"))
+        if Rank.TWO in counts and Rank.THREE in counts and len(counts) < len(RANK_ORDER):
+            raise _reject(found, message("a sequence cannot wrap round from 2 to 3"))
+        return Kind.SEQUENCE
+    raise _reject(found, _mixed_counts(counts, rules))
+
+
+def _mixed_counts(counts: Counter[Rank], rules: TienLenRules) -> Message:
+    """Ranks held a different number of times: say what the player most likely meant.
+
+    >>> str(_mixed_counts(Counter({Rank.FOUR: 2, Rank.FIVE: 1, Rank.SIX: 1}), DEFAULT_RULES))
+    'rank 4 is there twice: a sequence needs one card of each rank'
+    >>> str(_mixed_counts(Counter({Rank.FOUR: 3, Rank.FIVE: 1}), DEFAULT_RULES))
+    '3 cards of rank 4 fit no combination with other ranks'
+    """
+    many = max(counts, key=lambda r: (counts[r], rank_power(r)))
+    if counts[many] >= 3:
+        return message(
+            "{count} cards of rank {rank} fit no combination with other ranks",
+            count=counts[many],
+            rank=many.symbol,
+        )
+    singles = [r for r in counts if counts[r] == 1]
+    doubles = [r for r in counts if counts[r] == 2]
+    if len(singles) > len(doubles):
+        if Rank.TWO in counts and not rules.twos_in_sequences:
+            return message("a 2 can never be part of a sequence")
+        return message(
+            "rank {rank} is there twice: a sequence needs one card of each rank",
+            rank=min(doubles, key=rank_power).symbol,
+        )
+    if Rank.TWO in counts:
+        return message("a 2 can never be part of a double sequence")
+    return message(
+        "rank {rank} is not paired: a double sequence needs two cards of every rank",
+        rank=min(singles, key=rank_power).symbol,
+    )
 
 
 def _make(kind: Kind, cards: tuple[Card, ...]) -> Combination:

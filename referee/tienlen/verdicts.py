@@ -75,114 +75,222 @@ SWITCH_NAMES = TienLenRules.NAMES
 """Each switch's name, as the sentences that name a switch say it (the rules class's ``NAMES``)."""
 
 
-def _judge(play: Combination, table: Combination, rules: TienLenRules) -> tuple[bool, bool, Message]:
-    """(legal, bomb, reason) for ``play`` on a non-empty ``table``."""
-    pk, tk = play.kind, table.kind
-    quad, dseq = Kind.FOUR_OF_A_KIND, Kind.DOUBLE_SEQUENCE
-    if table.is_twos and tk is quad:
+Judged = tuple[bool, bool, Message]
+"""(legal, bomb, reason): a step's verdict of a play on the table."""
+
+_QUAD, _DSEQ = Kind.FOUR_OF_A_KIND, Kind.DOUBLE_SEQUENCE
+
+
+def _judge(play: Combination, table: Combination, rules: TienLenRules) -> Judged:
+    """(legal, bomb, reason) for ``play`` on a non-empty ``table``: the first of the steps below
+    that has a say (2s on the table, the bomb switches, another kind, another length), else the
+    higher top card decides.
+
+    >>> from referee.tienlen import parse_combination as c
+    >>> legal, bomb, reason = _judge(c("3s 3h 4s 4h 5s 5h"), c("2d"), DEFAULT_RULES)
+    >>> legal, bomb, str(reason)
+    (True, True, 'a double sequence of 3 pairs bombs a single 2')
+    >>> str(_judge(c("9s 9h"), c("8s 8h"), DEFAULT_RULES)[2])
+    'the highest card decides: 9♥ is higher than 8♥'
+    """
+    for step in (_on_twos, _quad_on_pairs, _pairs_on_quad, _other_kind, _other_length):
+        judged = step(play, table, rules)
+        if judged is not None:
+            return judged
+    return _higher(play, table)
+
+
+def _on_twos(play: Combination, table: Combination, rules: TienLenRules) -> Judged | None:
+    """2s on the table and another kind played: the bomb rows of RULES.md.
+
+    >>> from referee.tienlen import parse_combination as c
+    >>> str(_on_twos(c("5s 5h 5c 5d"), c("2s 2h 2c 2d"), DEFAULT_RULES)[2])
+    'nothing beats four 2s'
+    >>> _on_twos(c("5s 5h"), c("2d"), DEFAULT_RULES)[:2]
+    (False, False)
+    >>> _on_twos(c("2h"), c("2d"), DEFAULT_RULES) is None  # a single on a single 2: the same kind
+    True
+    """
+    if table.is_twos and table.kind is _QUAD:
         return False, False, message("nothing beats four 2s")
-    if table.is_twos and pk is not tk:
-        # The bomb rows of RULES.md.
-        if tk is Kind.SINGLE:
-            if pk is quad:
-                return True, True, message("four of a kind bombs a single 2")
-            if pk is dseq:
-                return True, True, message("a double sequence of {pairs} pairs bombs a single 2", pairs=play.pairs)
-            return False, False, message(
-                "a single 2 is beaten only by a higher 2, four of a kind "
-                "or a double sequence of 3 or more pairs"
-            )
-        if tk is Kind.PAIR:
-            if pk is dseq and play.pairs >= 4:
-                return True, True, message("a double sequence of {pairs} pairs beats a pair of 2s", pairs=play.pairs)
-            if pk is quad and rules.quad_beats_pair_of_twos:
-                return True, True, message(
-                    "four of a kind beats a pair of 2s (house rule “{switch}”)",
-                    switch=SWITCH_NAMES["quad_beats_pair_of_twos"],
-                )
-            if pk is quad:
-                return False, False, message(
-                    "four of a kind bombs only a single 2 (a pair of 2s needs house rule “{switch}”)",
-                    switch=SWITCH_NAMES["quad_beats_pair_of_twos"],
-                )
-            if pk is dseq:
-                return False, False, message(
-                    "a pair of 2s is beaten only by a double sequence of 4 or more pairs, not {pairs}",
-                    pairs=play.pairs,
-                )
-            if rules.quad_beats_pair_of_twos:
-                return False, False, message(
-                    "a pair of 2s is beaten only by a higher pair of 2s, four of a kind "
-                    "or a double sequence of 4 or more pairs"
-                )
-            return False, False, message(
-                "a pair of 2s is beaten only by a higher pair of 2s or a double sequence of 4 or more pairs"
-            )
-        # three 2s
-        if pk is dseq and play.pairs >= 5:
-            return True, True, message("a double sequence of {pairs} pairs beats three 2s", pairs=play.pairs)
-        if pk is dseq:
-            return False, False, message(
-                "three 2s are beaten only by a double sequence of 5 or more pairs, not {pairs}", pairs=play.pairs
-            )
-        return False, False, message("three 2s are beaten only by a double sequence of 5 or more pairs")
-    if pk is quad and tk is dseq:
-        switch = SWITCH_NAMES["quad_beats_three_pairs"]
-        if table.pairs != 3:
-            # No switch makes this legal: name none.
-            return False, False, message(
-                "four of a kind does not beat a double sequence of {pairs} pairs", pairs=table.pairs
-            )
-        if not rules.quad_beats_three_pairs:
-            return False, False, message(
-                "four of a kind beats a double sequence of 3 pairs only with house rule “{switch}”", switch=switch
-            )
-        return True, True, message(
-            "four of a kind beats a double sequence of 3 pairs (house rule “{switch}”)", switch=switch
+    if not table.is_twos or play.kind is table.kind:
+        return None
+    if table.kind is Kind.SINGLE:
+        return _on_a_single_two(play)
+    if table.kind is Kind.PAIR:
+        return _on_a_pair_of_twos(play, rules)
+    return _on_three_twos(play)
+
+
+def _on_a_single_two(play: Combination) -> Judged:
+    """
+    >>> from referee.tienlen import parse_combination as c
+    >>> str(_on_a_single_two(c("5s 5h 5c 5d"))[2])
+    'four of a kind bombs a single 2'
+    """
+    if play.kind is _QUAD:
+        return True, True, message("four of a kind bombs a single 2")
+    if play.kind is _DSEQ:
+        return True, True, message("a double sequence of {pairs} pairs bombs a single 2", pairs=play.pairs)
+    return False, False, message(
+        "a single 2 is beaten only by a higher 2, four of a kind "
+        "or a double sequence of 3 or more pairs"
+    )
+
+
+def _on_a_pair_of_twos(play: Combination, rules: TienLenRules) -> Judged:
+    """
+    >>> from referee.tienlen import parse_combination as c
+    >>> _on_a_pair_of_twos(c("3s 3h 4s 4h 5s 5h 6s 6h"), DEFAULT_RULES)[:2]
+    (True, True)
+    >>> _on_a_pair_of_twos(c("5s 5h 5c 5d"), DEFAULT_RULES)[:2]
+    (False, False)
+    >>> _on_a_pair_of_twos(c("5s 5h 5c 5d"), TienLenRules(quad_beats_pair_of_twos=True))[:2]
+    (True, True)
+    """
+    if play.kind is _DSEQ and play.pairs >= 4:
+        return True, True, message("a double sequence of {pairs} pairs beats a pair of 2s", pairs=play.pairs)
+    switch = SWITCH_NAMES["quad_beats_pair_of_twos"]
+    if play.kind is _QUAD and rules.quad_beats_pair_of_twos:
+        return True, True, message("four of a kind beats a pair of 2s (house rule “{switch}”)", switch=switch)
+    if play.kind is _QUAD:
+        return False, False, message(
+            "four of a kind bombs only a single 2 (a pair of 2s needs house rule “{switch}”)", switch=switch
         )
-    if pk is dseq and tk is quad:
-        switch = SWITCH_NAMES["four_pairs_beat_quad"]
-        if play.pairs < 4:
-            # No switch makes this legal: name none.
-            return False, False, message("only a double sequence of 4 or more pairs beats four of a kind")
-        if not rules.four_pairs_beat_quad:
-            return False, False, message(
-                "a double sequence of {pairs} pairs beats four of a kind only with house rule “{switch}”",
-                pairs=play.pairs,
-                switch=switch,
-            )
-        return True, True, message(
-            "a double sequence of {pairs} pairs beats four of a kind (house rule “{switch}”)",
+    if play.kind is _DSEQ:
+        return False, False, message(
+            "a pair of 2s is beaten only by a double sequence of 4 or more pairs, not {pairs}", pairs=play.pairs
+        )
+    if rules.quad_beats_pair_of_twos:
+        return False, False, message(
+            "a pair of 2s is beaten only by a higher pair of 2s, four of a kind "
+            "or a double sequence of 4 or more pairs"
+        )
+    return False, False, message(
+        "a pair of 2s is beaten only by a higher pair of 2s or a double sequence of 4 or more pairs"
+    )
+
+
+def _on_three_twos(play: Combination) -> Judged:
+    """
+    >>> from referee.tienlen import parse_combination as c
+    >>> str(_on_three_twos(c("3s 3h 4s 4h 5s 5h 6s 6h"))[2])
+    'three 2s are beaten only by a double sequence of 5 or more pairs, not 4'
+    """
+    if play.kind is _DSEQ and play.pairs >= 5:
+        return True, True, message("a double sequence of {pairs} pairs beats three 2s", pairs=play.pairs)
+    if play.kind is _DSEQ:
+        return False, False, message(
+            "three 2s are beaten only by a double sequence of 5 or more pairs, not {pairs}", pairs=play.pairs
+        )
+    return False, False, message("three 2s are beaten only by a double sequence of 5 or more pairs")
+
+
+def _quad_on_pairs(play: Combination, table: Combination, rules: TienLenRules) -> Judged | None:
+    """Four of a kind on a double sequence (switch ``quad_beats_three_pairs``).
+
+    >>> from referee.tienlen import parse_combination as c
+    >>> three_pairs = c("3s 3h 4s 4h 5s 5h")
+    >>> _quad_on_pairs(c("9s 9h 9c 9d"), three_pairs, TienLenRules(quad_beats_three_pairs=True))[:2]
+    (True, True)
+    >>> _quad_on_pairs(c("9s 9h 9c 9d"), three_pairs, DEFAULT_RULES)[:2]
+    (False, False)
+    """
+    if not (play.kind is _QUAD and table.kind is _DSEQ):
+        return None
+    switch = SWITCH_NAMES["quad_beats_three_pairs"]
+    if table.pairs != 3:
+        # No switch makes this legal: name none.
+        return False, False, message("four of a kind does not beat a double sequence of {pairs} pairs",
+                                     pairs=table.pairs)
+    if not rules.quad_beats_three_pairs:
+        return False, False, message(
+            "four of a kind beats a double sequence of 3 pairs only with house rule “{switch}”", switch=switch
+        )
+    return True, True, message("four of a kind beats a double sequence of 3 pairs (house rule “{switch}”)",
+                               switch=switch)
+
+
+def _pairs_on_quad(play: Combination, table: Combination, rules: TienLenRules) -> Judged | None:
+    """A double sequence on four of a kind (switch ``four_pairs_beat_quad``).
+
+    >>> from referee.tienlen import parse_combination as c
+    >>> str(_pairs_on_quad(c("3s 3h 4s 4h 5s 5h"), c("9s 9h 9c 9d"), DEFAULT_RULES)[2])
+    'only a double sequence of 4 or more pairs beats four of a kind'
+    """
+    if not (play.kind is _DSEQ and table.kind is _QUAD):
+        return None
+    switch = SWITCH_NAMES["four_pairs_beat_quad"]
+    if play.pairs < 4:
+        # No switch makes this legal: name none.
+        return False, False, message("only a double sequence of 4 or more pairs beats four of a kind")
+    if not rules.four_pairs_beat_quad:
+        return False, False, message(
+            "a double sequence of {pairs} pairs beats four of a kind only with house rule “{switch}”",
             pairs=play.pairs,
             switch=switch,
         )
-    if pk is not tk:
-        if tk is quad and rules.four_pairs_beat_quad:
-            return False, False, message(
-                "four of a kind is beaten only by a higher four of a kind or a double sequence "
-                "of 4 or more pairs"
-            )
-        if tk is dseq and table.pairs == 3 and rules.quad_beats_three_pairs:
-            return False, False, message(
-                "a double sequence of 3 pairs is beaten only by a higher double sequence of 3 pairs "
-                "or four of a kind"
-            )
-        return False, False, _MUST_MATCH[tk]
-    if play.length != table.length:
-        if tk is Kind.SEQUENCE:
-            return False, False, message(
-                "a sequence must be beaten by a sequence of the same length: {play} cards on {table}",
-                play=play.length,
-                table=table.length,
-            )
+    return True, True, message(
+        "a double sequence of {pairs} pairs beats four of a kind (house rule “{switch}”)",
+        pairs=play.pairs,
+        switch=switch,
+    )
+
+
+def _other_kind(play: Combination, table: Combination, rules: TienLenRules) -> Judged | None:
+    """Another kind than the table's, no bomb: refused, naming what would beat it.
+
+    >>> from referee.tienlen import parse_combination as c
+    >>> str(_other_kind(c("3s 3h"), c("9h"), DEFAULT_RULES)[2])
+    'a single card must be beaten by a single card'
+    """
+    if play.kind is table.kind:
+        return None
+    if table.kind is _QUAD and rules.four_pairs_beat_quad:
         return False, False, message(
-            "a double sequence must be beaten by a double sequence of the same length: {play} pairs on {table}",
-            play=play.pairs,
-            table=table.pairs,
+            "four of a kind is beaten only by a higher four of a kind or a double sequence "
+            "of 4 or more pairs"
         )
+    if table.kind is _DSEQ and table.pairs == 3 and rules.quad_beats_three_pairs:
+        return False, False, message(
+            "a double sequence of 3 pairs is beaten only by a higher double sequence of 3 pairs "
+            "or four of a kind"
+        )
+    return False, False, _MUST_MATCH[table.kind]
+
+
+def _other_length(play: Combination, table: Combination, rules: TienLenRules) -> Judged | None:
+    """The same kind of another length (sequences and double sequences).
+
+    >>> from referee.tienlen import parse_combination as c
+    >>> str(_other_length(c("3s 4h 5s 6d"), c("7s 8h 9s"), DEFAULT_RULES)[2])
+    'a sequence must be beaten by a sequence of the same length: 4 cards on 3'
+    """
+    if play.length == table.length:
+        return None
+    if table.kind is Kind.SEQUENCE:
+        return False, False, message(
+            "a sequence must be beaten by a sequence of the same length: {play} cards on {table}",
+            play=play.length,
+            table=table.length,
+        )
+    return False, False, message(
+        "a double sequence must be beaten by a double sequence of the same length: {play} pairs on {table}",
+        play=play.pairs,
+        table=table.pairs,
+    )
+
+
+def _higher(play: Combination, table: Combination) -> Judged:
+    """One kind and size: the higher top card wins.
+
+    >>> from referee.tienlen import parse_combination as c
+    >>> str(_higher(c("8s"), c("8h"))[2])
+    '8♠ is lower than 8♥'
+    """
     # Each template is a literal so that pybabel extracts it for translators.
     higher = card_power(play.top) > card_power(table.top)
-    if tk is Kind.SINGLE:
+    if table.kind is Kind.SINGLE:
         if higher:
             return True, False, message("{play} is higher than {table}", play=play.top, table=table.top)
         return False, False, message("{play} is lower than {table}", play=play.top, table=table.top)

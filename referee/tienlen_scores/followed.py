@@ -51,60 +51,99 @@ def finished_game_from_hand(
     names = hand.players
     winner = hand.winner
     assert winner is not None and hand.cards_left_at_first_out is not None
-    left = hand.cards_left_at_first_out
-    if hand.instant_win is not None:  # the declarer wins without playing: scored as out, the others hold 13
+    instant = hand.instant_win is not None
+    if instant:  # the declarer wins without playing: scored as out, the others hold 13
         left = tuple(0 if s == winner else HAND_SIZE for s in range(len(names)))
+    else:
+        left = hand.cards_left_at_first_out
     # With play_on the order is known once everyone is placed (until then, places cannot be scored).
-    order: tuple[int, ...] | None = tuple(hand.finishing_order) if hand.rules.play_on and hand.over else None
-    if hand.instant_win is not None:
-        order = None
-    silent = set(hand.no_card_at_first_out or ())
-    cleaned: list[tuple[Card, ...] | None] | None = None
-    if leftover is not None:
-        if len(leftover) != len(names):
-            raise CardsLeftError(message("leftover needs one entry per player: {n}, not {count}",
-                                         n=len(names), count=len(leftover)))
-        cleaned = []
-        before = hand.played - {c for later in hand.played_after_first_out for c in later}
-        for seat, value in enumerate(leftover):
-            if value is None or (isinstance(value, str) and not value.strip()):
-                cleaned.append(None)
-                continue
-            who = names[seat]
-            cards = read_cards(value, message("{player}'s leftover cards", player=who), seat)
-            for card in cards:
-                later_by = next((s for s, c in enumerate(hand.played_after_first_out) if card in c), None)
-                if card in before or (later_by is not None and later_by != seat):
-                    raise PlayedCardError(card, message(
-                        "{card} has already been played: it cannot be among {player}'s leftover cards",
-                        card=card, player=who), seat=seat)
-                if card in hand.not_dealt:
-                    raise PlayedCardError(card, message(
-                        "{card} was not dealt (the lowest card dealt is {lowest}): it cannot be among "
-                        "{player}'s leftover cards", card=card, lowest=hand.setup.lowest_card, player=who), seat=seat)
-            for card in hand.played_after_first_out[seat]:
-                if card not in cards:
-                    raise PlayedCardError(card, message(
-                        "{player} played {card} after {winner} went out, so it is among {player}'s leftover cards",
-                        player=who, card=card, winner=names[winner]), seat=seat)
-            cleaned.append(cards)
-    caught_cards: list[tuple[Card, ...] | None] | None = None
+    order = tuple(hand.finishing_order) if hand.rules.play_on and hand.over and not instant else None
+    cleaned = _leftover_from_hand(hand, leftover) if leftover is not None else None
     with about("caught"):
         caught_cards = _caught_from_hand(hand, caught)
-    frozen = tuple(s in silent for s in range(len(names)))
-    early, fallen = steps_before_first_out(hand), 0
-    after_out: list[tuple[bool, ...]] = []
-    for chain in hand.chops:  # in the order the bombs fell
-        after_out.append(tuple(fallen + i >= early for i in range(len(chain))))
-        fallen += len(chain)
+    silent = set(hand.no_card_at_first_out or ())
+    after_out = _after_out(hand)
     return FinishedGame(
         players=len(names), winner=winner, cards_left=left, order=order,
         leftover=tuple(cleaned) if cleaned is not None else None,
-        frozen=frozen if hand.instant_win is None else None,
+        frozen=None if instant else tuple(s in silent for s in range(len(names))),
         chops=tuple(hand.chops), instant_win=hand.instant_win.seat if hand.instant_win else None, names=names,
         caught=tuple(caught_cards) if caught_cards is not None else None,
         after_out=tuple(after_out) if any(any(a) for a in after_out) else None,
     )
+
+
+def _leftover_from_hand(hand: Hand, leftover: Sequence[str | Iterable[Card] | None]) -> list[tuple[Card, ...] | None]:
+    """The leftover cards per seat (``None`` where none were typed), each seat's checked
+    against the plays (:func:`_check_leftover`).
+
+    >>> from referee.tienlen import Setup
+    >>> h = Hand(Setup(("An", "Bao"), opening=False))
+    >>> _leftover_from_hand(h, ["3s"])
+    Traceback (most recent call last):
+    ...
+    referee.tienlen_scores.CardsLeftError: leftover needs one entry per player: 2, not 1
+    """
+    names = hand.players
+    if len(leftover) != len(names):
+        raise CardsLeftError(message("leftover needs one entry per player: {n}, not {count}",
+                                     n=len(names), count=len(leftover)))
+    cleaned: list[tuple[Card, ...] | None] = []
+    before = hand.played - {c for later in hand.played_after_first_out for c in later}
+    for seat, value in enumerate(leftover):
+        if value is None or (isinstance(value, str) and not value.strip()):
+            cleaned.append(None)
+            continue
+        cards = read_cards(value, message("{player}'s leftover cards", player=names[seat]), seat)
+        _check_leftover(hand, seat, cards, before)
+        cleaned.append(cards)
+    return cleaned
+
+
+def _check_leftover(hand: Hand, seat: int, cards: tuple[Card, ...], before: set[Card] | frozenset[Card]) -> None:
+    """Refuse a seat's leftover cards that hold a card played before the first out (``before``)
+    or by another seat after it, or one not dealt, or that lack a card the seat played after it.
+
+    >>> from referee.cards import cards_of
+    >>> from referee.tienlen import Setup
+    >>> h = Hand(Setup(("An", "Bao"), opening=False))
+    >>> _ = h.play(0, "3s 4s 5s")
+    >>> _check_leftover(h, 1, cards_of("4s 9h"), h.played)
+    Traceback (most recent call last):
+    ...
+    referee.tienlen_scores.PlayedCardError: 4♠ has already been played: it cannot be among Bao's leftover cards
+    """
+    names, who = hand.players, hand.players[seat]
+    for card in cards:
+        later_by = next((s for s, c in enumerate(hand.played_after_first_out) if card in c), None)
+        if card in before or (later_by is not None and later_by != seat):
+            raise PlayedCardError(card, message(
+                "{card} has already been played: it cannot be among {player}'s leftover cards",
+                card=card, player=who), seat=seat)
+        if card in hand.not_dealt:
+            raise PlayedCardError(card, message(
+                "{card} was not dealt (the lowest card dealt is {lowest}): it cannot be among "
+                "{player}'s leftover cards", card=card, lowest=hand.setup.lowest_card, player=who), seat=seat)
+    for card in hand.played_after_first_out[seat]:
+        if card not in cards:
+            raise PlayedCardError(card, message(
+                "{player} played {card} after {winner} went out, so it is among {player}'s leftover cards",
+                player=who, card=card, winner=names[hand.winner] if hand.winner is not None else ""), seat=seat)
+
+
+def _after_out(hand: Hand) -> list[tuple[bool, ...]]:
+    """Per chop chain (in the order the bombs fell), which of its bombs fell after the first out.
+
+    >>> from referee.tienlen import Setup
+    >>> _after_out(Hand(Setup(("An", "Bao"), opening=False)))
+    []
+    """
+    early, fallen = steps_before_first_out(hand), 0
+    after_out: list[tuple[bool, ...]] = []
+    for chain in hand.chops:
+        after_out.append(tuple(fallen + i >= early for i in range(len(chain))))
+        fallen += len(chain)
+    return after_out
 
 
 def steps_before_first_out(hand: Hand) -> int:

@@ -127,6 +127,24 @@ def score(game: FinishedGame, rules: ScoreRules = DEFAULT_SCORE_RULES) -> Score:
     >>> score(placed, ScoreRules(score_by="places", play_on=True, first_stake=0)).points
     (-1, 0, 0, 1)
     """
+    _check_scorable(game, rules)
+    if game.instant_win is not None:
+        items = [Payment(seat, game.winner, rules.instant_stake, "instant") for seat in game.losers]
+    else:
+        result = _by_cards if rules.score_by == "cards" else _by_places
+        items = [*result(game, rules), *_caught(game, rules), *_chopped(game, rules)]
+    return _total(game.players, [p for p in items if p.points])
+
+
+def _check_scorable(game: FinishedGame, rules: ScoreRules) -> None:
+    """Refuse a game these rules cannot score: places without the order, an instant win with
+    ``instant_wins`` off, a bomb after the first out with ``play_on`` off.
+
+    >>> _check_scorable(FinishedGame(players=2, winner=1, cards_left=(4, 0)), ScoreRules(score_by="places", play_on=True))
+    Traceback (most recent call last):
+    ...
+    referee.tienlen_scores.OrderError: score_by places needs the finishing order
+    """
     if rules.score_by == "places" and game.order is None and game.instant_win is None:
         raise OrderError(message("score_by places needs the finishing order"))
     if game.instant_win is not None and not rules.instant_wins:
@@ -134,61 +152,96 @@ def score(game: FinishedGame, rules: ScoreRules = DEFAULT_SCORE_RULES) -> Score:
     if game.late_chops and not rules.play_on:
         raise ChopChainError(message("a bomb fell after {winner} went out, but play_on is off: the hand ended then",
                                      winner=who(game.winner, game.names)))
-    payments: list[Payment] = []
 
-    def pay(payment: Payment) -> None:
-        if payment.points:
-            payments.append(payment)
 
-    winner = game.winner
-    if game.instant_win is not None:
-        for seat in game.losers:
-            pay(Payment(seat, winner, rules.instant_stake, "instant"))
-        return _total(game.players, payments)
+def _by_cards(game: FinishedGame, rules: ScoreRules) -> list[Payment]:
+    """``score_by`` cards: each loser pays the winner a point a card left (``frozen`` times that
+    when they had played nothing).
+
+    >>> game = FinishedGame(players=3, winner=0, cards_left=(0, 13, 2))  # seat 1 played nothing
+    >>> [(p.payer, p.points, p.item) for p in _by_cards(game, DEFAULT_SCORE_RULES)]
+    [(1, 26, 'frozen'), (2, 2, 'cards')]
+    """
     frozen = set(game.frozen_seats)
-    if rules.score_by == "cards":
-        for seat in game.losers:
-            left = game.cards_left[seat]
-            if seat in frozen:
-                pay(Payment(seat, winner, rules.frozen * left, "frozen", count=left))
-            else:
-                pay(Payment(seat, winner, left, "cards", count=left))
-    else:
-        assert game.order is not None
-        for seat in game.order:
-            if seat in frozen:
-                stake = rules.first_stake
-                pay(Payment(seat, winner, rules.frozen * stake, "frozen", count=stake))
-        others = [s for s in game.order if s not in frozen]
-        if len(others) >= 2:
-            # The last of the others may have finished ahead of a frozen player: the sentence says where.
-            at = game.order.index(others[-1]) + 1
-            pay(Payment(others[-1], others[0], rules.first_stake, "places", place=1,
-                        count=0 if at == game.players else at))
-        if len(others) == 4:
-            pay(Payment(others[2], others[1], rules.second_stake, "places", place=2))
-    if game.leftover is not None or game.caught is not None:
-        for seat in game.losers:
-            hand = game.scoring_hand(seat)
-            if hand is None:
-                continue
-            cards = hand[0]
-            twos = tuple(c for c in cards if c.rank is Rank.TWO)
-            owed = sum(rules.two_left_red if c.is_red else rules.two_left_black for c in twos)
-            pay(Payment(seat, winner, owed, "caught", cards=twos))
-            for bomb in bombs_in(cards):
-                pay(Payment(seat, winner, rules.bomb_left, "caught", count=1, cards=bomb))
+    paid = []
+    for seat in game.losers:
+        left = game.cards_left[seat]
+        if seat in frozen:
+            paid.append(Payment(seat, game.winner, rules.frozen * left, "frozen", count=left))
+        else:
+            paid.append(Payment(seat, game.winner, left, "cards", count=left))
+    return paid
+
+
+def _by_places(game: FinishedGame, rules: ScoreRules) -> list[Payment]:
+    """``score_by`` places: each frozen player pays the first, then the first of the others wins
+    ``first_stake`` from the last of them (and the second ``second_stake`` from the third of four).
+
+    >>> placed = FinishedGame(players=4, winner=2, cards_left=(3, 5, 0, 1), order=(2, 3, 0, 1))
+    >>> [(p.payer, p.payee, p.points) for p in _by_places(placed, ScoreRules(score_by="places", play_on=True))]
+    [(1, 2, 2), (0, 3, 1)]
+    """
+    assert game.order is not None
+    frozen = set(game.frozen_seats)
+    paid = [Payment(seat, game.winner, rules.frozen * rules.first_stake, "frozen", count=rules.first_stake)
+            for seat in game.order if seat in frozen]
+    others = [s for s in game.order if s not in frozen]
+    if len(others) >= 2:
+        # The last of the others may have finished ahead of a frozen player: the sentence says where.
+        at = game.order.index(others[-1]) + 1
+        paid.append(Payment(others[-1], others[0], rules.first_stake, "places", place=1,
+                            count=0 if at == game.players else at))
+    if len(others) == 4:
+        paid.append(Payment(others[2], others[1], rules.second_stake, "places", place=2))
+    return paid
+
+
+def _caught(game: FinishedGame, rules: ScoreRules) -> list[Payment]:
+    """Caught holding: the 2s and bombs each loser's leftover (or caught) cards hold, paid to
+    the winner; nothing when no cards were entered.
+
+    >>> game = FinishedGame(players=2, winner=1, cards_left=(2, 0), leftover=("2h 2s", None))
+    >>> [(p.points, p.item) for p in _caught(game, DEFAULT_SCORE_RULES)]
+    [(3, 'caught')]
+    """
+    if game.leftover is None and game.caught is None:
+        return []
+    paid = []
+    for seat in game.losers:
+        hand = game.scoring_hand(seat)
+        if hand is None:
+            continue
+        cards = hand[0]
+        twos = tuple(c for c in cards if c.rank is Rank.TWO)
+        owed = sum(rules.two_left_red if c.is_red else rules.two_left_black for c in twos)
+        paid.append(Payment(seat, game.winner, owed, "caught", cards=twos))
+        paid += [Payment(seat, game.winner, rules.bomb_left, "caught", count=1, cards=bomb) for bomb in bombs_in(cards)]
+    return paid
+
+
+def _chopped(game: FinishedGame, rules: ScoreRules) -> list[Payment]:
+    """Each chop chain: the 2s' player pays the first bomber per 2, then each beaten bomb's player
+    pays ``chop_bomb`` plus everything the beaten bomb had won.
+
+    >>> from referee.tienlen.actions import Chop
+    >>> from referee.cards import cards_of
+    >>> game = FinishedGame(players=3, winner=0, cards_left=(0, 4, 5),
+    ...                     chops=((Chop(by=2, on=1, twos=cards_of("2h")), Chop(by=0, on=2)),))
+    >>> [(p.payer, p.payee, p.points) for p in _chopped(game, DEFAULT_SCORE_RULES)]
+    [(1, 2, 2), (2, 0, 4)]
+    """
+    paid = []
     for chain in game.chops:
         won = 0
         for i, step in enumerate(chain):
             if i == 0 and step.twos:
                 points = sum(rules.chop_red if c.is_red else rules.chop_black for c in step.twos)
-                pay(Payment(step.on, step.by, points, "chop", cards=step.twos))
+                paid.append(Payment(step.on, step.by, points, "chop", cards=step.twos))
             else:
                 points = rules.chop_bomb + won
-                pay(Payment(step.on, step.by, points, "chop", passed_on=won))
+                paid.append(Payment(step.on, step.by, points, "chop", passed_on=won))
             won = points
-    return _total(game.players, payments)
+    return paid
 
 
 def _total(players: int, payments: list[Payment]) -> Score:

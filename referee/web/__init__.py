@@ -28,6 +28,7 @@ from referee.web import (
     guard,
     i18n,
     limits,
+    live,
     logs,
     names,
     offline,
@@ -116,6 +117,7 @@ def init_app(app: Flask) -> None:
     app.register_error_handler(DBAPIError, _database_error)
     app.register_error_handler(PoolTimeout, _database_error)
     app.register_error_handler(Exception, _server_error)
+    live.init_app(app)  # every followed page's event stream (after every game's routes)
     quick_poll.init_app(app)  # after every route and hook: its unchanged polls answer as they would
     threads.init_app(app)  # a thread kept for static files, /sw.js and the offline page (PostgreSQL)
     # Outermost: the path each log line of a request shows, tokens cut by their place in the route.

@@ -77,6 +77,8 @@ class Build:
 
 HTMX = NODE_MODULES / "htmx.org" / "dist" / "htmx.min.js"
 """htmx, from npm (``htmx.org``, pinned in package-lock.json like Workbox and Pyodide)."""
+HTMX_SSE = NODE_MODULES / "htmx-ext-sse" / "dist" / "sse.min.js"
+"""htmx's own SSE extension (``htmx-ext-sse``, pinned beside it): the followed pages' event streams."""
 
 
 def sources() -> dict[str, Path]:
@@ -87,6 +89,8 @@ def sources() -> dict[str, Path]:
             found[path.relative_to(STATIC).as_posix()] = path
     if HTMX.exists():
         found["vendor/htmx.min.js"] = HTMX
+    if HTMX_SSE.exists():
+        found["vendor/htmx-ext-sse.min.js"] = HTMX_SSE
     for module in WORKBOX_MODULES:
         lib = NODE_MODULES / f"workbox-{module}" / "build" / f"workbox-{module}.prod.js"
         if lib.exists():

@@ -44,7 +44,11 @@ class Said:
 
 
 class NotThisMove(ValueError):
-    """A move the phone does not judge (an unknown action or seat): the server answers it."""
+    """A move the phone does not judge (an unknown action or seat): the server answers it.
+
+    Not a refusal (:class:`~referee.errors.RefereeError`): nobody is told "no" by it.  It tells the
+    phone's engine to step aside, and the same form goes to the server, whose answer (a 400 for a
+    form it cannot read) is the one the player sees."""
 
 
 def read_cards(

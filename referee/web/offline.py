@@ -51,7 +51,7 @@ def manifest() -> Response:
 
 # What every page loads: precached when the worker installs (kept small: the worker takes over,
 # and the phone's own scripts come, once it has installed).
-SHELL = ("css/app.css", "vendor/htmx.min.js", "js/picker.js", "js/app.js", "js/phone-games.js",
+SHELL = ("css/app.css", "vendor/htmx.min.js", "vendor/htmx-ext-sse.min.js", "js/live.js", "js/picker.js", "js/app.js", "js/phone-games.js",
          "js/offline-start.js", "js/home-games.js", "icon.svg")
 
 

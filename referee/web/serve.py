@@ -20,6 +20,10 @@ that follow games by polling every 3 s, measured with ``tests/bench_room.py`` (d
   the app's, said from ``Content-Length`` before the body is read.
 * ``channel_timeout`` :data:`IDLE_SECONDS`: a phone that went to sleep has its connection closed
   after this long; the next poll opens a new one.
+* event streams (``referee/web/live.py``): waitress gives each request one of its threads until
+  the answer ends, and a stream does not end.  :func:`live_dispatcher`
+  hands a stream's request, with its socket, to the app's hub (one thread for every stream)
+  before a thread takes it: the threads stay for the short requests.
 * the interpreter's thread switch interval :data:`SWITCH_SECONDS` (Python's default is 5 ms):
   a short answer (an unchanged poll costs about 0.1 ms) waits at most this long behind a thread
   busy judging a round or behind the loop that watches every phone's connection, so the room's
@@ -33,12 +37,14 @@ import io
 import logging
 import os
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
 import qrcode
 
+from referee.web import live
 from referee.web.logs import LOGGED_PATH, routed_path
 from referee.web.logs import install as cut_tokens_in_every_log_line
 from referee.web.logs import shown_path as shown_path  # the tests read it here
@@ -84,6 +90,43 @@ class RequestLog:
             path = routed_path(str(environ.get("PATH_INFO", "")), lambda _: None)
         log.info("%s %s %s %s %.1f ms", environ.get("REMOTE_ADDR", "-"), environ.get("REQUEST_METHOD"),
                  path, status[0] if status else "-", (time.perf_counter() - started) * 1000)
+
+
+def live_dispatcher(app: Any, threads: int) -> Any:
+    """Waitress's task dispatcher, except that a followed page's event stream is handed, with its
+    socket, to the app's hub (:mod:`referee.web.live`) before a thread takes it: waitress would
+    otherwise give it one of its :data:`THREADS` threads for as long as the phone follows."""
+    # The LAN server's own, only to serve: gunicorn.conf.py imports serve for its log helper.
+    from waitress.task import ThreadedTaskDispatcher
+
+    hub = live.hub_of(app)
+
+    class Dispatcher(ThreadedTaskDispatcher):
+        def add_task(self, channel: Any) -> None:
+            requests = getattr(channel, "requests", None) or []
+            asked = requests[0] if len(requests) == 1 else None
+            found = hub.match(asked.command, asked.path) if hub is not None and asked is not None else None
+            if hub is None or found is None or asked is None:
+                super().add_task(channel)
+                return
+            headers, scheme = live.shown_headers(asked.headers.items()), asked.url_scheme
+
+            def hand_over() -> None:
+                sock = channel.socket
+                channel.del_channel()  # waitress forgets the connection (and stops counting it): the hub has it
+                channel.connected = False
+                hub.take(live.SocketSink(sock), *found, headers=headers, scheme=scheme)
+
+            if threading.current_thread().name.startswith("waitress-"):
+                # A request that came behind another on the connection, queued by a task thread:
+                # only the loop that owns the connections may take one out of its map.
+                channel.server.trigger.pull_trigger(hand_over)
+            else:
+                hand_over()
+
+    dispatcher = Dispatcher()
+    dispatcher.set_thread_count(threads)
+    return dispatcher
 
 
 def shown_url(host: str, port: int) -> str:
@@ -153,7 +196,7 @@ def main(argv: list[str] | None = None) -> int:
             RequestLog(app), host=args.host, port=args.port, threads=args.threads,
             connection_limit=args.connection_limit, backlog=BACKLOG, asyncore_use_poll=True,
             max_request_body_size=MAX_BODY, channel_timeout=IDLE_SECONDS, ident="Thirteen",
-            clear_untrusted_proxy_headers=True, **proxy,
+            clear_untrusted_proxy_headers=True, _dispatcher=live_dispatcher(app, args.threads), **proxy,
         )
     except OSError:  # taken meanwhile
         print(cannot_listen(args.host, args.port) or f"Cannot listen on {args.host}:{args.port}.", file=sys.stderr)
@@ -170,6 +213,7 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("Stopped.")
     finally:
+        live.stop_all()  # the phones' event streams end now; they reconnect to the next server
         server.close()
     return 0
 

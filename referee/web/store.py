@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Container, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
@@ -38,7 +38,11 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
 class StaleGame(Exception):
-    """Someone else wrote to the game since this phone last saw it."""
+    """Someone else wrote to the game since this phone last saw it.
+
+    Not a refusal (:class:`~referee.errors.RefereeError`): the rules were never asked, and what
+    was typed may well be right.  :class:`~referee.web.tables.FollowedGame` answers it with a 409:
+    the fresh game and what was typed kept, to check and send again."""
 
     def __init__(self, game: Game, seen: int) -> None:
         self.game = game
@@ -124,7 +128,11 @@ class GameGone(Gone):
 
 
 class TokenTaken(ValueError):
-    """A token a phone made for its game is already another game's link: the phone picks another."""
+    """A token a phone made for its game is already another game's link: the phone picks another.
+
+    Not a refusal (:class:`~referee.errors.RefereeError`): nothing the player typed is wrong and
+    no sentence of the rules applies; it is a collision of the phone's random links, answered 409
+    (``FollowedGame.start``), on which the phone makes new links and sends the form again itself."""
 
     def __init__(self, token: str) -> None:
         super().__init__("this link is already another game's")
@@ -216,7 +224,11 @@ def token_in_use(token: str) -> bool:
 
 class StartingIdTaken(Conflict):
     """A form's starting id that already started a game of another kind (a page kept from
-    another game, or an id made up): 409, nothing is started."""
+    another game, or an id made up): 409, nothing is started.
+
+    Not a refusal (:class:`~referee.errors.RefereeError`): the rules were never asked; the page
+    itself is out of date (it carries another form's id), so it is an HTTP conflict whose sentence
+    says to open the page again, answered by the shared HTTP error page."""
 
     def __init__(self) -> None:
         super().__init__(gettext("This form already started another game. Open the page again to start a new one."))
@@ -344,6 +356,9 @@ def same_write(stored: Write, write: WriteId) -> bool:
     return stored.fingerprint in ("", write.fingerprint)
 
 
+COMMITTED: list[Callable[[], None]] = []
+"""Called after each event is committed (:mod:`referee.web.live` wakes this process's event streams)."""
+
 _games = Game.__table__.c
 # Built once (and compiled once, by SQLAlchemy's statement cache): a poll only binds the token.
 _VERSION_BY_TOKEN = select(_games.version, _games.touched_hour).where(
@@ -399,6 +414,8 @@ def append_event(game: Game, seen: int, kind: str, payload: dict[str, Any], writ
         db.session.rollback()
         _refresh(game)
         raise StaleGame(game, seen) from None
+    for committed in COMMITTED:
+        committed()
     for key, made_game in made.items():
         new[key].created = made_game
     _refresh(game)
@@ -429,6 +446,17 @@ def history(game: Game) -> list[Event]:
 def live_events(game: Game) -> list[Event]:
     """The events still in force at the version this request read."""
     return effective_events(history(game))
+
+
+def records_of(events: Iterable[Event], *, leave: Container[str] = ()) -> list[dict[str, Any]]:
+    """Stored events read back as the library's records, the kinds in ``leave`` left out.
+
+    One convention for every game's stored records (:meth:`referee.web.tables.Done.of` writes
+    it): the event's kind is the record's ``action``, its payload the record's ``to_dict()``.
+    Events stored before that convention (a score sheet's payload without ``"action"``) read
+    the same: the kind is the action.
+    """
+    return [{**event.payload, "action": event.kind} for event in events if event.kind not in leave]
 
 
 def effective_events(events: Iterable[Event]) -> list[Event]:

@@ -75,6 +75,8 @@ from typing import Any, Generic, NamedTuple, Protocol, TypedDict, TypeVar
 from flask import Blueprint, Response, abort, g, request, url_for
 from flask_babel import gettext
 from markupsafe import Markup
+from sqlalchemy.exc import SQLAlchemyError
+from werkzeug.exceptions import HTTPException
 
 from referee.errors import REFUSED, NothingToUndo, RefereeError
 from referee.web import news, store
@@ -129,9 +131,32 @@ class Done(NamedTuple):
 
     @classmethod
     def of(cls, record: _Record) -> Done:
-        """A library record as a score sheet stores it: its ``action`` is the event's kind."""
+        """A library record as every game stores it (the one convention of stored records): the
+        event's kind is the record's ``action`` and its payload the record's whole ``to_dict()``,
+        ``"action"`` included, so :func:`referee.web.store.records_of` reads it back as it was.
+
+        >>> class Knock:
+        ...     action = "knock"
+        ...     def to_dict(self): return {"action": "knock", "seat": 2}
+        >>> Done.of(Knock())
+        Done(kind='knock', payload={'action': 'knock', 'seat': 2})
+        """
         payload = record.to_dict()
-        return cls(str(payload.pop("action")), payload)
+        return cls(str(payload["action"]), payload)
+
+
+class UnreadableLog(RuntimeError):
+    """A stored game whose records no longer replay through its rules (a bug, or a row changed
+    by hand): not a refusal (nothing the player typed is wrong) but a server error, a 500 whose
+    log line names the game.
+
+    >>> UnreadableLog("knock", 7, 3)
+    UnreadableLog('the stored knock game 7 (version 3) no longer replays')
+    """
+
+    def __init__(self, kind: str, game_id: int, version: int) -> None:
+        super().__init__(f"the stored {kind} game {game_id} (version {version}) no longer replays")
+        self.kind, self.game_id, self.version = kind, game_id, version
 
 
 class _Record(Protocol):
@@ -141,6 +166,17 @@ class _Record(Protocol):
 S = TypeVar("S")
 Render = Callable[[Access, S, Feedback, int], Response]
 Decide = Callable[[Access, S], tuple[str, dict[str, Any]]]
+
+
+@dataclass(frozen=True)
+class Action(Generic[S]):
+    """One keeper action of a followed game as :meth:`FollowedGame.routes` registers it: its
+    ``decide``, the form fields kept as typed on a refusal or a 409 (``typed``, each cut to
+    200 characters) and the field a refusal is said beside (``at``)."""
+
+    decide: Decide[S]
+    typed: tuple[str, ...] = ()
+    at: str | None = None
 
 
 class FollowedContext(TypedDict):
@@ -190,8 +226,22 @@ class FollowedGame(Generic[S]):
         states: dict[tuple[str, int, int], Any] = g.setdefault(_STATES, {})
         key = (self.kind, access.game.id, access.game.version)
         if key not in states:
-            states[key] = self.build(access.game)
+            states[key] = self.replayed(access.game)
         return states[key]  # type: ignore[no-any-return]  # stored by this method, built by self.build
+
+    def replayed(self, game: Game) -> S:
+        """``build(game)``: a stored log that no longer replays is the server's fault, never the
+        player's: a 500 naming the game (logged with its traceback), not a refusal.
+
+        A :class:`~referee.errors.RefereeError` here would otherwise answer 422 with a rule's
+        sentence, as if the keeper had typed something wrong.  The database's own errors (an
+        outage is a 503) and HTTP answers pass through unchanged."""
+        try:
+            return self.build(game)
+        except (HTTPException, SQLAlchemyError):
+            raise
+        except Exception as exc:
+            raise UnreadableLog(self.kind, game.id, game.version) from exc
 
     def opened(self, token: str, *, keeper: bool = False) -> tuple[Access, S]:
         """The game behind a share link and its state: the one step before every page and write
@@ -234,19 +284,42 @@ class FollowedGame(Generic[S]):
             "live": self.live,
         }
 
+    def routes(self, actions: Mapping[str, Action[S]], *, undo: bool = True) -> None:
+        """Register the mechanical routes every followed game has, on its blueprint: the table
+        page (``GET /g/<token>``, at :attr:`endpoint`), each action (``POST /g/<token>/<name>``,
+        endpoint ``<name>``) and, with ``undo``, undo (``POST /g/<token>/undo``).  A game whose
+        routes need more (a page of its own, a write that reads the path) writes them itself.
+        """
+        self.blueprint.add_url_rule("/g/<token>", self.endpoint.rsplit(".", 1)[-1], self.page)
+        for name, action in actions.items():
+            self.blueprint.add_url_rule(f"/g/<token>/{name}", name, self._route(action), methods=["POST"])
+        if undo:
+            self.blueprint.add_url_rule("/g/<token>/undo", "undo", lambda token: self.undo(token), methods=["POST"])
+
+    def _route(self, action: Action[S]) -> Callable[[str], Response]:
+        def route(token: str) -> Response:
+            typed = {name: str(request.form.get(name, ""))[:200] for name in action.typed}
+            return self.write(token, action.decide, typed=typed, at=action.at)
+
+        return route
+
     # --- writing ------------------------------------------------------------------------
 
-    def keeper(self, token: str) -> tuple[Access, int]:
-        """The game, for a write: 403 through a watch link, 400 without a version."""
-        access = self.open(token)
+    def keeper(self, opened: str | Access) -> tuple[Access, int]:
+        """The game, for a write: 403 through a watch link, 400 without a version.  A route that
+        opened the game already (:meth:`opened`) passes its ``Access``: the game is looked up
+        once per request."""
+        access = self.open(opened) if isinstance(opened, str) else opened
         require_keeper(access)
         return access, seen_version()
 
     def write(
-        self, token: str, decide: Decide[S], *, typed: Mapping[str, str] | None = None, at: str | None = None,
+        self, opened: str | Access, decide: Decide[S], *, typed: Mapping[str, str] | None = None, at: str | None = None,
         detail: Any = None, render: Render[S] | None = None, after: Mapping[str, Any] | None = None,
     ) -> Response:
-        """One keeper action: judged on the state this phone saw, stored as one event.
+        """One keeper action: judged on the state this phone saw, stored as one event.  ``opened``
+        is the share link's token, or the ``Access`` a route opened already (one lookup of the
+        game per request).
 
         ``decide(access, state)`` does the action on the state (the library's doer, which
         appends its record) and returns the event to store as :class:`Done` (then the page
@@ -259,7 +332,7 @@ class FollowedGame(Generic[S]):
         are not a success (a score sheet's round page); ``after`` extra arguments for the table
         address a plain form is sent back to.
         """
-        access, seen = self.keeper(token)
+        access, seen = self.keeper(opened)
         feedback = Feedback(typed=dict(typed or {}), detail=detail)
         mine = this_write()
         if mine and (stored := store.applied_write(access.game, mine)):
@@ -286,9 +359,9 @@ class FollowedGame(Generic[S]):
             states[(self.kind, access.game.id, seen + 1)] = state  # the stored event is its last record
         return self.done(access, after=after)
 
-    def undo(self, token: str, *, typed: Mapping[str, str] | None = None) -> Response:
+    def undo(self, opened: str | Access, *, typed: Mapping[str, str] | None = None) -> Response:
         """Take back the latest move still in force (kept in the history)."""
-        access, seen = self.keeper(token)
+        access, seen = self.keeper(opened)
         feedback = Feedback(typed=dict(typed or {}))
         mine = this_write()
         if mine and (stored := store.applied_write(access.game, mine)):

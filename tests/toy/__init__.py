@@ -22,7 +22,7 @@ from referee.web.house_rules import SwitchLabel, Words, rules_from_form, switch_
 from referee.web.models import Game
 from referee.web.players import read_players
 from referee.web.registry import GameEntry, HomeLink
-from referee.web.tables import Done, Feedback, FollowedGame, remembered
+from referee.web.tables import Action, Done, Feedback, FollowedGame, remembered
 from referee.web.views import render_page, say
 from tests.toy.rules import HigherRules, Setup, State, parse_one, replay
 
@@ -65,7 +65,7 @@ def new() -> Response:
 
 
 def state_of(game: Game) -> State:
-    return replay(game.setup, [e.payload for e in store.live_events(game)])
+    return replay(game.setup, store.records_of(store.live_events(game)))
 
 
 def last_move(access: store.Access, state: State) -> str | None:
@@ -80,30 +80,15 @@ def render_table(access: store.Access, state: State, feedback: Feedback, status:
                        state=state, feedback=feedback, undo_label=last_move(access, state))
 
 
-GAME = FollowedGame(bp, kind=KIND, endpoint="toy.table", build=state_of, render=render_table, last_move=last_move)
-
-
-@bp.get("/g/<token>")
-def table(token: str) -> Response:
-    return GAME.page(token)
-
-
-def decide(access: store.Access, state: State) -> Done:
+def play(access: store.Access, state: State) -> Done:
     raw = request.form.get("cards", "")
     if not raw.strip():
         raise UnreadableInput(message("Tap the cards played, in order, then Play."), field="cards")
-    record = state.play(raw)
-    return Done(record.action, record.to_dict())
+    return Done.of(state.play(raw))
 
 
-@bp.post("/g/<token>/play")
-def play(token: str) -> Response:
-    return GAME.write(token, decide, typed={"cards": request.form.get("cards", "")[:200]}, at="cards")
-
-
-@bp.post("/g/<token>/undo")
-def undo(token: str) -> Response:
-    return GAME.undo(token)
+GAME = FollowedGame(bp, kind=KIND, endpoint="toy.table", build=state_of, render=render_table, last_move=last_move)
+GAME.routes({"play": Action(play, typed=("cards",), at="cards")})  # the table page, the play and undo
 
 
 @api_bp.post("/check")

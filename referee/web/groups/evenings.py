@@ -38,7 +38,7 @@ _LOCK = threading.Lock()
 def build_group(game: Game) -> Group:
     """The group as its records make it (its effective events replayed)."""
     setup = GroupSetup.from_dict(game.setup)
-    return groups_lib.replay(setup, [e.payload for e in store.live_events(game)])
+    return groups_lib.replay(setup, store.records_of(store.live_events(game)))
 
 
 def day_of(when: datetime | None) -> str:

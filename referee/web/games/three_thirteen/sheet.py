@@ -27,7 +27,7 @@ from referee.web.games.three_thirteen.answers import (
 )
 from referee.web.i18n import rank_plural
 from referee.web.sheets import Change, change_history
-from referee.web.store import history, live_events
+from referee.web.store import history, live_events, records_of
 from referee.web.views import say
 
 KIND = "three_thirteen"
@@ -262,9 +262,7 @@ def rebuild(game: Any) -> SheetState:
     """Replay the game's effective events (:func:`referee.three_thirteen_sheet.replay`)."""
     rules = rules_of(game.rules)
     setup = SheetSetup(tuple(game.player_names), rules, int(game.setup.get("first_dealer", 0)))
-    return replay(setup, [
-        {**event.payload, "action": event.kind} for event in live_events(game) if event.kind in (ROUND, CORRECT)
-    ])
+    return replay(setup, records_of(event for event in live_events(game) if event.kind in (ROUND, CORRECT)))
 
 
 def build_sheet(game: Any) -> Sheet:

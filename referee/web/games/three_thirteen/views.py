@@ -283,7 +283,7 @@ def save_round(token: str, number: int) -> Response:
             raise RefereeError(problem, detail=entry_from_verdict(exc.verdict, cards, points, out)) from None
         return Done.of(record)
 
-    return GAME.write(token, decide, detail=entry, render=_round_answer(number), after={"saved": number})
+    return GAME.write(access, decide, detail=entry, render=_round_answer(number), after={"saved": number})
 
 
 @bp.get("/g/<token>/round/<int:number>/preview/<int:seat>")

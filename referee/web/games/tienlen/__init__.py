@@ -11,7 +11,7 @@ from referee.tienlen import TienLenRules
 from referee.tienlen_scores import ScoreRules
 from referee.web.games.tienlen import check, evening, scores, scores_api, table
 from referee.web.registry import CardOrder, GameEntry, GroupStart, HomeLink, PhoneScreen
-from referee.web.store import live_events
+from referee.web.store import live_events, records_of
 
 
 def sheet_results(game: Any) -> tuple[stats.Result, ...]:
@@ -21,7 +21,7 @@ def sheet_results(game: Any) -> tuple[stats.Result, ...]:
 
 def table_results(game: Any) -> tuple[stats.Result, ...]:
     """A stored table's finished hands, for a group's evenings and stats."""
-    records = [e.payload for e in live_events(game)]
+    records = records_of(live_events(game))
     return stats.tienlen_table_results(tienlen.replay_game(tienlen.Setup.from_dict(game.setup), records))
 
 

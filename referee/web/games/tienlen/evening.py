@@ -38,7 +38,7 @@ from referee.web.extensions import db
 from referee.web.games.tienlen.forms import FormVerdict, form_verdict, typed_from
 from referee.web.games.tienlen.forms import typed_from_facts as _typed_from_facts
 from referee.web.models import Game as StoredGame
-from referee.web.store import live_events
+from referee.web.store import live_events, records_of
 from referee.web.views import say
 
 KIND = "tienlen_scores"
@@ -62,8 +62,7 @@ def rules_of(raw: Mapping[str, Any] | None) -> ScoreRules:
 def rebuild(game: StoredGame) -> Evening:
     """Replay the evening's effective events (:func:`referee.tienlen_evening.replay`)."""
     setup = EveningSetup(tuple(game.player_names), rules_of(game.rules))
-    return replay(setup, [{**event.payload, "action": event.kind} for event in live_events(game)
-                          if event.kind not in settle_up.EVENT_KINDS])  # the stake and end: not games
+    return replay(setup, records_of(live_events(game), leave=settle_up.EVENT_KINDS))  # the stake and end: not games
 
 
 def build_sheet(game: StoredGame) -> Evening:

@@ -260,7 +260,7 @@ def _save_by_hand(token: str, number: int | None) -> Response:
         return Done.of(record)
 
     after = {"added": number or len(sheet.games) + 1}
-    return SHEET.write(token, decide, typed=typed, detail=entry, render=_entry_page(number), after=after)
+    return SHEET.write(access, decide, typed=typed, detail=entry, render=_entry_page(number), after=after)
 
 
 @bp.post("/g/<token>/add")
@@ -406,7 +406,7 @@ def add_from_table(token: str, table_id: int, hand: int) -> Response:
                 evening.names, evening.rules, table_id, hands, hand, leftover, caught), typed, left_field="cards"),
                 evening.names)) from None
 
-    return SHEET.write(token, decide, typed=typed, detail=Entry(typed), render=_table_page(table_id, hand),
+    return SHEET.write(access, decide, typed=typed, detail=Entry(typed), render=_table_page(table_id, hand),
                        after={"added": len(sheet.games) + 1})
 
 
@@ -441,7 +441,7 @@ def start_table(token: str) -> Response:
         new_tables.append(table)
         return TableFollowed.action, {"table": table}  # created with the write: nothing is left behind by a 409
 
-    response = SHEET.write(token, decide, typed=typed)
+    response = SHEET.write(access, decide, typed=typed)
     created = new_tables[0].created if new_tables else None
     if created is None and (mine := this_write()):  # the same form sent again: the table it started
         created = store.game_made_by(access.game, mine, "table")

@@ -78,7 +78,7 @@ def live_state(game: StoredGame) -> Game:
 
 
 def live_records(game: StoredGame) -> list[dict[str, Any]]:
-    return [e.payload for e in store.live_events(game)]
+    return store.records_of(store.live_events(game))
 
 
 def last_move(access: Access, state: Game) -> str | None:
@@ -274,8 +274,7 @@ def _decide(do: Callable[[Game], Action]) -> Decide[Game]:
     """Judge an action on the table this phone saw; the record becomes the event."""
 
     def decide(access: Access, state: Game) -> Done:
-        payload = do(state).to_dict()
-        return Done(str(payload["action"]), payload)
+        return Done.of(do(state))
 
     return decide
 

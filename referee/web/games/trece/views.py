@@ -219,7 +219,7 @@ def new_game() -> Response:
 
 def moves(game: Game) -> list[dict[str, Any]]:
     """The table's records still in force (the stake, :mod:`referee.web.settle_up`, is no move)."""
-    return [e.payload for e in store.live_events(game) if e.kind not in settle_up.EVENT_KINDS]
+    return store.records_of(store.live_events(game), leave=settle_up.EVENT_KINDS)
 
 
 def game_state(game: Game) -> State:
@@ -271,7 +271,7 @@ def decide(access: store.Access, state: State) -> Done:
     """The action the form asks for, done on the table this phone saw (as the phone judges it:
     :func:`referee.web.games.trece.answers.judge`)."""
     record = judge(state, request.form)
-    return Done(record.action, record.to_dict())
+    return Done.of(record)
 
 
 @bp.post("/g/<token>/act")

@@ -1,0 +1,278 @@
+"""Live at the table under load: how long a saved round takes to show on every watching phone.
+
+Run on demand (not part of the suite), against the production servers on loopback:
+
+    .venv/bin/python -m tests.bench_live                                   # both servers, 1,000 phones
+    .venv/bin/python -m tests.bench_live --server waitress --tables 10     # the LAN server, 200 phones
+    .venv/bin/python -m tests.bench_live --server gunicorn --workers 2     # PostgreSQL: TEST_DATABASE_URL
+
+Each server is started on a free loopback port: the LAN server (waitress) on a fresh SQLite
+file, gunicorn (``--workers``) on a fresh database of the PostgreSQL cluster of
+``TEST_DATABASE_URL`` (or ``--database``).  Each watching phone does what a followed page does
+(static/js/live.js): it opens its table's event stream (``<page>/live``) on one connection, takes
+each fragment the stream sends, and on another connection fetches the fragment
+(``?since=<version>``, htmx's headers) whenever an event names only a version it does not show,
+plus a safety-net poll every 30 s.  Each table's keeper saves
+a round every ``--write-every`` seconds (default 6).  A phone's *delivery* time is from the
+keeper's write acknowledged (its 303 received) to that phone holding the fragment of that
+version (0 if it held it before the keeper's answer came).  It prints, per server: the delivery
+p50/p95/p99/max over every (write, phone), the keepers' writes p50/p99, the errors, how many
+phones ended on their table's final version, the server's CPU time and the machine's load.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import random
+import re
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import aiohttp
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tests import servers  # noqa: E402
+from tests.bench_room import HX, create_table, group_cpu_seconds, percentile, round_form  # noqa: E402
+from tests.servers import ProductionServer, fresh_postgres  # noqa: E402
+
+VERSION = re.compile(r'data-version="(\d+)"')
+SAFETY_SECONDS = 30.0
+POLLING = False
+"""``--poll``: the phones poll every 3 s as before the streams (a baseline measured the same way)."""
+
+
+@dataclass
+class Room:
+    acked: dict[tuple[int, int], float] = field(default_factory=dict)  # (table, version) -> keeper's 303 received
+    shown: list[tuple[int, int, float]] = field(default_factory=list)  # (table, version, a phone held it)
+    writes: list[float] = field(default_factory=list)
+    stale_writes: int = 0
+    fetches: int = 0
+    errors: list[str] = field(default_factory=list)
+    final: dict[int, int] = field(default_factory=dict)  # table -> its last version
+    phones: dict[tuple[int, int], int] = field(default_factory=dict)  # (table, phone) -> version it shows
+    streams_open: int = 0
+    pushed: int = 0
+    until: float = float("inf")
+
+
+async def phone(base: str, index: int, seat: int, watch: str, room: Room, far: float) -> None:
+    """One watching phone: its stream on one connection, its fetches on another (until ``room.until``)."""
+    version = 0
+    room.phones[(index, seat)] = 0
+    timeout = aiohttp.ClientTimeout(total=None, sock_read=40, sock_connect=20)
+    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=1), timeout=timeout) as streams, \
+            aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=1),
+                                  timeout=aiohttp.ClientTimeout(total=30)) as fetches:
+        lock = asyncio.Lock()
+        last_asked = time.monotonic()
+
+        async def fetch(said: int | None) -> None:
+            nonlocal version, last_asked
+            async with lock:
+                if said is not None and said <= version:
+                    return
+                last_asked = time.monotonic()
+                try:
+                    async with fetches.get(f"{base}/three-thirteen/g/{watch}", params={"since": str(version)},
+                                           headers=HX) as response:
+                        body = await response.read()
+                        if response.status == 200:
+                            room.fetches += 1
+                            found = VERSION.search(body.decode())
+                            if found:
+                                version = int(found.group(1))
+                                room.shown.append((index, version, time.monotonic()))
+                                room.phones[(index, seat)] = version
+                        elif response.status != 204:
+                            room.errors.append(f"fetch {response.status}")
+                except (TimeoutError, aiohttp.ClientError) as exc:
+                    room.errors.append(f"fetch {type(exc).__name__}")
+
+        async def safety_net() -> None:
+            while time.monotonic() < room.until:
+                await asyncio.sleep(1.0)
+                if time.monotonic() - last_asked >= SAFETY_SECONDS:
+                    await fetch(None)
+
+        if POLLING:  # today's page without a stream: a poll every 3 s, at its own phase
+            await asyncio.sleep(random.uniform(0, 3.0))
+            next_at = time.monotonic()
+            while time.monotonic() < room.until:
+                await fetch(None)
+                next_at += 3.0
+                await asyncio.sleep(max(0.0, next_at - time.monotonic()))
+            return
+        net = asyncio.create_task(safety_net())
+        try:
+            while time.monotonic() < room.until:
+                try:
+                    async with streams.get(f"{base}/three-thirteen/g/{watch}/live",
+                                           headers={"Accept": "text/event-stream"}) as response:
+                        if response.status != 200:
+                            room.errors.append(f"stream {response.status}")
+                            await asyncio.sleep(2)
+                            continue
+                        room.streams_open += 1
+                        try:
+                            buffer = b""
+                            while time.monotonic() < room.until:
+                                chunk = await asyncio.wait_for(response.content.readany(),
+                                                               min(room.until, far) - time.monotonic())
+                                if not chunk:
+                                    break
+                                buffer += chunk
+                                while b"\n\n" in buffer:  # one event (a fragment's lines are data: lines)
+                                    block, _, buffer = buffer.partition(b"\n\n")
+                                    head = dict(line.split(b": ", 1) for line in block.split(b"\n", 3)[:3]
+                                                if line.startswith((b"id: ", b"event: ")))
+                                    if b"id" not in head:
+                                        continue  # a comment line
+                                    said = int(head[b"id"])
+                                    if head.get(b"event") == b"fragment" and said > version:  # swapped in
+                                        version = said
+                                        room.pushed += 1
+                                        room.shown.append((index, version, time.monotonic()))
+                                        room.phones[(index, seat)] = version
+                                        last_asked = time.monotonic()
+                                    elif head.get(b"event") == b"version" and said > version:  # fetched
+                                        asyncio.get_running_loop().create_task(fetch(said))
+                        finally:
+                            room.streams_open -= 1
+                except TimeoutError:
+                    break
+                except aiohttp.ClientError as exc:
+                    room.errors.append(f"stream {type(exc).__name__}")
+                    await asyncio.sleep(2)
+        finally:
+            net.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await net
+            async with lock:
+                pass
+
+
+async def keeper(base: str, index: int, token: str, room: Room, until: float, every: float) -> None:
+    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=1),
+                                     timeout=aiohttp.ClientTimeout(total=30)) as session:
+        await asyncio.sleep(random.uniform(0, every))
+        version = 0
+        while time.monotonic() < until:
+            started = time.perf_counter()
+            try:
+                async with session.post(f"{base}/three-thirteen/g/{token}/round/1", data=round_form(version),
+                                        headers={"Sec-Fetch-Site": "same-origin"}, allow_redirects=False) as response:
+                    await response.read()
+                    if response.status == 303:
+                        room.writes.append(time.perf_counter() - started)
+                        version += 1
+                        room.acked[(index, version)] = time.monotonic()
+                        room.final[index] = version
+                    elif response.status == 409:
+                        room.stale_writes += 1
+                    else:
+                        room.errors.append(f"write {response.status}")
+            except (TimeoutError, aiohttp.ClientError) as exc:
+                room.errors.append(f"write {type(exc).__name__}")
+            await asyncio.sleep(every * random.uniform(0.8, 1.2))
+
+
+async def run_room(base: str, tables: int, watchers: int, seconds: float, every: float, group: int | None) -> None:
+    async with aiohttp.ClientSession() as session:
+        made = [await create_table(session, base) for _ in range(tables)]
+    room = Room(final={i: 0 for i in range(tables)})
+    far = time.monotonic() + 3600
+    phones = [asyncio.create_task(phone(base, i, s, t.watch, room, far))
+              for i, t in enumerate(made) for s in range(watchers)]
+    opening = time.monotonic()
+    while not POLLING and room.streams_open < tables * watchers and time.monotonic() < opening + 60:
+        await asyncio.sleep(0.2)  # every phone opens its stream first (slow on a loaded machine)
+    await asyncio.sleep(3.0)
+    opened, open_seconds = room.streams_open, time.monotonic() - opening
+    writing_until = time.monotonic() + seconds
+    until = writing_until + 5  # then 5 s for the last writes to reach every phone
+    room.until = until
+    server_cpu, client_cpu, load = group_cpu_seconds(group), time.process_time(), os.getloadavg()[0]
+    keepers = [asyncio.create_task(keeper(base, i, t.keeper, room, writing_until, every)) for i, t in enumerate(made)]
+    await asyncio.gather(*keepers)
+    await asyncio.gather(*phones)
+    client_cpu = time.process_time() - client_cpu
+    if server_cpu is not None:
+        server_cpu = (group_cpu_seconds(group) or 0) - server_cpu
+    delivery = [max(0.0, at - room.acked[(table, version)]) for table, version, at in room.shown
+                if (table, version) in room.acked]
+    behind = sum(1 for (table, _), version in room.phones.items() if version != room.final[table])
+    ms = 1000
+    how = "polling every 3 s" if POLLING else f"{opened} streams open before the first write, in {open_seconds:.0f} s"
+    print(f"room: {tables} tables x {watchers} watching phones = {tables * watchers} phones "
+          f"({how}), keepers saving every ~{every:g} s for {seconds:g} s")
+    print(f"delivery, write acknowledged -> fragment on the phone: {len(delivery)} (write, phone) pairs  "
+          f"p50 {percentile(delivery, 50) * ms:6.1f} ms  p95 {percentile(delivery, 95) * ms:6.1f} ms  "
+          f"p99 {percentile(delivery, 99) * ms:6.1f} ms  max {max(delivery, default=float('nan')) * ms:6.1f} ms")
+    print(f"writes (303): {len(room.writes)}  p50 {percentile(room.writes, 50) * ms:6.1f} ms  "
+          f"p99 {percentile(room.writes, 99) * ms:6.1f} ms  stale (409): {room.stale_writes};  fragments sent in the "
+          f"streams: {room.pushed}, fetched: {room.fetches}")
+    kinds: dict[str, int] = {}
+    for e in room.errors:
+        kinds[e] = kinds.get(e, 0) + 1
+    print(f"errors: {len(room.errors)} {kinds if kinds else ''}".rstrip())
+    cpu = "" if server_cpu is None else f"server CPU {server_cpu:.1f} s; "
+    print(f"{cpu}load test client CPU {client_cpu:.1f} s; machine load average {load:.1f} at the first write"
+          f" ({os.cpu_count()} cores)")
+    print(f"converged: {len(room.phones) - behind}/{len(room.phones)} phones on their table's final version"
+          + ("" if behind == 0 else f"  ({behind} left behind)"))
+
+
+def measure(kind: str, database: str, args: argparse.Namespace, tmp: Path) -> None:
+    server = ProductionServer(kind, database, tmp / f"{kind}.log", workers=args.workers, threads=args.threads)
+    with server:
+        label = kind + (f", {args.workers} workers" if kind == "gunicorn" else "")
+        print(f"\n== server: {label}, {database.split(':', 1)[0]}, {server.url}", flush=True)
+        group = server.process.pid if server.process else None
+        asyncio.run(run_room(server.url, args.tables, args.watchers, args.seconds, args.write_every, group))
+        problems = [line for line in server.output().splitlines() if "Traceback" in line or "Error" in line]
+        if problems:
+            print(f"the server's log says ({len(problems)} lines):", *problems[:5], sep="\n  ")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tables", type=int, default=50)
+    parser.add_argument("--watchers", type=int, default=20, help="watching phones per table")
+    parser.add_argument("--seconds", type=float, default=60, help="how long keepers write (default 60)")
+    parser.add_argument("--write-every", type=float, default=6.0, help="seconds between a keeper's saves")
+    parser.add_argument("--server", choices=["waitress", "gunicorn", "both"], default="both")
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn worker processes")
+    parser.add_argument("--threads", type=int, default=None, help="threads (waitress) or per worker (gunicorn)")
+    parser.add_argument("--poll", action="store_true", help="the phones poll every 3 s, no stream (the baseline)")
+    parser.add_argument("--checkout", default=None, help="serve another checkout (e.g. main's, for the baseline)")
+    parser.add_argument("--database", default=os.environ.get("TEST_DATABASE_URL"),
+                        help="PostgreSQL for gunicorn (default TEST_DATABASE_URL): a fresh database is made on it")
+    args = parser.parse_args()
+    global POLLING
+    POLLING = args.poll
+    if args.checkout:  # the servers run from that checkout's files (tests.servers starts them from REPO)
+        servers.REPO = Path(args.checkout).resolve()
+    if args.seconds > 300 or args.tables * args.watchers > 2000:
+        parser.error("keep runs short and rooms at most 2,000 phones: the machine is shared")
+    with tempfile.TemporaryDirectory() as folder:
+        tmp = Path(folder)
+        if args.server in ("waitress", "both"):
+            measure("waitress", f"sqlite:///{tmp / 'live.sqlite'}", args, tmp)
+        if args.server in ("gunicorn", "both"):
+            if not args.database:
+                parser.error("gunicorn is measured on PostgreSQL: set TEST_DATABASE_URL or --database")
+            with fresh_postgres(args.database) as database:
+                measure("gunicorn", database, args, tmp)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
