@@ -38,15 +38,19 @@ cut_tokens_in_every_log_line()
 
 
 class TokenCuttingLogger(Logger):
-    """The access log with tokens cut to 4 characters in the path and the referrer, as the LAN
-    server logs them (``referee.web.logs``)."""
+    """The access log as the LAN server writes it: the path as the app's routes show it, every
+    token cut by its place in the route (``referee.web.logs.RoutedPaths``); no referrer (it holds
+    the path of the page it came from, tokens and all)."""
 
     def atoms(self, resp, req, environ, request_time):  # type: ignore[no-untyped-def]
-        from referee.web.serve import shown_path
+        from referee.web.logs import LOGGED_PATH, routed_path
 
         atoms = super().atoms(resp, req, environ, request_time)
-        atoms["U"] = shown_path(atoms.get("U") or "")
-        atoms["r"] = shown_path(atoms.get("r") or "")
+        path = environ.get(LOGGED_PATH)
+        atoms["U"] = path if isinstance(path, str) else routed_path(atoms.get("U") or "", lambda _: None)
+        atoms["r"] = "-"
+        atoms["q"] = "-"
+        atoms["u"] = "-"
         return atoms
 
 
@@ -59,6 +63,7 @@ workers = int(os.environ.get("WEB_CONCURRENCY", multiprocessing.cpu_count() * 2 
 # a phone following a table holds no thread of the pool.
 worker_class = "referee.web.live_worker.LiveThreadWorker"
 threads = int(os.environ.get("GUNICORN_THREADS", "4"))
+os.environ["THIRTEEN_THREADS"] = str(threads)  # each worker keeps one for static files (referee/web/threads.py)
 worker_connections = 1000
 keepalive = 5
 timeout = 30

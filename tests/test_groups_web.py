@@ -242,7 +242,7 @@ def test_a_file_whose_records_do_not_replay_is_refused_and_stores_nothing(make_a
     here = make_app().test_client()
     group, _ = _history(here)
     document = json.loads(here.get(f"/groups/g/{group}/export.json").data)
-    document["games"][1]["events"][0]["kind"] = "deal"  # no record of the sheet's is called that
+    document["games"][1]["events"][0]["payload"] = {"nonsense": 1}  # a record of the sheet's, written wrong
     there = make_app()
     client = there.test_client()
     r = client.post("/groups/import", data={"file": (BytesIO(json.dumps(document).encode()), "x.json")},

@@ -208,8 +208,9 @@ def test_retention_is_off_by_default_and_said_on_the_sheet_when_on(make_app):
     page = client.get(sheet.page(old), headers={"Accept-Language": "es"}).get_data(as_text=True)
     assert "30 días" in page
     with kept.app_context():
-        db.session.execute(update(Game).where(Game.keeper_token == old)
-                           .values(updated_at=datetime.now(UTC) - timedelta(days=31)))
+        db.session.execute(update(Game).where(Game.keeper_token == old)  # written and opened 31 days ago
+                           .values(updated_at=datetime.now(UTC) - timedelta(days=31),
+                                   touched_hour=int((datetime.now(UTC) - timedelta(days=31)).timestamp() // 3600)))
         db.session.commit()
         assert forget_unused(30) == 1
     assert client.get(sheet.page(old)).status_code == 404

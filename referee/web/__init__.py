@@ -16,6 +16,7 @@ from flask_babel import get_locale, gettext
 from jinja2.bccache import Bucket, FileSystemBytecodeCache
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
+from sqlalchemy.orm.exc import ObjectDeletedError
 from werkzeug.exceptions import HTTPException
 
 from referee.errors import RefereeError
@@ -38,7 +39,9 @@ from referee.web import (
     retention,
     settle_up,
     sharing,
+    store,
     tables,
+    threads,
     views,
 )
 from referee.web.database import (
@@ -51,7 +54,6 @@ from referee.web.database import (
     watch_commits,
 )
 from referee.web.extensions import babel, compress, db, htmx, migrate
-from referee.web.logs import shown_path
 from referee.web.policy import CONTENT_SECURITY_POLICY, DATABASE_RETRY_SECONDS, JS_ON
 
 
@@ -144,11 +146,15 @@ def init_app(app: Flask) -> None:
     app.after_request(_security_headers)
     app.register_error_handler(RefereeError, errors.refused)
     app.register_error_handler(HTTPException, errors.http_error)
+    app.register_error_handler(ObjectDeletedError, _game_gone)
     app.register_error_handler(DBAPIError, _database_error)
     app.register_error_handler(PoolTimeout, _database_error)
     app.register_error_handler(Exception, _server_error)
     live.init_app(app)  # every followed page's event stream (after every game's routes)
     quick_poll.init_app(app)  # after every route and hook: its unchanged polls answer as they would
+    threads.init_app(app)  # a thread kept for static files, /sw.js and the offline page (PostgreSQL)
+    # Outermost: the path each log line of a request shows, tokens cut by their place in the route.
+    app.wsgi_app = logs.RoutedPaths(app.wsgi_app, app.url_map)  # type: ignore[method-assign]  # Flask's way to add WSGI middleware
 
     if app.config.get("AUTO_MIGRATE", True):
         # Bring the database (SQLite or PostgreSQL) up to the latest migration on start, under
@@ -223,7 +229,7 @@ def _database_error(exc: Exception) -> ResponseReturnValue:
     first_line = str(getattr(exc, "orig", None) or exc).strip().splitlines()[:1]
     saved = saved_state()
     current_app.logger.warning("database not answering (%s %s answered 503, saved: %s): %s", request.method,
-                               shown_path(request.path), saved, first_line[0] if first_line else type(exc).__name__)
+                               logs.logged_path(), saved, first_line[0] if first_line else type(exc).__name__)
     try:
         db.session.rollback()
     except DBAPIError:
@@ -261,6 +267,12 @@ def _database_error(exc: Exception) -> ResponseReturnValue:
     if write and len(write) <= 64 and write.isascii() and write.isalnum():
         response.headers["X-Thirteen-Write"] = write
     return response
+
+
+def _game_gone(exc: ObjectDeletedError) -> ResponseReturnValue:
+    """A game removed (retention) while this request read it: the 410 sentence, never a 500."""
+    db.session.rollback()
+    return errors.http_error(store.GameGone())
 
 
 def _server_error(exc: Exception) -> ResponseReturnValue:

@@ -29,6 +29,7 @@ from limits.strategies import MovingWindowRateLimiter
 
 from referee.text import message
 from referee.web.errors import TooMany
+from referee.web.logs import logged_path
 
 NEW_GAMES = "30 per minute; 300 per day"
 WRITES = "240 per minute"
@@ -58,13 +59,28 @@ def _check() -> None:
         return
     limits: _Limits = current_app.extensions["thirteen_limits"]
     starts = request.path.endswith(_STARTS)
-    items = limits.new_games if starts else limits.writes
+    _hit(limits, limits.new_games if starts else limits.writes, "new" if starts else "write", 1)
+
+
+def count_new_games(count: int) -> None:
+    """Count ``count`` games about to be made by one request (an import: each game it makes is a
+    game started) against the new-game limit; a 429 over it, before anything is stored.  Nothing
+    when the limits are off."""
+    limits: _Limits | None = current_app.extensions.get("thirteen_limits")
+    if limits is not None and count > 0:
+        _hit(limits, limits.new_games, "new", count)
+
+
+def _hit(limits: _Limits, items: list[RateLimitItem], what: str, cost: int) -> None:
     who = client_address()
     for item in items:
-        if not limits.limiter.hit(item, "new" if starts else "write", who):
-            reset, _ = limits.limiter.get_window_stats(item, "new" if starts else "write", who)
+        if not limits.limiter.hit(item, what, who, cost=cost):
+            reset, _ = limits.limiter.get_window_stats(item, what, who)
             seconds = max(1, math.ceil(reset - time.time()))
-            current_app.logger.warning("rate limit %s reached (%s %s)", item, request.method, request.path[:60])
+            if cost > item.amount:  # more at once than the limit ever lets through
+                seconds = item.get_expiry()
+            current_app.logger.warning("rate limit %s reached (%s %s, %d)", item, request.method,
+                                       logged_path(), cost)
             raise TooMany(message("Too many in a short time from this address. Wait {seconds} seconds and send it "
                                   "again.", seconds=seconds), seconds=seconds)
 
@@ -79,4 +95,9 @@ def init_app(app: Flask) -> None:
     if not app.config["RATE_LIMITS"]:
         return
     app.extensions["thirteen_limits"] = _Limits(app)
+    if str(app.config["RATE_LIMIT_STORAGE_URI"]).startswith("memory://"):
+        app.logger.warning(
+            "Rate limits are counted in memory: each process counts apart, so with several gunicorn workers "
+            "(WEB_CONCURRENCY) or containers a client gets up to that many times each limit. Set "
+            "RATE_LIMIT_STORAGE_URI=redis://… to count them once (compose.yaml runs one).")
     app.before_request_funcs.setdefault(None, []).insert(0, _check)  # before any view reads the database

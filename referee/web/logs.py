@@ -1,4 +1,16 @@
-"""No token in any log line: share-link tokens and write ids are cut to their first 4 characters.
+"""No token in any log line: a request's path is logged by its route, tokens cut by their place.
+
+**By where it stands.**  :class:`RoutedPaths` (WSGI middleware, outermost) matches each request's
+path against the app's own routes once and keeps, in ``environ[LOGGED_PATH]``, the path every log
+line shows (:func:`routed_path`): each URL-rule variable that is not a number, a static file's
+name or a language code (a share link's token, a table's token, any variable a route adds) is
+replaced by ``…`` and 4 hex digits of its hash, so two games are told apart in a log and not
+one character of a token is in it, whatever the token's length or look; a path no route takes
+keeps its first segment only.  A query keeps its numbers only.  The LAN server's request log,
+gunicorn's access log and the app's own lines (:func:`logged_path`) all use it.
+
+**By its look**, as a second net for text that is no request path (an exception's message, a
+traceback): share-link tokens and write ids are cut to their first 4 characters.
 
 A keeper link's token is the keeper's key to a game, and a form's starting id answers with the
 keeper link when it is sent again: neither may be read in a log, whatever the route that carried
@@ -12,11 +24,14 @@ id the app makes is 32 long).  Names in a traceback (``_handle_dbapi_exception``
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import re
 import traceback
+from collections.abc import Callable, Iterable
 from typing import Any
-from urllib.parse import unquote_plus
+
+from flask import request
 
 _RUN = re.compile(r"(?<![A-Za-z0-9_-])([A-Za-z0-9_-]{4})([A-Za-z0-9_-]{16,60})(?![A-Za-z0-9_-])")
 _DIGIT = re.compile(r"[0-9]")
@@ -70,19 +85,6 @@ def install() -> None:
 
 
 _TOKEN_IN_PATH = re.compile(r"(/g/)([A-Za-z0-9_-]{4})[A-Za-z0-9_-]+")
-_LONG_TOKEN = re.compile(r"([A-Za-z0-9_-]{4})[A-Za-z0-9_-]{16,}")
-
-
-def shown_query(query: str) -> str:
-    """A query string fit for a log: decoded, with share-link tokens cut as in a path, and any
-    other run of 20 or more token characters (a link's token anywhere) cut to its first 4.
-
-    >>> shown_query("next=%2Fgame%2Fg%2FmeWmpUBiMFKYcdPCUk_NQrydpf&x=1")
-    'next=/game/g/meWm…&x=1'
-    >>> shown_query("link=http://192.168.1.20:8000/game/g/Ql1JEuxAn-XGUUsQh38kcDtGgEQgfFm2"), shown_query("since=12")
-    ('link=http://192.168.1.20:8000/game/g/Ql1J…', 'since=12')
-    """
-    return _LONG_TOKEN.sub(r"\1…", shown_path(unquote_plus(query)))
 
 
 def shown_path(path: str) -> str:
@@ -94,3 +96,102 @@ def shown_path(path: str) -> str:
     '/game/sheet/score/Ql1J…/0'
     """
     return cut_tokens(_TOKEN_IN_PATH.sub(r"\1\2…", path))
+
+
+LOGGED_PATH = "thirteen.logged_path"
+"""The environ key of the path a request's log lines show (:class:`RoutedPaths`)."""
+KEPT_VARIABLES = frozenset({"filename", "code"})
+"""URL-rule variables logged as they are: a static file's name, a language code."""
+_VARIABLE = re.compile(r"<(?:[^>:]+:)?(\w+)>")
+
+
+def tag(value: str) -> str:
+    """What a log shows of a secret route variable: 4 hex digits of its hash, none of its characters.
+
+    >>> tag("Ql1JEuxAn-XGUUsQh38kcDtGgEQgfFm2")
+    '…deb3'
+    """
+    return "…" + hashlib.sha256(value.encode()).hexdigest()[:4]
+
+
+def routed_path(path: str, match: Callable[[str], tuple[Any, dict[str, Any]] | None]) -> str:
+    """``path`` as a log shows it: ``match(path)`` gives the route's rule and its variables (or
+    ``None``: no route takes it, and only the first segment is kept).
+
+    >>> from werkzeug.routing import Map, Rule
+    >>> rules = Map([Rule("/trece/g/<token>/round/<int:number>"), Rule("/lang/<code>")]).bind("localhost")
+    >>> def match(path):
+    ...     try:
+    ...         return rules.match(path, return_rule=True)
+    ...     except Exception:
+    ...         return None
+    >>> routed_path("/trece/g/a/round/3", match), routed_path("/lang/vi", match)
+    ('/trece/g/…ca97/round/3', '/lang/vi')
+    >>> routed_path("/tienlen/scores/score/shortTokA/0", match), routed_path("/", match)
+    ('/tienlen/…', '/')
+    """
+    found = match(path)
+    if found is None:
+        first, _, rest = path.lstrip("/").partition("/")
+        return f"/{first}/…" if rest else f"/{first}"
+    rule, values = found
+
+    def shown(variable: re.Match[str]) -> str:
+        name = variable.group(1)
+        value = values.get(name, "")
+        if isinstance(value, int) or name in KEPT_VARIABLES:
+            return str(value)
+        return tag(str(value))
+
+    return _VARIABLE.sub(shown, str(rule.rule))
+
+
+def logged_query(query: str) -> str:
+    """A query string as a log shows it: its names, and its values only when they are numbers.
+
+    >>> logged_query("since=12"), logged_query("next=%2Fgame%2Fg%2FmeWmpUBiMFKYcdPCUk_NQrydpf&x=1")
+    ('since=12', 'next=…&x=1')
+    """
+    shown = []
+    for pair in query.split("&"):
+        name, equals, value = pair.partition("=")
+        name = name if re.fullmatch(r"[A-Za-z_]{1,20}", name) else "…"
+        shown.append(name + equals + (value if re.fullmatch(r"[0-9]{1,10}", value) else "…" if value else ""))
+    return "&".join(shown)
+
+
+class RoutedPaths:
+    """WSGI middleware, outermost: the path every log line of this request shows, from the app's
+    routes (:func:`routed_path`), in ``environ[LOGGED_PATH]``."""
+
+    def __init__(self, wsgi_app: Callable[..., Iterable[bytes]], url_map: Any) -> None:
+        self.wsgi_app = wsgi_app
+        self.url_map = url_map
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        environ[LOGGED_PATH] = self.shown(str(environ.get("PATH_INFO", "")), str(environ.get("REQUEST_METHOD", "GET")),
+                                          str(environ.get("QUERY_STRING", "")))
+        return self.wsgi_app(environ, start_response)
+
+    def shown(self, path: str, method: str = "GET", query: str = "") -> str:
+        adapter = self.url_map.bind("localhost")
+
+        def match(candidate: str) -> tuple[Any, dict[str, Any]] | None:
+            for asked in (method, "GET", "POST"):
+                try:
+                    return adapter.match(candidate, method=asked, return_rule=True)  # type: ignore[no-any-return]
+                except Exception:  # NotFound, MethodNotAllowed, a redirect: tried otherwise, or no route
+                    continue
+            return None
+
+        shown = routed_path(path, match)
+        return shown + (f"?{logged_query(query)[:60]}" if query else "")
+
+
+def logged_path() -> str:
+    """The path the log lines of the request being answered show (Flask's request)."""
+    kept = request.environ.get(LOGGED_PATH)
+    if isinstance(kept, str):
+        return kept
+    path = str(request.environ.get("PATH_INFO", ""))
+    return routed_path(path, lambda _: (request.url_rule, request.view_args or {}) if request.url_rule else None)

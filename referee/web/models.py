@@ -8,11 +8,22 @@ and is the optimistic lock that keeps two phones from both winning a turn.
 from __future__ import annotations
 
 import secrets
+import time
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, ForeignKey, Integer, String, UniqueConstraint
-from sqlalchemy.orm import Mapped, mapped_column, relationship
+from sqlalchemy import (
+    JSON,
+    Connection,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    UniqueConstraint,
+    event,
+    insert,
+)
+from sqlalchemy.orm import Mapped, Mapper, mapped_column, relationship
 
 from referee.web.extensions import Base
 
@@ -26,8 +37,17 @@ def _now() -> datetime:
 
 
 def new_token() -> str:
-    """A long unguessable token for a share link (32 url-safe characters)."""
-    return secrets.token_urlsafe(24)
+    """A long unguessable token for a share link (32 url-safe characters, 16 or more of them
+    different: drawn again in the rare case of fewer, so that every token the server makes is
+    one it takes back from a file, :func:`referee.web.store.strong_token`)."""
+    while len(set(token := secrets.token_urlsafe(24))) < 16:
+        pass
+    return token
+
+
+def this_hour() -> int:
+    """Hours since 1970 (UTC): the clock of :attr:`Game.touched_hour`."""
+    return int(time.time() // 3600)
 
 
 class Game(Base):
@@ -48,6 +68,10 @@ class Game(Base):
         ForeignKey("games.id", ondelete="SET NULL"), index=True, default=None)
     """The group (a stored game of kind ``"group"``: a table of friends) this game was started
     from or added to, if any (:mod:`referee.web.groups`)."""
+    touched_hour: Mapped[int] = mapped_column(Integer, default=this_hour, server_default="0")
+    """The hour (:func:`this_hour`) the game was last opened, watched (a poll) or imported, kept at
+    most once an hour (:func:`referee.web.store.touch`): retention keeps a game in use even when
+    nobody writes it (:mod:`referee.web.retention`).  0: not known (a game stored before it)."""
     made_for: Mapped[str | None] = mapped_column(String(MADE_FOR_MAX), unique=True, default=None)
     """``"<kind>:<game id>"`` for a game made for another (the score sheet "Score this hand" made for
     a table): unique, so however many phones press at once, one game is made for each."""
@@ -118,3 +142,23 @@ class Write(Base):
     fingerprint: Mapped[str] = mapped_column(String(64))
     """What the write carried (its path and fields but the version), hashed: the same id with
     another body is not the same write."""
+
+
+class Token(Base):
+    """Every share-link token of every game and group, keeper and watch alike, once: its primary
+    key is what makes a token the link of one game only, by the database itself, however many
+    starts and imports race (a check in Python before the insert cannot).  Each game's two rows
+    are inserted in the same transaction as the game (:func:`_tokens_of_new_game`)."""
+
+    __tablename__ = "tokens"
+
+    token: Mapped[str] = mapped_column(String(64), primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+
+
+@event.listens_for(Game, "after_insert")
+def _tokens_of_new_game(_mapper: Mapper[Game], connection: Connection, game: Game) -> None:
+    """A stored game's keeper and watch tokens, claimed in the tokens table in the same flush: a
+    token that is already any game's (either role) fails the whole transaction (an IntegrityError)."""
+    connection.execute(insert(Token), [{"token": game.keeper_token, "game_id": game.id},
+                                       {"token": game.watch_token, "game_id": game.id}])

@@ -34,3 +34,9 @@ CONTENT_SECURITY_POLICY = "; ".join([
 
 DATABASE_RETRY_SECONDS = 5
 """``Retry-After`` of every 503 the database causes (and of ``/healthz``'s)."""
+
+IMPORT_MAX_BYTES = 16 * 1024 * 1024
+"""The largest file an import takes (a group of a few hundred evenings), on every server: the
+app refuses more from ``Content-Length`` (413, :mod:`referee.web.guard`), and the LAN server's
+waitress reads bodies up to this size (``referee.web.serve.MAX_BODY``) so that it never refuses
+first a file gunicorn would take."""

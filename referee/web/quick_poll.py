@@ -27,9 +27,11 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 from referee.web import registry
 from referee.web.bounded import BoundedCache, HostLimit, answer_cookies
 from referee.web.extensions import db
+from referee.web.models import this_hour
 from referee.web.news import SHARED_VERSION
-from referee.web.store import _VERSION_BY_TOKEN, is_token
+from referee.web.store import _VERSION_BY_TOKEN, is_token, touch
 from referee.web.tables import KNOWN_VERSION, unchanged
+from referee.web.threads import BUSY
 
 Environ = dict[str, Any]
 _SINCE = re.compile(r"since=([0-9]{1,10})")
@@ -66,7 +68,7 @@ class QuickPoll:
         self.hosts = HostLimit()
 
     def __call__(self, environ: Environ, start_response: Callable[..., Any]) -> Iterable[bytes]:
-        if environ.get("REQUEST_METHOD") == "GET":
+        if environ.get("REQUEST_METHOD") == "GET" and not environ.get(BUSY):  # busy: the app says 503
             since = _SINCE.fullmatch(environ.get("QUERY_STRING", ""))
             if since is not None:
                 prefix, _, token = environ.get("PATH_INFO", "").rpartition("/")
@@ -119,7 +121,12 @@ class QuickPoll:
         params: Any = tuple(values[name] for name in self.positions) if self.positions else values
         try:
             with self.engine.connect() as connection:
-                return connection.exec_driver_sql(self.sql, params).scalar()
+                row = connection.exec_driver_sql(self.sql, params).first()
+                if row is None:
+                    return None
+                if row[1] < this_hour():  # watched: noted once an hour (retention keeps it)
+                    touch(token, connection)
+                return int(row[0])
         except (DBAPIError, PoolTimeout):  # the database does not answer: the app says so (503)
             return None
 

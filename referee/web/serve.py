@@ -14,8 +14,10 @@ that follow games by polling every 3 s, measured with ``tests/bench_room.py`` (d
   time), so more threads only add switching; a few more than the cores cover the moments a
   thread waits for the disk when a round is saved.
 * ``max_request_body_size`` :data:`MAX_BODY`: waitress refuses a larger body from its
-  ``Content-Length`` before reading it (the app's own limit is 64 KB; waitress's default would
-  read a gigabyte into memory first).
+  ``Content-Length`` before reading it (waitress's default would read a gigabyte first).  It is
+  the import's limit (:data:`referee.web.policy.IMPORT_MAX_BYTES`, 16 MB), the largest body any
+  path takes, so a file gunicorn imports imports here too; every other path's limit (64 KB) is
+  the app's, said from ``Content-Length`` before the body is read.
 * ``channel_timeout`` :data:`IDLE_SECONDS`: a phone that went to sleep has its connection closed
   after this long; the next poll opens a new one.
 * event streams (``referee/web/live.py``): waitress gives each request one of its threads until
@@ -59,15 +61,16 @@ from typing import Any
 import qrcode
 
 from referee.web import live
+from referee.web.logs import LOGGED_PATH, routed_path
 from referee.web.logs import install as cut_tokens_in_every_log_line
-from referee.web.logs import shown_path as shown_path  # gunicorn.conf.py and the tests read it here
-from referee.web.logs import shown_query
+from referee.web.logs import shown_path as shown_path  # the tests read it here
+from referee.web.policy import IMPORT_MAX_BYTES
 from referee.web.sharing import is_loopback, lan_address
 
 CONNECTION_LIMIT = 2000
 THREADS = 8
 BACKLOG = 2048
-MAX_BODY = 1024 * 1024
+MAX_BODY = IMPORT_MAX_BYTES
 IDLE_SECONDS = 120
 SWITCH_SECONDS = 0.001
 EARLY_DEATHS = 3
@@ -102,8 +105,9 @@ class RequestLog:
 
     @staticmethod
     def _log(environ: dict[str, Any], status: list[str], started: float) -> None:
-        query = environ.get("QUERY_STRING", "")
-        path = shown_path(environ.get("PATH_INFO", "")) + (f"?{shown_query(query)[:40]}" if query else "")
+        path = environ.get(LOGGED_PATH)  # the app's routes cut every token by its place (referee.web.logs)
+        if not isinstance(path, str):  # the app never saw it: its first segment only
+            path = routed_path(str(environ.get("PATH_INFO", "")), lambda _: None)
         log.info("%s %s %s %s %.1f ms", environ.get("REMOTE_ADDR", "-"), environ.get("REQUEST_METHOD"),
                  path, status[0] if status else "-", (time.perf_counter() - started) * 1000)
 
@@ -227,6 +231,7 @@ def _app_and_server(args: argparse.Namespace, **where: Any) -> Any:
 
     sys.setswitchinterval(SWITCH_SECONDS)
     cut_tokens_in_every_log_line()  # waitress's own lines too ("Exception while serving /…")
+    os.environ["THIRTEEN_THREADS"] = str(args.threads)  # one kept for static files (referee.web.threads)
     app = create_app()  # migrations first: alembic's logging setup replaces what was there
     _log_requests(quiet=args.quiet)
     # A keeper who opens http://127.0.0.1 gets share links with the LAN address, when phones can reach it.

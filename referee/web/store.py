@@ -9,6 +9,7 @@ on SQLite and PostgreSQL.
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Callable, Container, Iterable, Sequence
 from dataclasses import dataclass
@@ -16,16 +17,19 @@ from typing import Any, TypeVar, cast
 
 from flask_babel import gettext
 from sqlalchemy import CursorResult, bindparam, or_, select, update
-from sqlalchemy.exc import IntegrityError
-from werkzeug.exceptions import Conflict
+from sqlalchemy.engine import Connection
+from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.orm import joinedload
+from werkzeug.exceptions import Conflict, Gone
 
 from referee.errors import NothingToUndo, RefereeError
 from referee.text import Message, message
 from referee.web.extensions import db
-from referee.web.models import NAME_MAX, Event, Game, Player, Write, _now
+from referee.web.models import NAME_MAX, Event, Game, Player, Token, Write, _now, this_hour
 from referee.web.numbers import MAX_PLAYERS as MAX_PLAYERS  # the most players a game may have
 
 T = TypeVar("T")
+log = logging.getLogger("thirteen.store")
 
 UNDO = "undo"
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -89,9 +93,38 @@ def clean_names(names: Iterable[str], *, least: int, most: int = MAX_PLAYERS) ->
     return cleaned
 
 
-PHONE_TOKEN = re.compile(r"[A-Za-z0-9_-]{32}")
-"""A share-link token a phone made itself (a game started offline): as long as the server's
-(:func:`referee.web.models.new_token`, 32 URL-safe characters)."""
+STRONG_TOKEN_LENGTH = 32
+"""The fewest characters of a token the server takes from elsewhere (a phone, a file): as many
+as the server's own (:func:`referee.web.models.new_token`, 32 URL-safe characters)."""
+STRONG_TOKEN_DISTINCT = 16
+"""The fewest distinct characters of such a token: the server's 32 random characters hold 16 or
+more (all but about one in 10^7 of them), ``"a" * 32``, ``"0" * 32`` or a word repeated do not."""
+
+
+def strong_token(token: str) -> bool:
+    """Whether ``token`` looks like one the server makes: at least :data:`STRONG_TOKEN_LENGTH`
+    URL-safe characters (at most 64), at least :data:`STRONG_TOKEN_DISTINCT` of them different.
+    Only such a token proposed by a phone or brought by a file is taken.
+
+    >>> from referee.web.models import new_token
+    >>> all(strong_token(new_token()) for _ in range(200))
+    True
+    >>> strong_token("a" * 32), strong_token("0" * 32), strong_token("abcdefgh" * 4), strong_token("shortTokA")
+    (False, False, False, False)
+    >>> strong_token("Ql1JEuxAn-XGUUsQh38kcDtGgEQgfFm2"), strong_token("Ql1JEuxAn XGUUsQh38kcDtGgEQgfFm2")
+    (True, False)
+    """
+    return (is_token(token) and len(token) >= STRONG_TOKEN_LENGTH
+            and len(set(token)) >= STRONG_TOKEN_DISTINCT)
+
+
+class GameGone(Gone):
+    """The game was removed (retention: nobody opened, watched or wrote it for the days the host
+    keeps games) while this request was reading or writing it: 410, with what to do."""
+
+    def __init__(self) -> None:
+        super().__init__(gettext("This game is no longer kept on this server: nobody opened it for a long "
+                                 "time. Nothing was saved. If you kept its file, import it again."))
 
 
 class TokenTaken(ValueError):
@@ -150,8 +183,8 @@ def create_game(kind: str, names: Sequence[str], *, rules: dict[str, Any], setup
             return started
     tokens = {name: token for name, token in (("keeper_token", keeper_token), ("watch_token", watch_token)) if token}
     for token in tokens.values():
-        if not PHONE_TOKEN.fullmatch(token):
-            raise ValueError(f"a game's token is 32 URL-safe characters, not {token[:8]!r}…")
+        if not strong_token(token):
+            raise ValueError("a game's token from a phone is at least 32 URL-safe characters, 16 of them different")
     if len(set(tokens.values())) < len(tokens):
         raise ValueError("a game's keeper and watch tokens must differ")
     for token in tokens.values():
@@ -190,9 +223,9 @@ def keeper_group(token: str) -> Game | None:
 
 
 def token_in_use(token: str) -> bool:
-    """Whether ``token`` is already a share link of some game (keeper or watch)."""
-    return db.session.scalar(
-        select(Game.id).where((Game.keeper_token == token) | (Game.watch_token == token)).limit(1)) is not None
+    """Whether ``token`` is already a share link of some game or group (keeper or watch): the
+    tokens table (:class:`~referee.web.models.Token`), which holds each once."""
+    return db.session.scalar(select(Token.game_id).where(Token.token == token)) is not None
 
 
 class StartingIdTaken(Conflict):
@@ -245,12 +278,45 @@ def find_by_token(token: str, kind: str | None = None) -> Access | None:
     """The game a share link opens, with the link's role; ``None`` for an unknown link."""
     if not is_token(token):
         return None
-    game = db.session.scalar(
-        select(Game).where((Game.keeper_token == token) | (Game.watch_token == token))
+    game = db.session.scalar(  # its players in the same statement: never a game row without them
+        select(Game).options(joinedload(Game.players)).where((Game.keeper_token == token) | (Game.watch_token == token))
     )
     if game is None or (kind is not None and game.kind != kind):
         return None
+    if game.touched_hour < this_hour():
+        touch(token)
     return Access(game, "keeper" if game.keeper_token == token else "watcher")
+
+
+# The row is taken only if nobody holds it (SKIP LOCKED on PostgreSQL; SQLite has no row locks):
+# a touch never waits, neither behind a write (which marks the game used anyway) nor behind a
+# retention run that chose the game (which then finds it in use or removes it whole).
+_TOUCH = (update(Game)
+          .where(Game.id.in_(select(Game.id)
+                             .where(or_(Game.keeper_token == bindparam("token"), Game.watch_token == bindparam("token")),
+                                    Game.touched_hour < bindparam("hour"))
+                             .with_for_update(skip_locked=True)),
+                 Game.touched_hour < bindparam("hour"))
+          .values(touched_hour=bindparam("hour")))
+
+
+def touch(token: str, connection: Connection | None = None) -> None:
+    """Note that the game behind ``token`` is in use this hour (opened, watched, polled): at most
+    one small UPDATE per game an hour, on its own connection and transaction, so a poll stays one
+    read the rest of the hour.  Retention keeps a game touched within its days
+    (:mod:`referee.web.retention`).  A database too busy to take it is left for the next open."""
+    values = {"token": token, "hour": this_hour()}
+    try:
+        if connection is not None:
+            if connection.in_transaction():
+                connection.rollback()  # the read that found it stale ends here
+            with connection.begin():
+                connection.execute(_TOUCH, values)
+            return
+        with db.engine.begin() as own:
+            own.execute(_TOUCH, values)
+    except OperationalError as exc:  # locked, busy: the next open this hour tries again
+        log.warning("a game's last use not noted (%s)", type(exc.orig).__name__)
 
 
 def made_for(kind: str, source: Game) -> Game | None:
@@ -303,7 +369,7 @@ COMMITTED: list[Callable[[], None]] = []
 
 _games = Game.__table__.c
 # Built once (and compiled once, by SQLAlchemy's statement cache): a poll only binds the token.
-_VERSION_BY_TOKEN = select(_games.version).where(
+_VERSION_BY_TOKEN = select(_games.version, _games.touched_hour).where(
     or_(_games.keeper_token == bindparam("token"), _games.watch_token == bindparam("token")),
     _games.kind == bindparam("kind"),
 )
@@ -315,7 +381,12 @@ def game_version(token: str, kind: str) -> int | None:
     if not is_token(token):
         return None
     with db.engine.connect() as connection:
-        return connection.execute(_VERSION_BY_TOKEN, {"token": token, "kind": kind}).scalar()
+        row = connection.execute(_VERSION_BY_TOKEN, {"token": token, "kind": kind}).first()
+        if row is None:
+            return None
+        if row[1] < this_hour():
+            touch(token, connection)
+        return int(row[0])
 
 
 def append_event(game: Game, seen: int, kind: str, payload: dict[str, Any], write: WriteId | None = None) -> Event:
@@ -334,7 +405,7 @@ def append_event(game: Game, seen: int, kind: str, payload: dict[str, Any], writ
     ))
     if bumped.rowcount != 1:
         db.session.rollback()
-        db.session.refresh(game)
+        _refresh(game)
         raise StaleGame(game, seen)
     new = {key: value for key, value in payload.items() if isinstance(value, NewGame)}
     made = {key: _new_game(n.kind, n.names, n.rules, n.setup, started_from=n.started_from) for key, n in new.items()}
@@ -349,14 +420,21 @@ def append_event(game: Game, seen: int, kind: str, payload: dict[str, Any], writ
         db.session.commit()
     except IntegrityError:
         db.session.rollback()
-        db.session.refresh(game)
+        _refresh(game)
         raise StaleGame(game, seen) from None
     for committed in COMMITTED:
         committed()
     for key, made_game in made.items():
         new[key].created = made_game
-    db.session.refresh(game)
+    _refresh(game)
     return event
+
+
+def _refresh(game: Game) -> None:
+    """The game as stored now; :class:`GameGone` (410) if retention removed it meanwhile."""
+    if db.session.scalar(select(Game.id).where(Game.id == game.id)) is None:
+        raise GameGone()
+    db.session.refresh(game)
 
 
 def history(game: Game) -> list[Event]:
@@ -367,7 +445,10 @@ def history(game: Game) -> list[Event]:
     write judged on it and then made with ``append_event(game, game.version, ...)``
     is refused as stale (409) instead of being judged against a table nobody saw.
     """
-    return [e for e in game.events if e.seq <= game.version]
+    events = [e for e in game.events if e.seq <= game.version]
+    if len(events) != game.version:  # its events removed since its row was read: retention ran
+        raise GameGone()
+    return events
 
 
 def live_events(game: Game) -> list[Event]:

@@ -212,6 +212,10 @@ class FollowedGame(Generic[S]):
     live: str = "table"
     """What the page follows, as a watcher's stale notice names it: ``"table"`` or ``"sheet"``.
     The live section carries it as ``data-live`` (from :meth:`context`), which app.js reads."""
+    events: frozenset[str] | None = None
+    """The kinds of event a game of this kind stores (its library's records' actions; undo and
+    the settle-up's kinds are every game's): an imported file holding another kind is refused.
+    ``None``: any kind (a game that does not say)."""
 
     def __post_init__(self) -> None:
         self.blueprint.after_request(_no_store)
@@ -512,13 +516,16 @@ def starting_id() -> str | None:
 def phone_tokens() -> tuple[str | None, str | None]:
     """The share-link tokens a phone made for a game it started offline (the new-game form's
     ``keeper_token`` and ``watch_token`` fields, added by static/js/offline-start.js), or
-    ``None`` for a token the server makes.  A token that is not 32 URL-safe characters, or the
-    two the same, is a 400 naming the field."""
+    ``None`` for a token the server makes.  A token weaker than the server's own
+    (:func:`referee.web.store.strong_token`: fewer than 32 URL-safe characters, or fewer than 16
+    different ones), or the two the same, is a 400 naming the field."""
     found: list[str | None] = []
     for name in ("keeper_token", "watch_token"):
         raw = request.form.get(name, "")
-        if raw and not store.PHONE_TOKEN.fullmatch(raw):
-            abort(400, gettext("The field %(field)s must be 32 letters, digits, - or _.", field=name))
+        if raw and not store.strong_token(raw):
+            abort(400, gettext("The field %(field)s is not a link this server would make: it must be at least "
+                               "32 letters, digits, - or _, with at least 16 different ones. Nothing was started.",
+                               field=name))
         found.append(raw or None)
     if found[0] and found[0] == found[1]:
         abort(400, gettext("The keeper and watch links of a game must differ."))

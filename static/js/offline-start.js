@@ -57,11 +57,17 @@
     save(load().filter(function (s) { return s.id !== id; }));
   }
 
-  /* 24 random bytes in URL-safe base64: 32 characters, as models.new_token makes them. */
+  /* 24 random bytes in URL-safe base64: 32 characters, as models.new_token makes them, drawn
+     again in the rare case of fewer than 16 different characters (the server takes no weaker
+     token: store.strong_token). */
   function token() {
     var bytes = new Uint8Array(24);
-    window.crypto.getRandomValues(bytes);
-    return btoa(String.fromCharCode.apply(null, bytes)).replace(/\+/g, "-").replace(/\//g, "_");
+    var made;
+    do {
+      window.crypto.getRandomValues(bytes);
+      made = btoa(String.fromCharCode.apply(null, bytes)).replace(/\+/g, "-").replace(/\//g, "_");
+    } while (new Set(made.split("")).size < 16);
+    return made;
   }
   /* A starting id as app.js makes them: the time, then 24 random letters and digits. */
   function startingId() {

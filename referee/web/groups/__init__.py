@@ -30,7 +30,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from babel.numbers import format_decimal
-from flask import Blueprint, Response, abort, make_response, request, url_for
+from flask import Blueprint, Response, abort, current_app, make_response, request, url_for
 from flask_babel import get_locale, gettext, ngettext
 
 from referee import group as groups_lib
@@ -38,7 +38,7 @@ from referee.errors import UnreadableInput
 from referee.evening_end import Progress
 from referee.group import Group, GroupSetup, Person
 from referee.text import message
-from referee.web import guard, registry, settle_up, store
+from referee.web import guard, limits, registry, settle_up, store
 from referee.web.extensions import db
 from referee.web.groups import transfer
 from referee.web.groups.evenings import (
@@ -51,15 +51,14 @@ from referee.web.groups.evenings import (
 from referee.web.groups.money import evening_settle_up
 from referee.web.guard import whole_number
 from referee.web.models import Game
+from referee.web.policy import IMPORT_MAX_BYTES
 from referee.web.store import GROUP, Access, live_events
 from referee.web.tables import Feedback, FollowedGame, open_game, require_keeper, starting_id
 from referee.web.views import redirect_to, render_page, say
 
 bp = Blueprint("groups", __name__, url_prefix="/groups")
 
-IMPORT_MAX_BYTES = 16 * 1024 * 1024
-"""The largest file an import takes (a group of a few hundred evenings)."""
-guard.LARGER_BODIES["/groups/import"] = IMPORT_MAX_BYTES
+guard.LARGER_BODIES["/groups/import"] = IMPORT_MAX_BYTES  # the same on every server (policy.py)
 
 
 def last_move(access: Access, group: Group | None = None) -> str | None:
@@ -113,7 +112,7 @@ def _game_token(access: Access) -> Any:
 
 GROUP_GAME: FollowedGame[Group] = FollowedGame(
     bp, kind=GROUP, endpoint="groups.page", render=render_group, last_move=last_move, live="sheet",
-    build=build_group)
+    build=build_group, events=frozenset(groups_lib.RECORDS.classes))
 
 
 def _record(record: Any) -> tuple[str, dict[str, Any]]:
@@ -135,11 +134,13 @@ def index() -> Response:
     return _index({}, {})
 
 
-def _index(typed: dict[str, str], errors: dict[str, str], status: int = 200, *, already: str | None = None) -> Response:
-    """The groups' page: make a group, import a file.  A refusal of the import, or a file that
-    brought nothing new (``already``: the address of what it holds), is said at the top."""
+def _index(typed: dict[str, str], errors: dict[str, str], status: int = 200, *, already: str | None = None,
+           imported: str | None = None, renewed: int = 0) -> Response:
+    """The groups' page: make a group, import a file.  A refusal of the import, a file that
+    brought nothing new (``already``: the address of what it holds), or an import whose games were
+    given new links (``imported``, ``renewed``: how many) is said at the top."""
     return render_page("groups/index.html", "groups/index.html", status=status, typed=typed, errors=errors,
-                       already=already)
+                       already=already, imported=imported, renewed=renewed)
 
 
 @bp.post("/new")
@@ -343,15 +344,19 @@ def import_file() -> Response:
         return _index({}, {"file": gettext("Choose the file to import (a .json file exported by Thirteen).")},
                       status=400)
     try:
-        game, new = transfer.import_file(sent.read())
+        done = transfer.import_file(sent.read(), secret=str(current_app.config["SECRET_KEY"]),
+                                    allow_new=limits.count_new_games)
     except transfer.ImportRefused as exc:  # said beside the file field, the form kept
         return _index({}, {"file": say(exc)}, status=exc.status)
+    game = done.first
     try:
         _, followed = registry.by_kind(game.kind)
         endpoint = followed.endpoint
     except KeyError:
         endpoint = "groups.page"
     target = url_for(endpoint, token=game.keeper_token)
-    if not new:  # the same file again: nothing changed, and the page says so
+    if done.renewed:  # the file's links do not open these games here: said, with the new one
+        return _index({}, {}, imported=target, renewed=done.renewed)
+    if not done.new:  # the same file again: nothing changed, and the page says so
         return _index({}, {}, already=target)
     return redirect_to(target)

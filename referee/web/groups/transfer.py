@@ -4,28 +4,42 @@ The file holds each game as it is stored: its kind, share-link tokens, players, 
 setup and every event (undos included: the same records its state machine replays), with
 :data:`FORMAT` and :data:`VERSION`.  Importing keeps the tokens, so the links still open the
 games on the new server, and a second import of the same file finds the games of the first
-and makes nothing twice.  Exporting what was imported gives the same file again.
+and makes nothing twice, even when both are sent at once.  Exporting what was imported gives
+the same file again.  A token weaker than the server's own (a file written by hand, or by an
+older server: :func:`referee.web.store.strong_token`) is not taken: the game gets a fresh token
+of the server's (:func:`renewed_token`), and the import says so.  An import is a write like any
+other: its new games count against the new-game limit (:mod:`referee.web.limits`), and it is
+counted as a use of each game today (retention).
 
 A file is refused with a sentence (:class:`ImportRefused`) when it is not one of ours, comes
-from a newer version, or holds a game its game's state machine cannot replay; nothing of it is
-stored then.
+from a newer version, holds an entry of a kind its game does not know, or a game its game's
+state machine cannot replay; nothing of it is stored then.
 """
 
 from __future__ import annotations
 
+import base64
+import contextlib
+import hashlib
+import hmac
 import json
-from collections.abc import Mapping, Sequence
+import threading
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import or_, select
+from sqlalchemy import false, select, text, update
+from sqlalchemy.exc import IntegrityError, OperationalError
 
+from referee import group as groups_lib
 from referee.errors import RefereeError
 from referee.text import Message, message
-from referee.web import registry, store
+from referee.web import registry, settle_up, store
 from referee.web.extensions import db
 from referee.web.groups import evenings
-from referee.web.models import NAME_MAX, Event, Game, Player
+from referee.web.models import NAME_MAX, Event, Game, Player, Token, this_hour
 
 FORMAT = "thirteen-games"
 VERSION = 1
@@ -110,10 +124,26 @@ def read_file(raw: bytes) -> list[Mapping[str, Any]]:
         if game["kind"] not in known:
             raise _refuse(message("Game {n} of the file is of a kind this server does not know ({kind}).",
                                   n=number, kind=str(game["kind"])[:30]))
+        allowed = _event_kinds(game["kind"])
+        strange = next((e["kind"] for e in game["events"] if allowed is not None and e["kind"] not in allowed), None)
+        if strange is not None:
+            raise _refuse(message("Game {n} of the file holds an entry of a kind its game does not know ({kind}).",
+                                  n=number, kind=str(strange)[:30]))
         total += len(game["events"])
     if total > MAX_EVENTS:
         raise _refuse(message("This file holds more than {n} entries: too many to import at once.", n=MAX_EVENTS))
     return games
+
+
+def _event_kinds(kind: str) -> frozenset[str] | None:
+    """The kinds of event a stored game of ``kind`` holds (``None``: its game does not say)."""
+    if kind == store.GROUP:
+        events: frozenset[str] | None = frozenset(groups_lib.RECORDS.classes)  # as GROUP_GAME says
+    else:
+        events = registry.by_kind(kind)[1].events
+    if events is None:
+        return None
+    return events | {store.UNDO} | settle_up.EVENT_KINDS
 
 
 def _shaped(game: Mapping[str, Any]) -> bool:
@@ -147,23 +177,127 @@ def _moment(value: object) -> datetime | None:
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
-def import_file(raw: bytes) -> tuple[Game, int]:
-    """Store the file's games (one transaction) and answer the first game (the group of a
-    group's file) and how many games were new; a game already here (by its tokens) is kept."""
-    games = read_file(raw)
+@dataclass(frozen=True)
+class Imported:
+    """What an import did: the file's first game (the group of a group's file), how many of its
+    games are new here, and how many were given fresh links because the file's were weaker than
+    the server's (:func:`referee.web.store.strong_token`)."""
+
+    first: Game
+    new: int
+    renewed: int
+
+
+IMPORT_WAIT_SECONDS = 120.0
+"""The longest an import waits for other imports to finish (imports are stored one at a time, so
+that the same file sent at once is stored once and its copies answered with the games it made):
+three files of 2,000 games sent at once took 45 s in all on a loaded 2-core machine.  Waiting
+holds one server thread, not the database (gunicorn's gthread workers and waitress have no
+per-request time limit)."""
+_ONE_AT_A_TIME = threading.Lock()  # this process's imports
+_IMPORT_LOCK_KEY = int.from_bytes(b"t13-imp", "big")
+"""The PostgreSQL advisory lock every process's imports take (tried, never waited for in the
+database: a wait there would meet the statement timeout)."""
+
+
+def renewed_token(secret: str, role: str, keeper: str, watch: str) -> str:
+    """The server's token for a file's weak ``role`` token (keeper or watch) of the game with these
+    tokens: derived from the server's secret (HMAC-SHA256), so as unguessable as one drawn at
+    random, and the same every time the same file is imported here (a second import finds the
+    games of the first).
+
+    >>> one = renewed_token("s3cret", "keeper", "a", "b")
+    >>> one == renewed_token("s3cret", "keeper", "a", "b"), one == renewed_token("other", "keeper", "a", "b")
+    (True, False)
+    >>> store.strong_token(one), len(one)
+    (True, 32)
+    """
+    attempt = 0
+    while True:
+        digest = hmac.new(secret.encode(), f"{role}\0{keeper}\0{watch}\0{attempt}".encode(), hashlib.sha256).digest()
+        token = base64.urlsafe_b64encode(digest[:24]).decode()
+        if store.strong_token(token):
+            return token
+        attempt += 1
+
+
+def _with_strong_tokens(games: list[Mapping[str, Any]], secret: str) -> tuple[list[dict[str, Any]], int]:
+    """The file's games, each weak token replaced by :func:`renewed_token` (a group's keeper token
+    in its games' ``group`` too); and how many games were given new tokens."""
+    renamed: dict[str, str] = {}
+    out: list[dict[str, Any]] = []
+    renewed = 0
+    for data in games:
+        game = dict(data)
+        keeper, watch = game["keeper_token"], game["watch_token"]
+        changed = False
+        for role in ("keeper", "watch"):
+            token = game[f"{role}_token"]
+            if not store.strong_token(token):
+                game[f"{role}_token"] = renamed[token] = renewed_token(secret, role, keeper, watch)
+                changed = True
+        renewed += changed
+        out.append(game)
+    for game in out:
+        if game["group"] in renamed:
+            game["group"] = renamed[game["group"]]
+    return out, renewed
+
+
+def _built(number: int, data: Mapping[str, Any]) -> Game:
+    """A game of the file, not yet stored (its group is set when it is), replayed by its game's
+    rules (refused with a sentence otherwise); imported now, so used today for retention."""
+    game = Game(kind=data["kind"], rules=data["rules"], setup=data["setup"], version=len(data["events"]),
+                keeper_token=data["keeper_token"], watch_token=data["watch_token"],
+                created_at=_moment(data["created_at"]), updated_at=_moment(data["updated_at"]),
+                touched_hour=this_hour())
+    game.players = [Player(seat=i, name=n) for i, n in enumerate(data["players"])]
+    game.events = [Event(seq=e["seq"], kind=e["kind"], payload=e["payload"], created_at=_moment(e["created_at"]))
+                   for e in data["events"]]
+    try:
+        _replays(game)
+    except (RefereeError, ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
+        raise _refuse(message("Game {n} of the file cannot be replayed by its game's rules ({reason}).",
+                              n=number, reason=str(exc)[:120])) from None
+    return game
+
+
+def import_file(raw: bytes, *, secret: str, allow_new: Callable[[int], None] | None = None) -> Imported:
+    """Store the file's games (one transaction) and say what was done (:class:`Imported`); a game
+    already here (by its tokens) is kept, so the same file twice stores nothing twice, even sent at
+    once (imports run one at a time: :func:`_one_import_at_a_time`).
+
+    Every game is read and replayed before anything is written.  ``secret`` derives the fresh
+    tokens of weak ones (:func:`renewed_token`); ``allow_new(n)`` is asked before ``n`` new games
+    are stored (the new-game limit: it raises to refuse)."""
+    games, renewed = _with_strong_tokens(read_file(raw), secret)
     tokens = [t for g in games for t in (g["keeper_token"], g["watch_token"])]
     if len(set(tokens)) != len(tokens):
         raise _refuse(message("This file holds the same game twice."))
+    built = [_built(number, data) for number, data in enumerate(games, start=1)]
+    with _one_import_at_a_time():
+        try:
+            first, new = _store(games, built, tokens, allow_new)
+        except IntegrityError:  # a game of the file stored meanwhile by a start or another server
+            db.session.rollback()
+            raise _refuse(message("A game of the file has a link that another game on this server already has.")) from None
+    return Imported(first, new, renewed)
+
+
+def _store(games: list[dict[str, Any]], built: list[Game], tokens: list[str],
+           allow_new: Callable[[int], None] | None) -> tuple[Game, int]:
     found: dict[str, Game] = {}
     for chunk in range(0, len(tokens), 500):
         part = tokens[chunk:chunk + 500]
-        for game in db.session.scalars(select(Game).where(
-                or_(Game.keeper_token.in_(part), Game.watch_token.in_(part)))):
+        for game in db.session.scalars(select(Game).join(Token, Token.game_id == Game.id).where(Token.token.in_(part))):
             found[game.keeper_token] = game
             found[game.watch_token] = game
+    fresh = sum(1 for data in games if data["keeper_token"] not in found)
+    if fresh and allow_new is not None:
+        allow_new(fresh)
     made: dict[str, Game] = {}
     new = 0
-    for number, data in enumerate(games, start=1):
+    for number, (data, game) in enumerate(zip(games, built, strict=True), start=1):
         here = found.get(data["keeper_token"])
         if here is not None:
             if here.watch_token != data["watch_token"] or here.kind != data["kind"]:
@@ -181,25 +315,55 @@ def import_file(raw: bytes) -> tuple[Game, int]:
         owner = made.get(group) if group else None
         if group and owner is None:
             owner = store.keeper_group(group)
-        game = Game(kind=data["kind"], rules=data["rules"], setup=data["setup"], version=len(data["events"]),
-                    keeper_token=data["keeper_token"], watch_token=data["watch_token"],
-                    created_at=_moment(data["created_at"]), updated_at=_moment(data["updated_at"]),
-                    group_id=owner.id if owner is not None else None)
-        game.players = [Player(seat=i, name=n) for i, n in enumerate(data["players"])]
-        game.events = [Event(seq=e["seq"], kind=e["kind"], payload=e["payload"], created_at=_moment(e["created_at"]))
-                       for e in data["events"]]
-        try:
-            _replays(game)
-        except (RefereeError, ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
-            db.session.rollback()
-            raise _refuse(message("Game {n} of the file cannot be replayed by its game's rules ({reason}).",
-                                  n=number, reason=str(exc)[:120])) from None
+        game.group_id = owner.id if owner is not None else None
         db.session.add(game)
-        db.session.flush()  # its id, for the games of the group that follow
+        if game.kind == store.GROUP:
+            db.session.flush()  # its id, for the games of the group that follow
         made[data["keeper_token"]] = game
         new += 1
     db.session.commit()
     return made[games[0]["keeper_token"]], new
+
+
+@contextlib.contextmanager
+def _one_import_at_a_time() -> Iterator[None]:
+    """One import at a time: this process's imports in turn (a lock in Python, not a wait in the
+    database), and across processes the database's own: on PostgreSQL an advisory lock tried
+    (never waited for in the database) until :data:`IMPORT_WAIT_SECONDS`; on SQLite its one
+    write lock, taken first (a busy database is tried again meanwhile).  Held until the caller's
+    commit or rollback; the same file's copies then find its games stored."""
+    deadline = time.monotonic() + IMPORT_WAIT_SECONDS
+    if not _ONE_AT_A_TIME.acquire(timeout=IMPORT_WAIT_SECONDS):
+        raise OperationalError("another import is still being stored", None, Exception("import wait"))
+    try:
+        dialect = db.engine.dialect.name
+        while True:
+            try:
+                if dialect == "postgresql":
+                    taken = db.session.scalar(text("SELECT pg_try_advisory_xact_lock(:key)"), {"key": _IMPORT_LOCK_KEY})
+                elif dialect == "sqlite":
+                    db.session.execute(update(Game).where(false()).values(version=Game.version))
+                    taken = True
+                else:
+                    taken = True
+            except OperationalError:
+                db.session.rollback()
+                if time.monotonic() > deadline:
+                    raise
+                taken = False
+            if taken:
+                break
+            db.session.rollback()
+            if time.monotonic() > deadline:
+                raise OperationalError("another import is still being stored", None, Exception("import wait"))
+            time.sleep(0.1)
+        try:
+            yield
+        except BaseException:
+            db.session.rollback()
+            raise
+    finally:
+        _ONE_AT_A_TIME.release()
 
 
 def _replays(game: Game) -> None:

@@ -25,6 +25,7 @@ from referee.three_thirteen import (
     ThreeThirteenRules,
     split_hand,
 )
+from referee.three_thirteen_sheet import RECORDS as SHEET_RECORDS
 from referee.three_thirteen_sheet import RoundRefused
 from referee.web import api, openapi, settle_up, sheets
 from referee.web.games.three_thirteen import answers
@@ -183,7 +184,8 @@ def render_sheet(access: Access, sheet: Sheet, feedback: Feedback, status: int =
 
 
 GAME: FollowedGame[Sheet] = FollowedGame(bp, kind=KIND, endpoint="three_thirteen.game", build=build_sheet,
-                                          render=render_sheet, last_move=last_move, live="sheet")
+                                          render=render_sheet, last_move=last_move, live="sheet",
+                                          events=frozenset(SHEET_RECORDS.classes))
 
 
 settle_up.add_sheet_routes(bp, GAME, ends=(), refusal=NO_END)  # the stake; no end: it ends after its rounds

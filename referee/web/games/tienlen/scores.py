@@ -35,6 +35,7 @@ from referee.tienlen_evening import (
     judge_from_table,
     seat_map,
 )
+from referee.tienlen_evening import RECORDS as EVENING_RECORDS
 from referee.tienlen_scores import ScoreRules
 from referee.web import settle_up, sheets, store
 from referee.web.games.tienlen import scores_api  # noqa: F401  (the API routes and their OpenAPI paths)
@@ -170,7 +171,8 @@ def _undo_label(access: Access, sheet: Sheet) -> str | None:
 
 
 SHEET: FollowedGame[Sheet] = FollowedGame(bp, kind=KIND, endpoint="tienlen_scores.sheet", build=build_sheet,
-                                           render=render_sheet, last_move=_undo_label, live="sheet")
+                                           render=render_sheet, last_move=_undo_label, live="sheet",
+                                           events=frozenset(EVENING_RECORDS.classes))
 
 
 settle_up.add_sheet_routes(bp, SHEET)  # the stake and the end of the evening (keeper forms)

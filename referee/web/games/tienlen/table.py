@@ -30,6 +30,7 @@ from referee.cards import Card, NotationError
 from referee.errors import RefereeError, UnreadableInput
 from referee.switches import rules_from_mapping
 from referee.text import message
+from referee.tienlen import RECORDS as TIENLEN_RECORDS
 from referee.tienlen import (
     THREE_OF_SPADES,
     Action,
@@ -129,7 +130,8 @@ def render_table(access: Access, state: Game, feedback: Feedback, status: int = 
 
 
 GAME: FollowedGame[Game] = FollowedGame(
-    bp, kind=KIND, endpoint="tienlen_table.table", build=live_state, render=render_table, last_move=last_move)
+    bp, kind=KIND, endpoint="tienlen_table.table", build=live_state, render=render_table, last_move=last_move,
+    events=frozenset(TIENLEN_RECORDS.classes))
 
 
 def _table_bomb(hand: Any) -> bool:

@@ -28,6 +28,7 @@ from referee.cards import Card, NotationError, Suit, parse_card, parse_cards
 from referee.errors import UnreadableInput
 from referee.switches import rules_from_mapping
 from referee.text import message
+from referee.trece import RECORDS as TRECE_RECORDS
 from referee.trece import (
     DemandError,
     Setup,
@@ -254,7 +255,8 @@ def render_table(access: store.Access, state: State, feedback: Feedback, status:
 
 
 GAME: FollowedGame[State] = FollowedGame(
-    bp, kind=KIND, endpoint="trece.table", build=game_state, render=render_table, last_move=last_move)
+    bp, kind=KIND, endpoint="trece.table", build=game_state, render=render_table, last_move=last_move,
+    events=frozenset(TRECE_RECORDS.classes))
 
 
 settle_up.add_sheet_routes(bp, GAME, ends=ENDS, refusal=NO_UNTIL)  # the stake per game won; games, target
