@@ -24,7 +24,10 @@ def _send(url: str, method: str, path: str, fields: dict[str, object] | None = N
         body = urllib.parse.urlencode(fields or {}, doseq=True) if method == "POST" else None
         connection.request(method, path, body, {**(FORM if body is not None else {}), **(headers or {})})
         response = connection.getresponse()
-        return response.status, {k.lower(): v for k, v in response.getheaders()}, response.read().decode(errors="replace")
+        headers = {k.lower(): v for k, v in response.getheaders()}
+        if headers.get("content-type", "").startswith("text/event-stream"):
+            return response.status, headers, ""  # a live page's stream never ends: its first line is enough
+        return response.status, headers, response.read().decode(errors="replace")
     finally:
         connection.close()
 
