@@ -392,3 +392,16 @@ def test_a_sheet_imported_alone_then_with_its_group_joins_the_group(make_app: An
         r = there.post("/groups/import", data={"file": (BytesIO(body), "x.json")}, content_type="multipart/form-data")
         assert r.status_code == 303
     assert there.get(f"/groups/g/{group}/export.json").data == whole
+
+
+def test_a_group_made_by_the_phones_start_script_opens_at_the_link_the_phone_made(client: Any) -> None:
+    # static/js/offline-start.js sends the group's form with links of its own and, answered with a
+    # redirect, opens the group at its own keeper link: the server must make the group there.
+    keeper, watch = "Kq8" + "x7Lm2Np4Rs6Tv8Wz0Ab3Cd5Ef7Gh9", "Wt1" + "y3Hj5Kl7Mn9Pq2Rs4Tu6Vw8Xy0Zab"
+    answer = client.post("/groups/new", data={"name": "Fridays", "people": "An\nBao",
+                                              "keeper_token": keeper, "watch_token": watch})
+    assert answer.status_code == 303 and answer.headers["Location"].endswith(f"/groups/g/{keeper}")
+    assert client.get(f"/groups/g/{keeper}").status_code == 200
+    assert client.get(f"/groups/g/{watch}").status_code == 200
+    weak = client.post("/groups/new", data={"name": "Fridays", "people": "An", "keeper_token": "a" * 32})
+    assert weak.status_code == 400 and "keeper_token" in weak.get_data(as_text=True)

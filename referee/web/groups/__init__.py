@@ -53,7 +53,7 @@ from referee.web.guard import whole_number
 from referee.web.models import Game
 from referee.web.policy import IMPORT_MAX_BYTES
 from referee.web.store import GROUP, Access, live_events
-from referee.web.tables import Feedback, FollowedGame, open_game, require_keeper, starting_id
+from referee.web.tables import Feedback, FollowedGame, open_game, phone_tokens, require_keeper, starting_id
 from referee.web.views import redirect_to, render_page, say
 
 bp = Blueprint("groups", __name__, url_prefix="/groups")
@@ -157,7 +157,15 @@ def new() -> Response:
 
 
 def _made(setup: GroupSetup, game: Game | None = None) -> Response:
-    group = store.create_game(GROUP, [], rules={}, setup=setup.to_dict(), created_by=starting_id())
+    """The group stored and opened, at the links the phone made for it when its form was sent by
+    static/js/offline-start.js (which opens the group at its own link), or the server's."""
+    keeper, watch = phone_tokens()
+    try:
+        group = store.create_game(GROUP, [], rules={}, setup=setup.to_dict(), created_by=starting_id(),
+                                  keeper_token=keeper, watch_token=watch)
+    except store.TokenTaken:
+        abort(409, gettext("This phone's link for the new game is already another game's link. "
+                           "Nothing was started; the phone picks another link and sends it again."))
     if game is not None and game.group_id is None:
         game.group_id = group.id
         db.session.commit()
