@@ -58,9 +58,11 @@ def test_a_refused_action_says_why_and_keeps_what_was_typed(phone, game):
 def test_a_stale_write_shows_the_fresh_state_and_keeps_what_was_typed(phone, game):
     typing = game.example.typing
     token = start(phone, game)
+    # This phone does not hear of the other phone's write: its polls find nothing new, and its
+    # event stream never reaches it (a proxy that does not pass streams; the page polls then).
+    phone.page.route(re.compile(r".*[?&]since=\d+.*"), lambda route: route.fulfill(status=204))
+    phone.page.route(re.compile(r".*/live$"), lambda route: route.fulfill(status=204))
     page = phone.open(f"{game.page(token)}{typing.page}")
-    # This phone does not hear of the other phone's write (its polls find nothing new).
-    page.route(re.compile(r".*[?&]since=\d+.*"), lambda route: route.fulfill(status=204))
     page.locator(typing.field).fill(typing.stale)
     path, form = game.legal
     assert post(page, f"{phone.base_url}{game.page(token)}{path}", {**dict(form), "version": "0"}).status == 303
