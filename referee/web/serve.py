@@ -59,6 +59,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 import qrcode
+from sqlalchemy.exc import DBAPIError
 
 from referee.web import live
 from referee.web.logs import LOGGED_PATH, routed_path
@@ -277,12 +278,30 @@ def _serve_here(args: argparse.Namespace) -> int:
     return 0
 
 
+def _built_when_the_database_answers(args: argparse.Namespace, listener: socket.socket) -> Any:
+    """The child's app and server, built once the database answers: a child started while the
+    database is down or starting up (the one waiting to take over, most often) says so in one
+    line and tries again each second, instead of dying with a traceback (and its supervisor
+    counting it as a child that cannot start)."""
+    said = False
+    while True:
+        try:
+            return _app_and_server(args, sockets=[listener])
+        except DBAPIError as exc:
+            if not said:
+                logging.getLogger("thirteen.database").warning(
+                    "the server waits for the database before it can take over: %s",
+                            str(exc.orig or exc).splitlines()[0][:200])
+                said = True
+            time.sleep(1)
+
+
 def _child(args: argparse.Namespace) -> int:
     """A child of the :class:`Supervisor`: build the app, say so, serve when told to."""
     control = socket.socket(fileno=args.control_fd)
     listener = socket.socket(fileno=args.listen_fd)
     try:
-        server = _app_and_server(args, sockets=[listener])
+        server = _built_when_the_database_answers(args, listener)
         control.sendall(b"r")  # ready
         if control.recv(1) != b"g":  # the supervisor stopped before this one was needed
             return 0
