@@ -28,7 +28,7 @@ from tests.games import ENTRIES, ROWS, WORKED
 pytestmark = pytest.mark.browser
 
 FIRST_VISIT_GOAL = 30 * 1024  # issue 13's goal: printed, and how far each page is from it
-FIRST_VISIT_MOST = int(42 * 1024)  # at most today: the round page, 41.7 KB after issue 34 (htmx's head-support extension inside vendor/htmx.min.js, the wake lock, Redo and the long-name rules in app.js/app.css, the one-player "went out"); issue 28's 30 KB goal is not met
+FIRST_VISIT_MOST = int(44 * 1024)  # at most today: a followed Trece table, 43.3 KB after this turn's merges (issue 38's event stream: htmx's SSE extension and live.js on every followed page; issue 34's head-support, wake lock, Redo and long-name rules; issue 35's answer-here.js); issue 28's 30 KB goal is not met
 REPEAT_VISIT_GOAL = 8 * 1024  # issue 13's goal: printed with each page's distance
 REPEAT_VISIT_MOST = int(10.5 * 1024)  # the round page's repeat visit, 10.2 KB after the merges: the worker fetches its page, stylesheet and round script again
 SLOW = {"offline": False, "latency": 400, "downloadThroughput": 400_000 / 8, "uploadThroughput": 400_000 / 8}
