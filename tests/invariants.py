@@ -193,6 +193,9 @@ INIT_SCRIPT = r"""
     let target = d.target;
     if (target && !target.isConnected && target.id) target = document.getElementById(target.id);
     const user = !!(d.requestConfig && performance.now() - inv.lastInput < 3000) && !inv.field;
+    /* a tap that brought a whole page has its result there (its main control is checked in view):
+       what the new page then fetches for itself (a hand's split drawn again) is not the tap's */
+    if (whole) inv.lastInput = -1e9;
     report({kind: 'swap', whole, refused, user, target, y0: scrollY, step: `after ${(cfg.verb || 'a').toUpperCase()} ${d.pathInfo ? d.pathInfo.requestPath : ''} swapped ${sel(target)}`});
   });
   addEventListener('load', () => report({kind: 'load', step: 'page load', y0: scrollY}));
