@@ -269,7 +269,7 @@ class Invariants:
                     raise
                 page.wait_for_load_state("load")
         found: list[str] = list(said["found"]) if said else []
-        screen = f"{page.url} «{page.title()}» {what}"
+        screen = f"{page.url} «{_navigated_again(page, page.title)}» {what}"
         if result is not None:
             result.first.wait_for()
             inside = result.first.evaluate(
@@ -284,10 +284,10 @@ class Invariants:
         found += [f"the console said: {e}" for e in self.errors if not _expected_console(e, allow + self.allowed)]
         self.errors.clear()
         if (self.axe if axe is None else axe):
-            key = screen_key(page)
+            key = _navigated_again(page, lambda: screen_key(page))
             if key not in self.screens:
                 self.screens.add(key)
-                found += [f"axe: {v}" for v in axe_on(page)]
+                found += [f"axe: {v}" for v in _navigated_again(page, lambda: axe_on(page))]
         # what the page said by itself between the steps (swaps, loads) counts too, once
         shown = [(line, line) for line in dict.fromkeys(found)]
         shown += [(f"{where}: {line}", line) for where, line in dict.fromkeys(self.violations) if line not in found]
@@ -337,6 +337,19 @@ def screen_key(page: Any, lang: bool = True) -> str:
 
 
 _AXE_SOURCE: list[str] = []
+
+
+def _navigated_again(page: Any, read: Any) -> Any:
+    """``read()`` of the page, asked again on the page a navigation under way lands on (a
+    redirect, a poll's reload) instead of failing with "Execution context was destroyed"."""
+    for _ in range(5):
+        try:
+            return read()
+        except Exception as exc:  # noqa: BLE001 - playwright's Error, said again if it persists
+            if "context was destroyed" not in str(exc) and "navigat" not in str(exc):
+                raise
+            page.wait_for_load_state("load")
+    return read()
 
 
 def axe_on(page: Any) -> list[str]:
