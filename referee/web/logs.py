@@ -119,16 +119,16 @@ def routed_path(path: str, match: Callable[[str], tuple[Any, dict[str, Any]] | N
     ``None``: no route takes it, and only the first segment is kept).
 
     >>> from werkzeug.routing import Map, Rule
-    >>> rules = Map([Rule("/trece/g/<token>/round/<int:number>"), Rule("/lang/<code>")]).bind("localhost")
+    >>> rules = Map([Rule("/cards/g/<token>/round/<int:number>"), Rule("/lang/<code>")]).bind("localhost")
     >>> def match(path):
     ...     try:
     ...         return rules.match(path, return_rule=True)
     ...     except Exception:
     ...         return None
-    >>> routed_path("/trece/g/a/round/3", match), routed_path("/lang/vi", match)
-    ('/trece/g/…ca97/round/3', '/lang/vi')
-    >>> routed_path("/tienlen/scores/score/shortTokA/0", match), routed_path("/", match)
-    ('/tienlen/…', '/')
+    >>> routed_path("/cards/g/a/round/3", match), routed_path("/lang/vi", match)
+    ('/cards/g/…ca97/round/3', '/lang/vi')
+    >>> routed_path("/cards/scores/score/shortTokA/0", match), routed_path("/", match)
+    ('/cards/…', '/')
     """
     found = match(path)
     if found is None:

@@ -52,7 +52,7 @@ time, :mod:`referee.web.groups.transfer`), and must not hold a slot meanwhile.""
 def needs_no_database(path: str) -> bool:
     """Whether ``path`` is answered without the database (:data:`NO_DATABASE`).
 
-    >>> needs_no_database("/static/css/app.1a2b.css"), needs_no_database("/sw.js"), needs_no_database("/trece/g/x")
+    >>> needs_no_database("/static/css/app.1a2b.css"), needs_no_database("/sw.js"), needs_no_database("/cards/g/x")
     (True, True, False)
     """
     return path.startswith(NO_DATABASE)
