@@ -366,24 +366,30 @@ class FollowedGame(Generic[S]):
             states[(self.kind, access.game.id, seen + 1)] = state  # the stored event is its last record
         return self.done(access, after=after)
 
+    def _sent_before(self, access: Access, feedback: Feedback, mine: WriteId | None,
+                     seen: int | None = None) -> Response | None:
+        """The answer to a write that needs none of its own: sent before (its write id applied:
+        answered as it was) or, given the version the phone ``seen``, stale (a 409); else ``None``."""
+        if mine and (stored := store.applied_write(access.game, mine)):
+            return self.again(access, feedback, stored, mine)
+        if seen is not None and seen != access.game.version:
+            return self.stale(access, feedback)
+        return None
+
     def undo(self, opened: str | Access, *, typed: Mapping[str, str] | None = None) -> Response:
         """Take back the latest move still in force (kept in the history)."""
         access, seen = self.keeper(opened)
         feedback = Feedback(typed=dict(typed or {}))
         mine = this_write()
-        if mine and (stored := store.applied_write(access.game, mine)):
-            return self.again(access, feedback, stored, mine)
-        if seen != access.game.version:
-            return self.stale(access, feedback)
+        if (answer := self._sent_before(access, feedback, mine, seen)) is not None:
+            return answer
         what = self.last_move(access, self.state(access))
         try:
             store.undo_last(access.game, seen, mine)
         except NothingToUndo:
             return self.refuse(access, feedback, gettext("There is nothing to undo."), None)
         except StaleGame:
-            if mine and (stored := store.applied_write(access.game, mine)):
-                return self.again(access, feedback, stored, mine)
-            return self.stale(access, feedback)
+            return self._sent_before(access, feedback, mine) or self.stale(access, feedback)
         return self.done(access, undone=what)
 
     def redo(self, token: str, *, typed: Mapping[str, str] | None = None) -> Response:
@@ -393,19 +399,15 @@ class FollowedGame(Generic[S]):
         access, seen = self.keeper(token)
         feedback = Feedback(typed=dict(typed or {}))
         mine = this_write()
-        if mine and (stored := store.applied_write(access.game, mine)):
-            return self.again(access, feedback, stored, mine)
-        if seen != access.game.version:
-            return self.stale(access, feedback)
+        if (answer := self._sent_before(access, feedback, mine, seen)) is not None:
+            return answer
         undone = store.last_undo(access.game)
         if undone is None:
             return self.refuse(access, feedback, gettext("There is nothing to redo."), None)
         try:
             store.append_event(access.game, seen, undone.kind, dict(undone.payload), mine)
         except StaleGame:
-            if mine and (stored := store.applied_write(access.game, mine)):
-                return self.again(access, feedback, stored, mine)
-            return self.stale(access, feedback)
+            return self._sent_before(access, feedback, mine) or self.stale(access, feedback)
         what = self.last_move(access, self.state(access))
         return self.done(access, notice=gettext("Redone: %(what)s", what=what) if what else None)
 
