@@ -13,14 +13,6 @@ from tests.test_browser_tienlen_table import start_game
 
 pytestmark = pytest.mark.browser
 
-EXPECTED = ("ERR_INTERNET_DISCONNECTED", "htmx:sendError", "htmx:afterRequest", "Failed to fetch",
-            "no-response", "when fetching the script")
-
-
-def forgive_offline(phone) -> None:  # type: ignore[no-untyped-def]
-    phone.errors[:] = [e for e in phone.errors if not any(x in e for x in EXPECTED)]
-
-
 def kept(page, path: str) -> None:  # type: ignore[no-untyped-def]
     """Wait until the service worker keeps ``path`` (it fetches it once the page has settled)."""
     for _ in range(100):
@@ -78,7 +70,7 @@ def test_a_sheet_its_rounds_a_table_and_a_check_screen_open_offline_after_one_vi
             expect(page.locator("#freshness")).to_contain_text("Offline: showing the")
         results[name] = (opened, len(paths))
         context.set_offline(False)
-        forgive_offline(phone)
+        phone.forgive_offline()
         assert phone.errors == []
         context.close()
     print("\nfirst visit, then offline:", results)

@@ -578,3 +578,34 @@ def test_in_dark_mode_the_last_tapped_card_is_the_chosen_green(sized) -> None:  
     assert last_bg == chosen_bg, (last_bg, chosen_bg)
     # The browser's own tap highlight (a teal veil on Chromium's phones) is not drawn over it.
     assert highlight in ("rgba(0, 0, 0, 0)", "transparent"), highlight
+
+
+def test_a_card_tapped_before_the_grid_is_ready_waits_instead_of_being_lost(browser, phone_context, new_phone) -> None:  # type: ignore[no-untyped-def]
+    """A boosted "Start the table" brings a page whose card grid shows before picker.js, which
+    the next page's head brings, has run (slow when the phone is busy or the link slow). A tap
+    on the grid then would be lost without a word, and Play sends no card: the grid takes no
+    tap until its script holds it."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    from tests.flows import start_trece_table
+
+    context = browser.new_context(**phone_context, service_workers="block")  # every request seen here
+    phone = new_phone(context)
+    held: list = []
+    page = phone.open("/")
+    page.route("**/static/js/picker.*.js", lambda route: route.continue_() if held == ["let go"] else held.append(route))
+    touch = Touch(page)
+    touch.tap(page.locator("a[href$='/trece/']").first)
+    start_trece_table(page)
+    card = page.locator("#picker-cards [data-card='5s']")
+    with pytest.raises(PlaywrightTimeout):
+        card.tap(timeout=1_500)  # the script is still on its way: the grid does not take it
+    assert held, "the table's page asks for picker.js"
+    assert card.get_attribute("aria-pressed") == "false"
+    routes, held[:] = list(held), ["let go"]
+    for route in routes:
+        route.continue_()
+    card.tap()
+    expect(card).to_have_attribute("aria-pressed", "true")
+    context.close()
+    assert phone.errors == []

@@ -28,14 +28,6 @@ pytestmark = pytest.mark.browser
 
 # What Chromium and htmx log for each request that could not be sent, and the 409 a stale
 # write answers: those are the point of these tests.
-EXPECTED = ("ERR_INTERNET_DISCONNECTED", "htmx:sendError", "htmx:afterRequest", "status of 409",
-            "Failed to fetch", "no-response", "when fetching the script")
-
-
-def forgive_offline(phone) -> None:  # type: ignore[no-untyped-def]
-    phone.errors[:] = [e for e in phone.errors if not any(x in e for x in EXPECTED)]
-
-
 def events(live_server, url: str) -> list[str]:  # type: ignore[no-untyped-def]
     """The kinds of the events stored for the game behind a page's address, in order."""
     token = re.search(r"/g/([^/?#]+)", url).group(1)  # type: ignore[union-attr]
@@ -73,7 +65,7 @@ def test_a_check_tapped_offline_gets_its_verdict_by_itself_when_the_network_is_b
     expect(page.locator("#verdict")).to_contain_text("bombs a single 2", timeout=10_000)
     expect(banner).to_be_hidden()
     expect(page.locator("#picker-play .picker-text")).to_have_value("3♠ 3♣ 4♦ 4♥ 5♠ 5♣")
-    forgive_offline(phone)
+    phone.forgive_offline("status of 409")
 
 
 def test_a_tienlen_play_made_offline_waits_on_the_phone_and_is_played_once(phone, live_server):
@@ -104,7 +96,7 @@ def test_a_tienlen_play_made_offline_waits_on_the_phone_and_is_played_once(phone
     page.wait_for_timeout(4500)  # a retry timer's round: nothing more is sent
     assert events(live_server, url) == ["play"]
     assert page.evaluate("() => JSON.parse(localStorage.getItem('thirteen-outbox') || '[]').length") == 0
-    forgive_offline(phone)
+    phone.forgive_offline("status of 409")
 
 
 def enter_round_one(page) -> None:  # type: ignore[no-untyped-def]
@@ -142,7 +134,7 @@ def test_a_round_saved_offline_survives_a_closed_tab_and_reaches_the_sheet_once(
     # Kept and sent by itself, as the outbox says: no "Nothing was sent" beside it.
     expect(page.locator("#outbox")).to_contain_text("kept on the phone and sent by itself")
     expect(page.get_by_text("Nothing was sent")).to_have_count(0)
-    forgive_offline(phone)
+    phone.forgive_offline("status of 409")
     page.wait_for_function("() => !JSON.parse(localStorage.getItem('thirteen-outbox')).some(e => e.claim)")
     page.close(run_before_unload=True)  # the tab is closed while the Wi-Fi is down
 
@@ -159,7 +151,7 @@ def test_a_round_saved_offline_survives_a_closed_tab_and_reaches_the_sheet_once(
     expect(again.locator("#outbox")).to_be_hidden()
     again.wait_for_timeout(4500)
     assert events(live_server, sheet_url) == ["round"]
-    forgive_offline(phone)
+    phone.forgive_offline("status of 409")
 
 
 def test_a_trece_play_kept_offline_meets_the_fresh_table_when_the_game_moved_on(phone, second_phone, live_server):
@@ -183,7 +175,7 @@ def test_a_trece_play_kept_offline_meets_the_fresh_table_when_the_game_moved_on(
     expect(page.locator("#outbox")).to_be_hidden()
     page.wait_for_timeout(4500)
     assert events(live_server, url) == ["draw"]  # never written over the draw, never twice
-    forgive_offline(phone)
+    phone.forgive_offline("status of 409")
     second_phone.errors.clear()
 
 
@@ -201,7 +193,7 @@ def test_a_page_never_opened_shows_the_offline_page_and_a_visited_one_its_copy(p
     phone.context.set_offline(False)  # no reload, no tap: the page asked for opens once the referee answers
     expect(page.locator("h1")).to_have_text("How Three Thirteen goes", timeout=15_000)
     assert page.url == phone.base_url + "/three-thirteen/rules"
-    forgive_offline(phone)
+    phone.forgive_offline("status of 409")
 
 
 def test_the_offline_line_goes_as_soon_as_the_network_is_back_on_a_page_with_no_polls(phone):
@@ -216,7 +208,7 @@ def test_the_offline_line_goes_as_soon_as_the_network_is_back_on_a_page_with_no_
     gone = page.evaluate("() => performance.now()") - back
     print(f"\nthe offline line gone {gone:.0f} ms after the network came back")
     expect(page.locator(".connection:not([hidden])")).to_have_count(0)
-    forgive_offline(phone)
+    phone.forgive_offline("status of 409")
 
 
 def test_a_watcher_keeps_the_last_sheet_marked_stale_and_catches_up_by_itself(phone, second_phone, live_server):
@@ -237,7 +229,7 @@ def test_a_watcher_keeps_the_last_sheet_marked_stale_and_catches_up_by_itself(ph
     expect(watcher.locator("[data-total='1']")).to_have_text("24", timeout=10_000)
     expect(watcher.locator("#freshness")).to_be_hidden()
     expect(watcher.locator("#sheet")).not_to_have_attribute("data-stale", "1")
-    forgive_offline(second_phone)
+    second_phone.forgive_offline("status of 409")
 
 
 def test_a_write_on_a_slow_network_says_sending_and_takes_no_second_tap(phone, live_server):
@@ -314,7 +306,7 @@ def test_a_play_whose_answer_was_lost_is_sent_again_and_stored_once(browser, liv
     expect(page.locator(".tl-felt")).to_contain_text("played by Bao")
     expect(page.locator("#tl-followed .notice")).to_have_count(0)  # not "the table changed first"
     assert events(live_server, url) == ["play"]
-    phone.errors[:] = [e for e in phone.errors if "ERR_CONNECTION_RESET" not in e and not any(x in e for x in EXPECTED)]
+    phone.forgive_offline("status of 409", "ERR_CONNECTION_RESET")
     context.close()
     assert phone.errors == []
 
@@ -368,8 +360,7 @@ def test_a_play_stored_but_answered_with_a_server_error_stays_in_the_outbox_and_
     expect(page.locator("#outbox")).to_be_hidden()
     expect(page.locator("#tl-followed .notice")).to_have_count(0)  # not "the table changed first"
     assert events(live_server, url) == ["play"]
-    phone.errors[:] = [e for e in phone.errors if str(status) not in e and "htmx:responseError" not in e
-                       and not any(x in e for x in EXPECTED)]
+    phone.forgive_offline("status of 409", str(status), "htmx:responseError")
     context.close()
     assert phone.errors == []
 
@@ -416,4 +407,4 @@ def test_a_kept_play_dropped_by_another_tabs_write_at_the_same_moment_is_put_bac
     assert events(live_server, url) == []
     other.close()
     phone.context.set_offline(False)
-    forgive_offline(phone)
+    phone.forgive_offline("status of 409")

@@ -29,6 +29,14 @@ def test_twelve_phones_pressing_score_this_hand_at_once_make_one_sheet(any_db_ap
         client = any_db_app.test_client()
         at_once.wait()
         response = client.post(f"/tienlen/scores/score/{table}/0")
+        for _ in range(5):
+            # A database too busy to answer in time (a loaded machine: PostgreSQL's lock
+            # timeout) says so with a 503 and whether it stored anything; the phone sends again,
+            # as its outbox does, and must then land on the one sheet.
+            if response.status_code != 503:
+                break
+            assert response.headers.get("X-Thirteen-Saved") in {"yes", "no", "unknown"}
+            response = client.post(f"/tienlen/scores/score/{table}/0")
         answers.append((response.status_code, response.headers.get("Location", "")))
 
     phones = [threading.Thread(target=phone) for _ in range(PHONES)]
