@@ -48,10 +48,28 @@ def by_hand(page, out: int, left: dict[int, str]) -> None:  # type: ignore[no-un
     page.wait_for_url("**added=*")
 
 
+def where(page) -> list[str]:  # type: ignore[no-untyped-def]
+    """The page's address and its document's start, as the page itself says them (Playwright's
+    page.url may not have heard yet of a back step within the document, htmx's history; two
+    steps may share an address, a form's 303 to the page it was sent from), asked again while a
+    navigation lands."""
+    for _ in range(20):
+        try:
+            return list(page.evaluate("[location.href, String(performance.timeOrigin)]"))
+        except PlaywrightError as error:
+            if "context was destroyed" not in str(error) and "navigat" not in str(error):
+                raise
+            page.wait_for_load_state("load")
+    raise AssertionError(f"the page never settled: {page.url}")
+
+
 def back_to(page, part: str) -> None:  # type: ignore[no-untyped-def]
-    """The phone's back button until the page is the one asked for."""
+    """The phone's back button, one step at a time (each waits until the page moved: another
+    address or another document), until the page is the one asked for."""
     for _ in range(12):
-        if part in page.url:
+        before = where(page)
+        if part in before[0]:
+            page.wait_for_load_state("load")
             return
         try:
             page.go_back()
@@ -60,8 +78,9 @@ def back_to(page, part: str) -> None:  # type: ignore[no-untyped-def]
             # boosted page's history entry asks the server again): the phone is still somewhere.
             if "ERR_ABORTED" not in str(error):
                 raise
+        page.wait_for_function("b => location.href !== b[0] || String(performance.timeOrigin) !== b[1]", arg=before)
         page.wait_for_load_state("load")
-    raise AssertionError(f"never back at {part}: {page.url}")
+    raise AssertionError(f"never back at {part}: {where(page)[0]}")
 
 
 def start_from_group(page, game: str, people: tuple[str, ...]):  # type: ignore[no-untyped-def]
