@@ -47,7 +47,15 @@ from referee.web.house_rules import SwitchLabel, Words, rules_from_form, switch_
 from referee.web.i18n import reason_fields
 from referee.web.models import Game
 from referee.web.players import read_players
-from referee.web.tables import Done, Feedback, FollowedGame, remember_rules, remembered, remembered_rules
+from referee.web.tables import (
+    Action,
+    Done,
+    Feedback,
+    FollowedGame,
+    remember_rules,
+    remembered,
+    remembered_rules,
+)
 from referee.web.views import render_page, say
 
 KIND = "trece"
@@ -262,29 +270,10 @@ GAME: FollowedGame[State] = FollowedGame(
 settle_up.add_sheet_routes(bp, GAME, ends=ENDS, refusal=NO_UNTIL)  # the stake per game won; games, target
 
 
-@bp.get("/g/<token>")
-def table(token: str) -> Response:
-    return GAME.page(token)
-
-
 def decide(access: store.Access, state: State) -> Done:
     """The action the form asks for, done on the table this phone saw (as the phone judges it:
     :func:`referee.web.games.trece.answers.judge`)."""
-    record = judge(state, request.form)
-    return Done.of(record)
+    return Done.of(judge(state, request.form))
 
 
-@bp.post("/g/<token>/act")
-def act(token: str) -> Response:
-    typed = {"cards": request.form.get("cards", "")[:200]} if request.form.get("action") == "play" else {}
-    return GAME.write(token, decide, typed=typed)
-
-
-@bp.post("/g/<token>/undo")
-def undo(token: str) -> Response:
-    return GAME.undo(token)
-
-
-@bp.post("/g/<token>/redo")
-def redo(token: str) -> Response:
-    return GAME.redo(token)
+GAME.routes({"act": Action(decide, typed=("cards",))})  # the table page, its one form's actions, undo, redo
