@@ -51,13 +51,14 @@ and, for each action, a *decide* function that reads the form and does the actio
 state with the rules library: ``decide(access, state) -> (event kind, payload)``.  When the
 rules say no (or the form cannot be read) it raises the library's
 :class:`~referee.errors.RefereeError` (:class:`~referee.errors.UnreadableInput` for a form that
-cannot be read), whose ``field`` says where the sentence goes; nothing else is caught.  The
-route is then one line: ``return GAME.write(token, decide, typed={"cards": ...})``; the table
-page is ``return GAME.page(token)`` and undo ``return GAME.undo(token)``.
+cannot be read), whose ``field`` says where the sentence goes; nothing else is caught.
+:meth:`FollowedGame.routes` registers the table page, one route per decide (an :class:`Action`),
+undo, redo and the rematch; a route of the game's own is one line:
+``return GAME.write(access, decide, typed={"cards": ...})``.
 
 Adding a fourth game is: a rules module in ``referee/``; a package ``referee/web/games/<game>/``
-with its ``FollowedGame``, its forms (creating a game, the decide functions) and its routes, and
-its ``ENTRY`` in ``__init__.py`` (:mod:`referee.web.registry`: the followed games, with a worked
+with its ``FollowedGame``, its new-table form (:class:`referee.web.new_table.NewTable`), its
+decide functions, and its ``ENTRY`` in ``__init__.py`` (:mod:`referee.web.registry`: the followed games, with a worked
 example of their forms, which gives the game its rows in the shared suites); its templates; its
 tests; and one line in :data:`referee.web.registry.GAME_PACKAGES`.
 """
