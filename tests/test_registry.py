@@ -223,3 +223,15 @@ def test_the_toy_writes_no_mechanical_route_of_its_own(app):
     writes its decide functions, not the routes around them."""
     for endpoint in ("toy.table", "toy.play", "toy.undo"):
         assert app.view_functions[endpoint].__module__ == "referee.web.tables", endpoint
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=lambda e: e.slug)
+def test_no_game_writes_its_own_page_undo_or_redo_route(app, entry: GameEntry) -> None:
+    """Every followed game's page, undo and redo are FollowedGame.routes' (one guard, one
+    answer for a write sent twice or stale), never a copy in the game's package."""
+    rules = {rule.rule: rule.endpoint for rule in app.url_map.iter_rules()}
+    for game in entry.followed:
+        prefix = game.blueprint.url_prefix or ""
+        for path in ("/g/<token>", "/g/<token>/undo", "/g/<token>/redo"):
+            view = app.view_functions[rules[prefix + path]]
+            assert getattr(view, "followed_game", None) is game, f"{entry.slug}: {prefix + path} is written by the game"

@@ -51,13 +51,14 @@ and, for each action, a *decide* function that reads the form and does the actio
 state with the rules library: ``decide(access, state) -> (event kind, payload)``.  When the
 rules say no (or the form cannot be read) it raises the library's
 :class:`~referee.errors.RefereeError` (:class:`~referee.errors.UnreadableInput` for a form that
-cannot be read), whose ``field`` says where the sentence goes; nothing else is caught.  The
-route is then one line: ``return GAME.write(token, decide, typed={"cards": ...})``; the table
-page is ``return GAME.page(token)`` and undo ``return GAME.undo(token)``.
+cannot be read), whose ``field`` says where the sentence goes; nothing else is caught.
+:meth:`FollowedGame.routes` registers the table page, one route per decide (an :class:`Action`),
+undo, redo and the rematch; a route of the game's own is one line:
+``return GAME.write(access, decide, typed={"cards": ...})``.
 
 Adding a fourth game is: a rules module in ``referee/``; a package ``referee/web/games/<game>/``
-with its ``FollowedGame``, its forms (creating a game, the decide functions) and its routes, and
-its ``ENTRY`` in ``__init__.py`` (:mod:`referee.web.registry`: the followed games, with a worked
+with its ``FollowedGame``, its new-table form (:class:`referee.web.new_table.NewTable`), its
+decide functions, and its ``ENTRY`` in ``__init__.py`` (:mod:`referee.web.registry`: the followed games, with a worked
 example of their forms, which gives the game its rows in the shared suites); its templates; its
 tests; and one line in :data:`referee.web.registry.GAME_PACKAGES`.
 """
@@ -290,23 +291,41 @@ class FollowedGame(Generic[S]):
             "live": self.live,
         }
 
-    def routes(self, actions: Mapping[str, Action[S]], *, undo: bool = True) -> None:
+    def routes(self, actions: Mapping[str, Action[S]] | None = None, *, undo: bool = True,
+               typed: tuple[str, ...] = (), rematch: bool = False) -> None:
         """Register the mechanical routes every followed game has, on its blueprint: the table
         page (``GET /g/<token>``, at :attr:`endpoint`), each action (``POST /g/<token>/<name>``,
-        endpoint ``<name>``) and, with ``undo``, undo (``POST /g/<token>/undo``).  A game whose
-        routes need more (a page of its own, a write that reads the path) writes them itself.
+        endpoint ``<name>``), with ``undo`` undo and redo (``POST /g/<token>/undo`` and
+        ``/redo``, keeping the fields ``typed`` as a refusal does) and with ``rematch`` the same
+        players again (``POST /g/<token>/again``).  A game whose routes need more (a page of its
+        own, a write that reads the path) writes those itself.
         """
-        self.blueprint.add_url_rule("/g/<token>", self.endpoint.rsplit(".", 1)[-1], self.page)
-        for name, action in actions.items():
-            self.blueprint.add_url_rule(f"/g/<token>/{name}", name, self._route(action), methods=["POST"])
+        def page(token: str) -> Response:
+            return self.page(token)
+
+        def undo_route(token: str) -> Response:
+            return self.undo(token, typed=_typed(typed))
+
+        def redo_route(token: str) -> Response:
+            return self.redo(token, typed=_typed(typed))
+
+        def again(token: str) -> Response:
+            return self.rematch(token)
+
+        shared: list[tuple[str, str, Callable[[str], Response], str]] = [
+            ("", self.endpoint.rsplit(".", 1)[-1], page, "GET")]
+        shared += [(f"/{name}", name, self._route(action), "POST") for name, action in (actions or {}).items()]
         if undo:
-            self.blueprint.add_url_rule("/g/<token>/undo", "undo", lambda token: self.undo(token), methods=["POST"])
-            self.blueprint.add_url_rule("/g/<token>/redo", "redo", lambda token: self.redo(token), methods=["POST"])
+            shared += [("/undo", "undo", undo_route, "POST"), ("/redo", "redo", redo_route, "POST")]
+        if rematch:
+            shared.append(("/again", "again", again, "POST"))
+        for path, endpoint, view, method in shared:
+            view.followed_game = self  # type: ignore[attr-defined]  # the registry's tests read it
+            self.blueprint.add_url_rule(f"/g/<token>{path}", endpoint, view, methods=[method])
 
     def _route(self, action: Action[S]) -> Callable[[str], Response]:
         def route(token: str) -> Response:
-            typed = {name: str(request.form.get(name, ""))[:200] for name in action.typed}
-            return self.write(token, action.decide, typed=typed, at=action.at)
+            return self.write(token, action.decide, typed=_typed(action.typed), at=action.at)
 
         return route
 
@@ -481,6 +500,11 @@ WRITE_ID = re.compile(r"[0-9a-z]{6,40}")
 STARTING_ID = re.compile(r"[0-9a-z]{20,40}")
 """A form that starts a game answers with its keeper link when sent again: its id is long
 enough that nobody guesses another phone's."""
+
+
+def _typed(names: tuple[str, ...]) -> dict[str, str]:
+    """The form's fields ``names`` as typed, each cut to 200 characters: put back on a refusal."""
+    return {name: str(request.form.get(name, ""))[:200] for name in names}
 
 
 def write_id() -> str:

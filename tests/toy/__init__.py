@@ -10,7 +10,7 @@ suites and its OpenAPI entry all come from the registry.
 
 from __future__ import annotations
 
-import dataclasses
+from collections.abc import Mapping
 
 from flask import Blueprint, Response, jsonify, request
 from flask_babel import gettext
@@ -18,11 +18,12 @@ from flask_babel import gettext
 from referee.errors import RefereeError, UnreadableInput
 from referee.text import message
 from referee.web import api, openapi, store
-from referee.web.house_rules import SwitchLabel, Words, rules_from_form, switch_labels
+from referee.web.house_rules import SwitchLabel, Words, switch_labels
 from referee.web.models import Game
+from referee.web.new_table import NewTable
 from referee.web.players import read_players
 from referee.web.registry import GameEntry, HomeLink
-from referee.web.tables import Action, Done, Feedback, FollowedGame, remembered
+from referee.web.tables import Action, Done, Feedback, FollowedGame
 from referee.web.views import render_page, say
 from tests.toy.rules import HigherRules, Setup, State, parse_one, replay
 
@@ -40,28 +41,18 @@ def switch_specs() -> list[SwitchLabel]:
     return switch_labels(HigherRules, {"aces_high": Words(label=gettext("Aces high"), help=gettext("An ace ranks above a king."))})
 
 
-@bp.get("/")
-def index() -> Response:
-    return render_page("toy/index.html", "toy/index.html", errors={}, form={},
-                       specs=switch_specs(), rules=remembered(HigherRules, KIND).to_dict())
-
-
-@bp.post("/new")
-def new() -> Response:
-    form = request.form
+def read_setup(form: Mapping[str, str], rules: HigherRules, errors: dict[str, str]) -> Setup | None:
+    """The table's setup from its new-table form (the house rules read already)."""
     players = read_players(form, least=2, most=2)
-    errors: dict[str, str] = {}
-    rules = rules_from_form(form, HigherRules, errors)  # the switches partial's fields
     try:
         start = parse_one(form.get("start", ""))
     except RefereeError as exc:
-        players = dataclasses.replace(players, error=players.error or say(exc))
-    if players.error or errors:
-        return render_page("toy/index.html", "toy/index.html", status=422, errors={"names": players.error, **errors},
-                           form=form, specs=switch_specs(), rules=rules.to_dict())
-    names = players.names
-    setup = Setup(tuple(names), start, rules)
-    return GAME.start(names, rules=rules.to_dict(), setup=setup.to_dict())  # the phone's tokens too, if it sent them
+        errors["names"] = players.error or say(exc)
+        return None
+    if players.error:
+        errors["names"] = players.error
+        return None
+    return Setup(tuple(players.names), start, rules)
 
 
 def state_of(game: Game) -> State:
@@ -69,10 +60,7 @@ def state_of(game: Game) -> State:
 
 
 def last_move(access: store.Access, state: State) -> str | None:
-    if not state.log:
-        return None
-    record = state.log[-1]
-    return f"{state.setup.players[record.seat]} {record.card}"
+    return f"{state.setup.players[state.log[-1].seat]} {state.log[-1].card}" if state.log else None
 
 
 def render_table(access: store.Access, state: State, feedback: Feedback, status: int = 200) -> Response:
@@ -89,24 +77,18 @@ def play(access: store.Access, state: State) -> Done:
 
 GAME = FollowedGame(bp, kind=KIND, endpoint="toy.table", build=state_of, render=render_table, last_move=last_move)
 GAME.routes({"play": Action(play, typed=("cards",), at="cards")})  # the table page, the play, undo and redo
+NewTable(GAME, page="toy/index.html", rules=HigherRules, words=switch_specs, read=read_setup).register()
 
 
 @api_bp.post("/check")
 def api_check() -> Response:
     data = api.json_body(required=("top", "card"), allowed=("rules",))
     state = State(Setup(("A", "B"), parse_one(api.text_field(data, "top")), HigherRules.from_mapping(api.rules_field(data))))
-    card = api.text_field(data, "card")
-    legal = state.can_play(card)
-    reason = "" if legal else str(_refusal(state, card))
-    return jsonify(legal=legal, reason=reason)
-
-
-def _refusal(state: State, card: str) -> Exception | None:
-    try:
-        state.check_play(card)
-    except ValueError as exc:
-        return exc
-    return None
+    try:  # a top that does not read is a 400 (above); a card that does not, a play refused
+        state.check_play(api.text_field(data, "card"))
+    except RefereeError as exc:
+        return jsonify(legal=False, reason=str(exc))
+    return jsonify(legal=True, reason="")
 
 
 API.add_path("/api/toy/check", "post", openapi.json_operation(

@@ -191,9 +191,7 @@ GAME: FollowedGame[Sheet] = FollowedGame(bp, kind=KIND, endpoint="three_thirteen
 settle_up.add_sheet_routes(bp, GAME, ends=(), refusal=NO_END)  # the stake; no end: it ends after its rounds
 
 
-@bp.get("/g/<token>")
-def game(token: str) -> Response:
-    return GAME.page(token)
+GAME.routes(rematch=True)  # the sheet's page, undo, redo and the same players again
 
 
 @bp.get("/g/<token>/round/<int:number>")
@@ -300,21 +298,6 @@ def phone_setup(sheet: Sheet, number: int) -> dict[str, Any]:
     """What the phone's engine needs to split a hand of this round by itself (the round page
     carries it): the same answer as :func:`preview`."""
     return {"rules": stored_rules(sheet.rules), "players": sheet.players, "number": number}
-
-
-@bp.post("/g/<token>/undo")
-def undo(token: str) -> Response:
-    return GAME.undo(token)
-
-
-@bp.post("/g/<token>/redo")
-def redo(token: str) -> Response:
-    return GAME.redo(token)
-
-
-@bp.post("/g/<token>/again")
-def again(token: str) -> Response:
-    return GAME.rematch(token)
 
 
 def spreadsheet_points(r: SheetRound, seat: int) -> str:

@@ -178,19 +178,7 @@ SHEET: FollowedGame[Sheet] = FollowedGame(bp, kind=KIND, endpoint="tienlen_score
 settle_up.add_sheet_routes(bp, SHEET)  # the stake and the end of the evening (keeper forms)
 
 
-@bp.get("/g/<token>")
-def sheet(token: str) -> Response:
-    return SHEET.page(token)
-
-
-@bp.post("/g/<token>/undo")
-def undo(token: str) -> Response:
-    return SHEET.undo(token)
-
-
-@bp.post("/g/<token>/redo")
-def redo(token: str) -> Response:
-    return SHEET.redo(token)
+SHEET.routes(rematch=True)  # the sheet's page, undo, redo and the same players again
 
 
 # --- a game by hand, or a correction ------------------------------------------------------
@@ -517,11 +505,6 @@ def follow(token: str) -> Response:
 
 
 # --- rematch, CSV -------------------------------------------------------------------------------
-
-
-@bp.post("/g/<token>/again")
-def again(token: str) -> Response:
-    return SHEET.rematch(token)
 
 
 @bp.get("/g/<token>/scores.csv")

@@ -52,6 +52,7 @@ from referee.web.house_rules import sent_switches
 from referee.web.models import Game as StoredGame
 from referee.web.players import read_players
 from referee.web.store import Access
+from referee.web.tables import Action as TableAction
 from referee.web.tables import (
     Decide,
     Done,
@@ -265,11 +266,6 @@ def _new_form(names: list[str], values: dict[str, Any], *, leader: str, hand_siz
 # ---------------------------------------------------------------------------
 
 
-@bp.route("/g/<token>")
-def table(token: str) -> Response:
-    return GAME.page(token)  # picker.js carries cards being tapped across a poll
-
-
 def _decide(do: Callable[[Game], Action]) -> Decide[Game]:
     """Judge an action on the table this phone saw; the record becomes the event."""
 
@@ -279,45 +275,20 @@ def _decide(do: Callable[[Game], Action]) -> Decide[Game]:
     return decide
 
 
-def _typed_cards() -> dict[str, str]:
-    return {"cards": request.form.get("cards", "")[:200]}
+def _declare(state: Game) -> Action:
+    seat = _seat(request.form, state)
+    try:
+        kind = InstantWinKind(request.form.get("kind", ""))
+    except ValueError:
+        raise UnreadableInput(message("Choose which instant win is declared."), field="kind") from None
+    return state.declare_instant_win(seat, kind)
 
 
-@bp.route("/g/<token>/play", methods=["POST"])
-def play(token: str) -> Response:
-    cards = _typed_cards()
-    return GAME.write(token, _decide(lambda state: state.play(_seat(request.form, state), cards["cards"])),
-                      typed=cards, at="cards")
-
-
-@bp.route("/g/<token>/pass", methods=["POST"])
-def pass_(token: str) -> Response:
-    return GAME.write(token, _decide(lambda state: state.pass_(_seat(request.form, state))), typed=_typed_cards())
-
-
-@bp.route("/g/<token>/next", methods=["POST"])
-def next_hand(token: str) -> Response:
-    return GAME.write(token, _decide(lambda state: state.next_hand()))
-
-
-@bp.route("/g/<token>/instant", methods=["POST"])
-def instant_win(token: str) -> Response:
-    def declare(state: Game) -> Action:
-        seat = _seat(request.form, state)
-        try:
-            kind = InstantWinKind(request.form.get("kind", ""))
-        except ValueError:
-            raise UnreadableInput(message("Choose which instant win is declared."), field="kind") from None
-        return state.declare_instant_win(seat, kind)
-
-    return GAME.write(token, _decide(declare), typed={"seat": request.form.get("seat", "")[:4]})
-
-
-@bp.route("/g/<token>/undo", methods=["POST"])
-def undo(token: str) -> Response:
-    return GAME.undo(token, typed=_typed_cards())
-
-
-@bp.post("/g/<token>/redo")
-def redo(token: str) -> Response:
-    return GAME.redo(token, typed=_typed_cards())
+# The table page (picker.js carries cards being tapped across a poll), its four actions, undo and redo.
+GAME.routes({
+    "play": TableAction(_decide(lambda state: state.play(_seat(request.form, state), request.form.get("cards", "")[:200])),
+                        typed=("cards",), at="cards"),
+    "pass": TableAction(_decide(lambda state: state.pass_(_seat(request.form, state))), typed=("cards",)),
+    "next": TableAction(_decide(lambda state: state.next_hand())),
+    "instant": TableAction(_decide(_declare), typed=("seat",)),
+}, typed=("cards",))

@@ -18,6 +18,7 @@ API: ``POST /api/trece/check`` (on :data:`referee.web.api.bp`).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
@@ -43,11 +44,19 @@ from referee.web.games.trece import answers
 from referee.web.games.trece.answers import JOKER_CODES as JOKER_CODES
 from referee.web.games.trece.answers import describe, judge, read_one_card
 from referee.web.games.trece.money import ENDS, NO_UNTIL, money_context
-from referee.web.house_rules import SwitchLabel, Words, rules_from_form, switch_labels
+from referee.web.house_rules import SwitchLabel, Words, switch_labels
 from referee.web.i18n import reason_fields
 from referee.web.models import Game
+from referee.web.new_table import NewTable
 from referee.web.players import read_players
-from referee.web.tables import Done, Feedback, FollowedGame, remember_rules, remembered, remembered_rules
+from referee.web.tables import (
+    Action,
+    Done,
+    Feedback,
+    FollowedGame,
+    remember_rules,
+    remembered_rules,
+)
 from referee.web.views import render_page, say
 
 KIND = "trece"
@@ -82,14 +91,6 @@ def read_suit(raw: Any) -> Suit | None:
 
 
 # --------------------------------------------------------------------------- landing and rules
-
-
-@bp.get("/")
-def index() -> Response:
-    return render_page(
-        "trece/index.html", "trece/index.html", form={}, errors={},
-        specs=switch_specs(), rules=remembered(TreceRules, KIND).to_dict(),
-    )
 
 
 @bp.get("/rules")
@@ -185,33 +186,30 @@ API.add_path(
 # --------------------------------------------------------------------------- creating a table
 
 
-@bp.post("/new")
-def new_game() -> Response:
-    form = request.form
-    errors: dict[str, str] = {}
+def read_setup(form: Mapping[str, str], rules: TreceRules, errors: dict[str, str]) -> Setup | None:
+    """The table's setup from its new-table form (the house rules read already)."""
     players = read_players(form, least=2, most=2, mark="dealer")
-    names = players.names
     if players.error:
         errors["names"] = players.error
-    dealer = 1 if players.marked_row == 1 else 0
-    turned, turned_rank, turned_suit = read_one_card(form, "turned", errors, jokers=False)
+    turned, _, _ = read_one_card(form, "turned", errors, jokers=False)
     if turned is None and "turned" not in errors:
         errors["turned"] = gettext("Choose the card turned face up to start the pile (rank and suit).")
-    rules = rules_from_form(form, TreceRules, errors)
-    setup: Setup | None = None
-    if not errors and isinstance(turned, Card):  # read with jokers=False; none turned is an error (above)
-        try:
-            setup = Setup((names[0], names[1]), turned, dealer=dealer, rules=rules)
-        except SetupError as exc:
-            errors["names"] = say(exc)
-    if setup is None:
-        shown = {"name0": form.get("name0", ""), "name1": form.get("name1", ""), "dealer": str(dealer),
-                 "turned_rank": turned_rank, "turned_suit": turned_suit}
-        return render_page(
-            "trece/index.html", "trece/index.html", status=422, form=shown, errors=errors,
-            specs=switch_specs(), rules=rules.to_dict(),
-        )
-    return GAME.start(setup.players, rules=rules.to_dict(), setup=setup.to_dict())
+    if errors or not isinstance(turned, Card):  # read with jokers=False: never a joker
+        return None
+    try:
+        return Setup((players.names[0], players.names[1]), turned, dealer=1 if players.marked_row == 1 else 0,
+                     rules=rules)
+    except SetupError as exc:
+        errors["names"] = say(exc)
+        return None
+
+
+def shown(form: Mapping[str, str]) -> dict[str, str]:
+    """The form as it is shown again after a mistake: the dealer and the turned card chosen."""
+    _, rank, suit = read_one_card(form, "turned", {}, jokers=False)
+    return {"name0": form.get("name0", ""), "name1": form.get("name1", ""),
+            "dealer": "1" if read_players(form, least=2, most=2, mark="dealer").marked_row == 1 else "0",
+            "turned_rank": rank, "turned_suit": suit}
 
 
 # --------------------------------------------------------------------------- the table
@@ -262,29 +260,12 @@ GAME: FollowedGame[State] = FollowedGame(
 settle_up.add_sheet_routes(bp, GAME, ends=ENDS, refusal=NO_UNTIL)  # the stake per game won; games, target
 
 
-@bp.get("/g/<token>")
-def table(token: str) -> Response:
-    return GAME.page(token)
-
-
 def decide(access: store.Access, state: State) -> Done:
     """The action the form asks for, done on the table this phone saw (as the phone judges it:
     :func:`referee.web.games.trece.answers.judge`)."""
-    record = judge(state, request.form)
-    return Done.of(record)
+    return Done.of(judge(state, request.form))
 
 
-@bp.post("/g/<token>/act")
-def act(token: str) -> Response:
-    typed = {"cards": request.form.get("cards", "")[:200]} if request.form.get("action") == "play" else {}
-    return GAME.write(token, decide, typed=typed)
-
-
-@bp.post("/g/<token>/undo")
-def undo(token: str) -> Response:
-    return GAME.undo(token)
-
-
-@bp.post("/g/<token>/redo")
-def redo(token: str) -> Response:
-    return GAME.redo(token)
+GAME.routes({"act": Action(decide, typed=("cards",))})  # the table page, its one form's actions, undo, redo
+NewTable(GAME, page="trece/index.html", rules=TreceRules, words=switch_specs, read=read_setup,
+         shown=shown).register(new="new_game")
