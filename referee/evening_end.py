@@ -175,7 +175,7 @@ def progress(
     >>> p.over, p.last_game, p.winners, str(p.why)
     (True, 3, ('Binh',), 'the evening is over: the game being played at 23:00 was the last')
     >>> progress(EveningEnd(target=5), ("An", "Binh", "Chi"), [(3, -1, -2), (-2, 5, -3)]).why.params
-    {'name': 'Binh', 'target': 5}
+    {'name': 'Binh', 'count': 5}
     """
     count = len(running)
     finish = deadline(end, start if start is not None else (entered[0] if entered else now or datetime.now(UTC)))
@@ -185,9 +185,10 @@ def progress(
         if end.target:
             reached = [name for name, total in zip(names, totals, strict=True) if abs(total) >= end.target]
             if reached:
-                last, why = number, message(
-                    "the evening is over: {name} reached the target of {target} points",
-                    name=", ".join(reached), target=end.target)
+                last, why = number, plural(
+                    "the evening is over: {name} reached the target of 1 point",
+                    "the evening is over: {name} reached the target of {count} points",
+                    end.target, name=", ".join(reached))
                 break
         if end.games and number >= end.games:
             last, why = number, plural("the evening is over: 1 game played", "the evening is over: {count} games played",

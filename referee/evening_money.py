@@ -277,6 +277,14 @@ def evening_cut(sittings: Sequence[Sitting], end: EveningEnd,
     ([2, 0], True, 'the evening is over: 2 games played')
     >>> evening_balances(cut)
     {'USD': {'An': 100, 'Binh': -100}}
+
+    A Three Thirteen sheet still being played when the evening ended counts nowhere either:
+
+    >>> rounds = Result(THREE_THIRTEEN, ("An", "Binh"), False, points=(0, 30), rounds=((0,), (30,)))
+    >>> rummy = Sitting(results=(rounds,), stake=1, currency="USD")
+    >>> cut, got = evening_cut([sheet, rummy], EveningEnd(games=1))
+    >>> got.over, evening_balances(cut)
+    (True, {'USD': {'An': 50, 'Binh': -50}})
     """
     played: list[tuple[datetime, int, int, Result]] = []
     for index, sitting in enumerate(sittings):
@@ -311,5 +319,8 @@ def evening_cut(sittings: Sequence[Sitting], end: EveningEnd,
     kept = [0] * len(sittings)
     for _, index, _, _ in played[:got.last_game]:
         kept[index] += 1
-    cut = tuple(replace(s, counted=kept[i]) if finished(s.counted_results) else s for i, s in enumerate(sittings))
+    # Once the evening is over, what is still being played (a Three Thirteen sheet whose rounds are
+    # not all in) is played past the end too: only the games up to the one that ended it count.
+    cut = tuple(replace(s, results=finished(s.counted_results)[:kept[i]], counted=kept[i], entered=s.entered[:kept[i]])
+                for i, s in enumerate(sittings))
     return cut, got

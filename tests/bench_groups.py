@@ -13,6 +13,11 @@ database it times:
   *cold* (the first opening after the import in the same process: every game replayed) and
   *warm* (the median of ten openings, the replays kept per game and version).
 
+Beside each time of a page, the CPU time of the process that answered it (``time.process_time``):
+on this shared 2-core machine the wall time grows with the load average (other work's turn on the
+cores), the process's own CPU time much less (PostgreSQL's own work is in the wall time only).
+``--only sqlite`` or ``--only postgres`` measures one database (each run stays under 3 minutes).
+
 Each Tiến lên sheet plays for a stake, and every other one has an end of two games less than it
 played, so the money of every evening (``referee.evening_money``) is in what is timed.
 """
@@ -145,19 +150,25 @@ def _import(client: Any, body: bytes) -> tuple[float, str]:
     return took, r.headers["Location"]
 
 
-def _open(client: Any, path: str) -> float:
-    began = time.perf_counter()
+def _open(client: Any, path: str) -> tuple[float, float]:
+    """(wall time, this process's CPU time) of one request of ``path``."""
+    began, cpu = time.perf_counter(), time.process_time()
     r = client.get(path)
-    took = time.perf_counter() - began
+    took, used = time.perf_counter() - began, time.process_time() - cpu
     assert r.status_code == 200
-    return took
+    return took, used
 
 
-def _fresh(uri: str, path: str) -> float:
+def _fresh(uri: str, path: str) -> tuple[float, float]:
     """The first request of ``path`` in a new process (its start-up and the app's making not counted)."""
     out = subprocess.run([sys.executable, "-m", "tests.bench_groups", "--fresh", uri, path],
                          capture_output=True, text=True, check=True)
-    return float(out.stdout.strip().splitlines()[-1])
+    wall, cpu = out.stdout.strip().splitlines()[-1].split()
+    return float(wall), float(cpu)
+
+
+def _ms(took: tuple[float, float]) -> str:
+    return f"{took[0] * 1000:.0f} ms | {took[1] * 1000:.0f} ms"
 
 
 def _forget(app: Any) -> None:
@@ -179,7 +190,7 @@ def fresh_main(uri: str, path: str) -> None:
     """In a new process: make the app, then time its first request of ``path`` (printed in seconds)."""
     app = _app(uri)
     client = app.test_client()
-    print(_open(client, path))
+    print(*_open(client, path))
 
 
 def run(name: str, uri: str, small: bytes, large: bytes) -> list[str]:
@@ -188,41 +199,42 @@ def run(name: str, uri: str, small: bytes, large: bytes) -> list[str]:
     try:
         client = app.test_client()
         took, _ = _import(client, small)
-        rows.append(f"| {name} | import a group of 50 evenings | {took * 1000:.0f} ms |")
+        rows.append(f"| {name} | import a group of 50 evenings | {took * 1000:.0f} ms | |")
         group_evenings._READ.clear()
         took, where = _import(client, large)
-        rows.append(f"| {name} | import a group of 100 evenings | {took * 1000:.0f} ms |")
+        rows.append(f"| {name} | import a group of 100 evenings | {took * 1000:.0f} ms | |")
         for label, path in (("group's page", where), ("stats page", where + "/stats")):
             _forget(app)
             rows.append(f"| {name} | {label}, 100 evenings: first request of a fresh process, nothing kept "
-                        f"(every game replayed, templates compiled) | {_fresh(uri, path) * 1000:.0f} ms |")
-            fresh = _fresh(uri, path)
-            rows.append(f"| {name} | {label}, 100 evenings: first request of a fresh process | {fresh * 1000:.0f} ms |")
+                        f"(every game replayed, templates compiled) | {_ms(_fresh(uri, path))} |")
+            rows.append(f"| {name} | {label}, 100 evenings: first request of a fresh process | {_ms(_fresh(uri, path))} |")
             group_evenings._READ.clear()
             cold = _open(client, path)
-            warm = statistics.median(_open(client, path) for _ in range(10))
-            rows.append(f"| {name} | {label}, 100 evenings: cold | {cold * 1000:.0f} ms |")
-            rows.append(f"| {name} | {label}, 100 evenings: warm (median of 10) | {warm * 1000:.0f} ms |")
+            warm = [_open(client, path) for _ in range(10)]
+            median = (statistics.median(w for w, _ in warm), statistics.median(c for _, c in warm))
+            rows.append(f"| {name} | {label}, 100 evenings: cold | {_ms(cold)} |")
+            rows.append(f"| {name} | {label}, 100 evenings: warm (median of 10) | {_ms(median)} |")
     finally:
         _clean(app)
     return rows
 
 
-def main() -> None:
+def main(only: str = "") -> None:
     small, large = document(50, seed=1), document(100, seed=2)
     games = len(json.loads(large)["games"])
     print(f"A group of 100 evenings: {games - 1} games, {len(large) // 1024} KB; of 50: {len(small) // 1024} KB")
     print("load average before: " + " ".join(f"{x:.1f}" for x in os.getloadavg()) + "\n")
-    print("| database | what | time |\n|---|---|---|")
-    with tempfile.TemporaryDirectory() as tmp:
-        for row in run("SQLite", f"sqlite:///{tmp}/bench.sqlite", small, large):
-            print(row)
-    url = os.environ.get("TEST_DATABASE_URL")
+    print("| database | what | time | CPU of the process |\n|---|---|---|---|")
+    if only in ("", "sqlite"):
+        with tempfile.TemporaryDirectory() as tmp:
+            for row in run("SQLite", f"sqlite:///{tmp}/bench.sqlite", small, large):
+                print(row, flush=True)
+    url = os.environ.get("TEST_DATABASE_URL") if only in ("", "postgres") else None
     if url:
         for row in run("PostgreSQL", url, small, large):
-            print(row)
+            print(row, flush=True)
     print("\nload average after: " + " ".join(f"{x:.1f}" for x in os.getloadavg()))
-    if not url:
+    if not url and only != "sqlite":
         print("(no TEST_DATABASE_URL: PostgreSQL not measured; source scripts/pg-start first)", file=sys.stderr)
 
 
@@ -230,4 +242,4 @@ if __name__ == "__main__":
     if sys.argv[1:2] == ["--fresh"]:
         fresh_main(sys.argv[2], sys.argv[3])
     else:
-        main()
+        main(sys.argv[2] if sys.argv[1:2] == ["--only"] else "")

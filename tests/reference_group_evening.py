@@ -16,7 +16,16 @@ RULES.md, "Settling up an evening" and "A group's evenings and stats":
   which a player's total is t or more, up or down; the games after count nowhere;
 - an undo takes back the latest change still in force (a game, a correction, a stake, an end);
 - an evening: the group's local day the sitting began (turning at 06:00) unless moved;
-  each person's balance is the sum over its sittings, per currency.
+  each person's balance is the sum over its sittings, per currency;
+- the group's own end (``games`` or ``target``) over everything the evening holds: its finished
+  games (a Tiến lên game, a whole Three Thirteen sheet once its eleven rounds are in, a Trece
+  game; each sheet's and table's up to its own end) in the order they were entered; points are
+  each person's money when the sittings that play for money do so in one currency, else the Tiến
+  lên points; the games after the one that ended it, and whatever was still being played then
+  (a Three Thirteen sheet not yet finished), count nowhere.
+
+Each change of a sitting is made one minute after the one before, the first one minute after it
+began (:func:`op_time`).
 """
 
 from __future__ import annotations
@@ -48,14 +57,24 @@ class SittingPlan:
 
 def live(ops: list[Op]) -> list[Op]:
     """The changes still in force: each undo takes back the latest one not yet undone."""
-    stack: list[Op] = []
-    for op in ops:
+    return [op for _, op in live_indexed(ops)]
+
+
+def live_indexed(ops: list[Op]) -> list[tuple[int, Op]]:
+    """The changes still in force with their place among all the changes."""
+    stack: list[tuple[int, Op]] = []
+    for index, op in enumerate(ops):
         if op.what == "undo":
             if stack:
                 stack.pop()
         else:
-            stack.append(op)
+            stack.append((index, op))
     return stack
+
+
+def op_time(plan: SittingPlan, index: int) -> datetime:
+    """When change ``index`` of a sitting was made."""
+    return plan.begun + timedelta(minutes=index + 1)
 
 
 def tienlen_points(left: list[int]) -> list[int]:
@@ -157,3 +176,109 @@ def group_evenings(plans: list[SittingPlan], zone: str) -> dict[str, dict[str, d
         for name, amount in money.items():
             day[name] = day.get(name, 0) + amount
     return out
+
+
+ROUNDS = 11
+
+
+@dataclass
+class Played:
+    """One finished game of a sitting, as the group's end counts it."""
+
+    at: datetime
+    money: dict[str, int]
+    """What it adds to its sitting's settle-up (empty when the sitting does not play for money)."""
+    points: dict[str, int]
+    """Its Tiến lên points (empty for the other games)."""
+
+
+def sitting_games(plan: SittingPlan) -> tuple[str | None, list[Played], dict[str, int]]:
+    """A sitting's currency (``None``: it does not play for money), its finished games that its own
+    end counts, in order, and the money of what is still being played (a Three Thirteen sheet
+    whose rounds are not all in)."""
+    ops = live_indexed(plan.ops)
+    stakes = [op.data for _, op in ops if op.what == "stake"]
+    stake = int(str(stakes[-1]["amount"])) if stakes else 0
+    currency = str(stakes[-1]["currency"]) if stake else None
+    ends = [op.data for _, op in ops if op.what == "end"]
+    end = ends[-1] if ends else None
+    names = plan.names
+    if plan.game == "tienlen":
+        games: list[tuple[datetime, list[int]]] = []
+        for index, op in ops:
+            if op.what == "game":
+                games.append((op_time(plan, index), tienlen_points(list(op.data["left"]))))  # type: ignore[call-overload]
+            elif op.what == "correct":
+                number = int(str(op.data["number"])) - 1
+                games[number] = (games[number][0], tienlen_points(list(op.data["left"])))  # type: ignore[call-overload]
+        kept = counted_games([points for _, points in games], end)
+        return currency, [Played(at, {n: p * stake for n, p in zip(names, points, strict=True)} if currency else {},
+                                 dict(zip(names, points, strict=True)))
+                          for (at, _), points in zip(games, kept, strict=False)], {}
+    if plan.game == "trece":
+        wins = [(op_time(plan, index), int(str(op.data["seat"]))) for index, op in ops if op.what == "win"]
+        won = [0, 0]
+        played: list[Played] = []
+        for number, (at, seat) in enumerate(wins, start=1):
+            won[seat] += 1
+            money = {names[seat]: stake, names[1 - seat]: -stake} if currency else {}
+            played.append(Played(at, money, {}))
+            if end and ((end.get("games") and number >= int(str(end["games"])))
+                        or (end.get("target") and max(won) >= int(str(end["target"])))):
+                break
+        return currency, played, {}
+    rounds = {int(str(op.data["number"])) for _, op in ops if op.what == "round"}
+    got = sitting_money(plan)
+    money = got[1] if got is not None else {}
+    if rounds == set(range(1, ROUNDS + 1)):
+        at = max(op_time(plan, index) for index, op in ops if op.what == "round")
+        return currency, [Played(at, money, {})], {}
+    return currency, [], money
+
+
+def evening_with_end(plans: list[SittingPlan], end: dict[str, int]) -> dict[str, dict[str, int]]:
+    """One evening's currency → person → balance under the group's end (``games`` or ``target``)."""
+    games: list[tuple[datetime, str | None, Played]] = []
+    unfinished: list[tuple[str | None, dict[str, int]]] = []
+    for plan in plans:
+        currency, played, still = sitting_games(plan)
+        games.extend((p.at, currency, p) for p in played)
+        unfinished.append((currency, still))
+    games.sort(key=lambda game: game[0])
+    currencies = {plan_currency for plan_currency, _, _ in
+                  (sitting_games(plan) for plan in plans) if plan_currency is not None}
+    by_money = len(currencies) == 1
+    totals: dict[str, int] = {}
+    last = None
+    for number, (_, _, game) in enumerate(games, start=1):
+        for name, amount in (game.money if by_money else game.points).items():
+            totals[name] = totals.get(name, 0) + amount
+        if (end.get("target") and any(abs(t) >= end["target"] for t in totals.values())) \
+                or (end.get("games") and number >= end["games"]):
+            last = number
+            break
+    out: dict[str, dict[str, int]] = {}
+
+    def add(currency: str | None, money: dict[str, int]) -> None:
+        if currency is None:
+            return
+        for name, amount in money.items():
+            out.setdefault(currency, {})[name] = out.setdefault(currency, {}).get(name, 0) + amount
+
+    for _, currency, game in games[:last]:
+        add(currency, game.money)
+    if last is None:
+        for currency, money in unfinished:
+            add(currency, money)
+    return out
+
+
+def group_evenings_with_end(plans: list[SittingPlan], zone: str,
+                            end: dict[str, int] | None) -> dict[str, dict[str, dict[str, int]]]:
+    """day → currency → person → balance, with the group's own end applied to each evening."""
+    if not end:
+        return group_evenings(plans, zone)
+    days: dict[str, list[SittingPlan]] = {}
+    for plan in plans:
+        days.setdefault(evening_of(plan, zone), []).append(plan)
+    return {day: evening_with_end(day_plans, end) for day, day_plans in days.items()}

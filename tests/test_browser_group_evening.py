@@ -94,13 +94,11 @@ def start_from_group(page, game: str, people: tuple[str, ...]):  # type: ignore[
 
 
 @pytest.mark.parametrize("size", [(360, 740), (320, 640)], ids=["360x740", "320x640"])
-def test_a_groups_evening_of_three_games_is_settled_on_the_groups_page(browser, live_server, size):  # type: ignore[no-untyped-def]
+def test_a_groups_evening_of_three_games_is_settled_on_the_groups_page(browser, live_server, new_phone, size):  # type: ignore[no-untyped-def]
     width, height = size
     context = browser.new_context(**PHONE, viewport={"width": width, "height": height})
-    errors: list[str] = []
-    page = context.new_page()
-    page.on("console", lambda m: m.type == "error" and errors.append(m.text))
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    phone = new_phone(context)  # every screen it reaches is checked (tests/invariants.py)
+    page = phone.page
     page.set_default_timeout(15_000)
 
     # From the home page: Tiến lên, its score sheet, two players and an end after one game.
@@ -171,5 +169,5 @@ def test_a_groups_evening_of_three_games_is_settled_on_the_groups_page(browser, 
     evening.locator(".settle-up").scroll_into_view_if_needed()
     expect(evening.locator(".settle-up .settle-words")).to_be_in_viewport()
     assert usable(page) == []
-    assert errors == []
+    assert phone.errors == []
     context.close()

@@ -137,3 +137,20 @@ def test_undo_says_what_it_takes_back_and_a_correction_says_corrected(phone):
         "Undone: the correction of round 1 (Ann 0, Bao 12). The sheet is as it was before it.")
     assert page.locator("[data-total='1']").inner_text() == "9"
     expect(undo).to_have_text("Undo: round 1 as entered (Ann 0, Bao 9)")
+
+
+def test_points_typed_are_said_in_the_languages_plural_forms(phone):
+    """"1 point typed", never "1 points typed": the live count beside a hand says the typed
+    points in its language's form for that number (Intl.PluralRules over the page's forms)."""
+    page, sheet = new_sheet(phone, ["Ann", "Bao", "Chi"])
+    for code, one, two in (("en", "1 point typed", "2 points typed"), ("es", "1 punto escrito", "2 puntos escritos"),
+                           ("vi", "1 điểm gõ tay", "2 điểm gõ tay")):
+        page.goto(sheet + "/round/1")
+        page.locator(f'nav.langs button[data-lang="{code}"]').tap()
+        page.wait_for_url(re.compile(r"/round/1$"))
+        step(page, 1).tap()
+        page.locator("#points-1").fill("1")
+        expect(page.locator("#seat-1 [data-live-count]")).to_have_text(one)
+        page.locator("#points-1").fill("2")
+        expect(page.locator("#seat-1 [data-live-count]")).to_have_text(two)
+        page.locator("#points-1").fill("")

@@ -1,6 +1,7 @@
 """Random groups' evenings against a settle-up worked out by hand from RULES.md
-(:mod:`tests.reference_group_evening`): several Tiến lên sheets, Three Thirteen sheets and Trece
-tables, stakes in several currencies, ends, undos, corrections and games moved between evenings.
+(:mod:`tests.reference_group_evening`): several Tiến lên sheets, Three Thirteen sheets (some with
+all eleven rounds in) and Trece tables, stakes in several currencies, each sheet's and table's own
+end, the group's own end over its evenings, undos, corrections and games moved between evenings.
 The group's evening and each sheet's and table's own page must both say the reference's amounts."""
 
 from __future__ import annotations
@@ -9,7 +10,8 @@ import re
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, Phase, example, given, settings
+from hypothesis import event as tally
 from hypothesis import strategies as st
 
 from referee import trece
@@ -24,7 +26,14 @@ from referee.web.extensions import db
 from referee.web.games.tienlen.forms import read_game
 from referee.web.groups.evenings import build_group, evening_money, evenings_of
 from referee.web.models import Event, Game
-from tests.reference_group_evening import Op, SittingPlan, group_evenings, live
+from tests.reference_group_evening import (
+    ROUNDS,
+    Op,
+    SittingPlan,
+    group_evenings,
+    group_evenings_with_end,
+    live,
+)
 
 PEOPLE = ("An", "Binh", "Chi", "Dung")
 CURRENCIES = ("USD", "VND", "EUR")
@@ -39,10 +48,14 @@ def sitting_plans(draw: Any) -> SittingPlan:
     game = draw(st.sampled_from(("tienlen", "three_thirteen", "trece")))
     size = 2 if game == "trece" else draw(st.integers(2, 4))
     names = tuple(draw(st.permutations(PEOPLE))[:size])
-    begun = START + timedelta(hours=draw(st.integers(0, 72)), minutes=draw(st.integers(0, 59)))
+    hours = draw(st.one_of(st.integers(8, 11), st.integers(0, 72)))  # most often one evening with several games
+    begun = START + timedelta(hours=hours, minutes=draw(st.integers(0, 59)))
     ops: list[Op] = []
+    if draw(st.integers(0, 3)):  # most sittings play for money from the start
+        ops.append(Op("stake", {"amount": draw(st.integers(1, 500)), "currency": draw(st.sampled_from(CURRENCIES)),
+                                "settle": draw(st.sampled_from(("winner", "each")))}))
     for _ in range(draw(st.integers(0, 7))):
-        kind = draw(st.sampled_from(("play", "play", "play", "stake", "end", "undo", "correct")))
+        kind = draw(st.sampled_from(("play", "play", "play", "stake", "end", "undo", "correct", "finish")))
         now = live(ops)
         if kind == "stake":
             ops.append(Op("stake", {"amount": draw(st.integers(0, 500)), "currency": draw(st.sampled_from(CURRENCIES)),
@@ -59,6 +72,12 @@ def sitting_plans(draw: Any) -> SittingPlan:
                 ops.append(Op("correct", {"number": draw(st.integers(1, games)), "left": left}))
             elif kind == "play":
                 ops.append(Op("game", {"left": left}))
+        elif game == "three_thirteen" and kind == "finish":  # every round still missing, one after another
+            entered = {int(str(op.data["number"])) for op in now if op.what == "round"}
+            for number in sorted(set(range(1, ROUNDS + 1)) - entered):
+                out = draw(st.integers(0, size - 1))
+                ops.append(Op("round", {"number": number, "out": out,
+                                        "points": [0 if s == out else draw(st.integers(0, 60)) for s in range(size)]}))
         elif game == "three_thirteen" and kind in ("play", "correct"):
             entered = sorted({int(str(op.data["number"])) for op in now if op.what == "round"})
             if kind == "correct" and entered:
@@ -151,12 +170,24 @@ def _nonzero(evenings: dict[str, dict[str, dict[str, int]]]) -> dict[str, dict[s
     return out
 
 
-@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+# The group's evening ended by a game of a sheet with no stake while a Three Thirteen sheet was being
+# played for money: its rounds were played past the end and count nowhere (they counted before).
+@example(plans=[SittingPlan("tienlen", ("An", "Binh"), START, [Op("game", {"left": [0, 1]})]),
+                SittingPlan("three_thirteen", ("An", "Binh"), START, [
+                    Op("round", {"number": 1, "out": 0, "points": [0, 1]}),
+                    Op("stake", {"amount": 1, "currency": "USD", "settle": "winner"}),
+                    Op("round", {"number": 2, "out": 0, "points": [0, 0]})])],
+         zone="Asia/Ho_Chi_Minh", moves=[], group_end={"games": 1})
+@settings(max_examples=120, deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink], suppress_health_check=[HealthCheck.function_scoped_fixture,
                                                                   HealthCheck.too_slow])
 @given(plans=st.lists(sitting_plans(), min_size=1, max_size=6), zone=st.sampled_from(ZONES),
-       moves=st.lists(st.tuples(st.integers(0, 5), st.sampled_from(("2026-10-01", "2026-11-03"))), max_size=2))
-def test_a_groups_evenings_say_what_each_sheet_says_and_what_rules_md_adds_up(client: Any, plans: list[SittingPlan],
-                                                                              zone: str, moves: list[Any]) -> None:
+       moves=st.lists(st.tuples(st.integers(0, 5), st.sampled_from(("2026-10-01", "2026-11-03"))), max_size=2),
+       group_end=st.one_of(st.none(), st.builds(dict, games=st.integers(1, 3)),
+                           st.builds(dict, target=st.sampled_from((5, 20, 100, 1000, 5000)))))
+def test_a_groups_evenings_say_what_each_sheet_says_and_what_rules_md_adds_up(
+        client: Any, plans: list[SittingPlan], zone: str, moves: list[Any], group_end: dict[str, int] | None) -> None:
+    for number, plan in enumerate(plans):  # no two games of a group entered at the same moment
+        plan.begun += timedelta(seconds=number)
     with client.application.app_context():
         owner = store.create_game(store.GROUP, [], rules={}, setup=GroupSetup("Fridays", PEOPLE, zone).to_dict())
         games = []
@@ -176,8 +207,16 @@ def test_a_groups_evenings_say_what_each_sheet_says_and_what_rules_md_adds_up(cl
                 db.session.add(Event(game_id=owner.id, seq=owner.version + 1, kind="move",
                                      payload={"action": "move", "game": games[index].watch_token, "day": day}))
                 owner.version += 1
+        if group_end is not None:  # the group's own end, over each of its evenings
+            db.session.add(Event(game_id=owner.id, seq=owner.version + 1, kind="end",
+                                 payload={"action": "end", "target": 0, "games": 0, "until": "", "utc_offset": 0,
+                                          **group_end}))
+            owner.version += 1
         db.session.commit()
-        expected = _nonzero(group_evenings(plans, zone))
+        expected = _nonzero(group_evenings_with_end(plans, zone, group_end))
+        if group_end is not None:
+            tally("the group's end changed an evening" if expected != _nonzero(group_evenings(plans, zone))
+                  else "the group's end changed nothing")
         group = build_group(owner)
         said = _nonzero({e.day: evening_money(e, group) for e in evenings_of(owner, group)})
         assert said == expected

@@ -14,7 +14,7 @@ from referee.cards import (
 )
 from referee.errors import RefereeError, SeatError
 from referee.states import StateMachine, can
-from referee.text import Message, message
+from referee.text import Message, message, plural
 from referee.tienlen.actions import (
     INSTANT_WIN_NAMES,
     Action,
@@ -246,8 +246,8 @@ class Hand(StateMachine["Setup", "Action"]):
             raise ActionError(message("an instant win must be declared before the first play"))
         if found:
             if len(found) != self.setup.hand_size:
-                raise ActionError(message("a dealt hand has {size} cards, not {count}",
-                                          size=self.setup.hand_size, count=len(found)))
+                raise ActionError(plural("a dealt hand has 1 card, not {found}", "a dealt hand has {count} cards, not {found}",
+                                         self.setup.hand_size, found=len(found)))
             if not _holds_instant_win(found, kind):
                 raise ActionError(message("{cards} does not hold {kind}", cards=found, kind=INSTANT_WIN_NAMES[kind]))
 

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from referee.cards import Card, Rank
-from referee.text import message
+from referee.text import message, plural
 from referee.tienlen import Chop
 from referee.tienlen_scores.bombs import smallest_bomb
 from referee.tienlen_scores.errors import CardsLeftError, CardTwiceError, ChopChainError, PlayedCardError
@@ -235,9 +235,11 @@ def _check_counts(game: FinishedGame, seat: int, acc: SeatAccount, seen: Seen) -
         raise ChopChainError(why, seat=seat)
     held = game.cards_left[seat]
     if acc.after > held:
-        raise ChopChainError(message(
-            "{player} held {held} cards when {winner} went out, fewer than the {count} cards they bombed "
-            "with or had chopped after that", player=player, held=held, winner=out, count=acc.after), seat=seat)
+        raise ChopChainError(plural(
+            "{player} held 1 card when {winner} went out, fewer than the {bombed} cards they bombed "
+            "with or had chopped after that",
+            "{player} held {count} cards when {winner} went out, fewer than the {bombed} cards they bombed "
+            "with or had chopped after that", held, player=player, winner=out, bombed=acc.after), seat=seat)
     hand = game.scoring_hand(seat)
     if hand is None or not seen:
         return

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee.cards import Card, Rank, format_cards
-from referee.text import Message, message
+from referee.text import Message, message, plural
 from referee.tienlen import Chop, sort_cards
 from referee.tienlen_scores.bombs import card_in_no_bomb, card_too_many, count_bombs, splits_into_bombs
 from referee.tienlen_scores.chops import Seen, check_chops
@@ -168,9 +168,10 @@ class FinishedGame:
                 raise CardsLeftError(message("the winner {player} played cards, so was not frozen",
                                              player=who(seat, self.names)), seat=seat)
             if value and self.cards_left[seat] != HAND_SIZE:
-                raise CardsLeftError(message(
+                raise CardsLeftError(plural(
+                    "{player} has 1 card left, so played some and was not frozen",
                     "{player} has {count} cards left, so played some and was not frozen",
-                    player=who(seat, self.names), count=self.cards_left[seat]), seat=seat)
+                    self.cards_left[seat], player=who(seat, self.names)), seat=seat)
             if not value and seat != self.winner and self.cards_left[seat] == HAND_SIZE and self.instant_win is None:
                 raise CardsLeftError(message(
                     "{player} has {count} cards left, so played no card and was frozen",

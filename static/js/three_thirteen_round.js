@@ -74,12 +74,20 @@
       });
       return data;
     }
+    /* "1 point typed", "2 points typed": the page gives the sentence in each plural form of its
+       language (data-points-forms, by CLDR category); Intl.PluralRules picks the one for this number. */
+    function pointsTyped(pts) {
+      var forms = {}, category = "other";
+      try { forms = JSON.parse(form.dataset.pointsForms || "{}"); } catch (e) { forms = {}; }
+      try { category = new Intl.PluralRules(document.documentElement.lang).select(Number(pts)); } catch (e) { category = "other"; }
+      return (forms[category] || forms.other || "{n}").replace("{n}", pts);
+    }
     function counts() {
       hands.forEach(function (h, seat) {
         var n = parse(field(seat, "cards").value).length;
         var pts = field(seat, "points").value;
         var live = h.querySelector("[data-live-count]");
-        if (live) live.textContent = pts && !n ? form.dataset.pointsTemplate.replace("{n}", pts) : form.dataset.countTemplate.replace("{n}", n);
+        if (live) live.textContent = pts && !n ? pointsTyped(pts) : form.dataset.countTemplate.replace("{n}", n);
         if (live) live.classList.toggle("is-over", !pts && n > +form.dataset.dealt);
         var step = steps && steps.querySelector("[data-step='" + seat + "'] [data-step-count]");
         if (step) {
