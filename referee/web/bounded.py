@@ -21,6 +21,12 @@ V = TypeVar("V")
 DEFAULT_BYTES = 8 * 1024 * 1024
 """Bytes of answers one cache keeps at most in a process (a room of 50 tables needs about 1 MB)."""
 HOSTS_PER_ANSWER = 4
+ADDRESS_SHOWN = "thirteen.address_shown"
+"""The environ key set when an answer shows the address it was asked at (its share links, built by
+``sharing.public_base``): only such an answer is kept per address; any other is one for every
+address, so a new ``Host`` is answered from the caches, never with another address's links."""
+ANY_ADDRESS = "*"
+"""The address of a kept answer that shows none."""
 """Addresses one game version is kept for (loopback, the LAN address, a name or two); a poll at
 another address is answered in full, not kept."""
 
