@@ -8,7 +8,10 @@ from __future__ import annotations
 import json
 import re
 import secrets
+import socket
 import threading
+import time
+import urllib.request
 from collections import Counter
 from datetime import UTC, datetime, timedelta
 from io import BytesIO
@@ -24,6 +27,7 @@ from referee.web.models import Event, Game, Player, Token, Write, new_token
 from referee.web.retention import forget_unused
 from referee.web.store import find_by_token
 from tests.games import row
+from tests.servers import ProductionServer
 
 TRECE = row("trece")
 SHEET = row("three_thirteen")
@@ -497,3 +501,28 @@ def test_the_lan_server_imports_a_file_over_a_megabyte_as_gunicorn_does(tmp_path
         status, location = response.status, response.getheader("Location") or ""
         connection.close()
     assert status == 303 and location.endswith(f"/trece/g/{keeper}"), status
+
+
+# --------------------------------------------------------------------------- a thread for static files
+
+
+def test_gunicorn_answers_the_offline_page_and_sw_js_while_every_pool_thread_is_held(tmp_path):
+    """What needs no database has a thread of its own in each gunicorn worker (live_worker.py):
+    with both pool threads held by requests that never finish arriving (as a frozen database
+    holds them), ``/offline`` and ``/sw.js`` are still answered, and the held ones still wait."""
+    with ProductionServer("gunicorn", f"sqlite:///{tmp_path / 'static.sqlite'}", tmp_path / "log",
+                          workers=1, threads=2) as server:
+        held = []
+        for _ in range(2):
+            sock = socket.create_connection(("127.0.0.1", server.port), timeout=30)
+            sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")  # never ends
+            held.append(sock)
+        time.sleep(1)  # each has a pool thread reading it by now
+        for path in ("/offline", "/sw.js"):
+            with urllib.request.urlopen(server.url + path, timeout=20) as response:  # 20 s: held, not slow
+                assert response.status == 200, path
+        for sock in held:
+            sock.setblocking(False)
+            with pytest.raises(BlockingIOError):
+                sock.recv(1)  # still unanswered: the pool was held throughout
+            sock.close()
