@@ -398,8 +398,9 @@ def card_pattern(cards: Iterable[AnyCard] | None = None) -> str:
         return "".join(f"[{ch.upper()}{ch.lower()}]" if ch.isalpha() else ch for ch in text)
 
     selector = f"[{_VARIATION_SELECTORS}]?"
-    spellings = []
-    for card in cards if cards is not None else [*full_deck(), JOKER, RED_JOKER, BLACK_JOKER]:
+    spellings: list[str] = []
+    every: list[AnyCard] = [*full_deck(), JOKER, RED_JOKER, BLACK_JOKER]
+    for card in cards if cards is not None else every:
         if isinstance(card, Joker):
             spellings.extend(folded(text) for text, joker in _JOKERS.items() if joker == card)
             continue
