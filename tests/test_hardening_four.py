@@ -257,6 +257,34 @@ def test_limits_counted_in_memory_say_at_start_that_each_process_counts_apart(ma
     assert any("counts apart" in r.getMessage() for r in caplog.records)
 
 
+def test_a_client_over_its_limit_is_refused_again_before_flask_with_the_apps_own_429(make_app):
+    """A flood costs a lookup a request, not a page (issue 39): once a client is over its limit,
+    its further starts are answered the 429 the app drew, until its window has room; another
+    client, and the same client's other kind of write, still reach the app."""
+    from flask import template_rendered
+
+    app = make_app(RATE_LIMITS=True, RATE_LIMIT_NEW_GAMES="2 per minute", FORWARDED_ALLOW_IPS="127.0.0.1")
+    client = app.test_client()
+    rendered: list[str] = []
+    template_rendered.connect(lambda sender, template, context, **extra: rendered.append(template.name), app)
+    flood = {"X-Forwarded-For": "10.66.0.1", "Sec-Fetch-Site": "same-origin", "Accept-Language": "es"}
+    form = {"names": ["Ana", "Bao", "Chi"], "dealer": "0"}
+    answers = [client.post("/three-thirteen/new", data=form, headers=flood) for _ in range(3)]
+    assert [a.status_code for a in answers] == [303, 303, 429]
+    first = answers[-1]
+    rendered.clear()
+    again = [client.post("/three-thirteen/new", data=form, headers=flood) for _ in range(20)]
+    same = [a for a in again if a.get_data() == first.get_data()]
+    assert all(a.status_code == 429 and a.headers["Retry-After"] for a in again)
+    assert len(same) >= 19 and len(rendered) <= 1, rendered  # drawn again only when the seconds said change
+    assert "Espera" in first.get_data(as_text=True) or "segundos" in first.get_data(as_text=True)
+    other = client.post("/three-thirteen/new", data=form, headers={**flood, "X-Forwarded-For": "10.66.0.2"})
+    assert other.status_code == 303
+    with app.app_context():
+        made = _count(app)
+    assert made == 3  # nothing the refused ones asked for was made
+
+
 def test_a_write_to_a_game_removed_meanwhile_is_a_410_sentence(client, app):
     keeper, _ = TRECE.start(client)
     with app.app_context():
