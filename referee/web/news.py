@@ -23,7 +23,7 @@ import brotli
 from flask import Response, current_app, request
 from flask_babel import get_locale
 
-from referee.web.bounded import ADDRESS_SHOWN, ANY_ADDRESS, BoundedCache, HostLimit
+from referee.web.bounded import ADDRESS_SHOWN, ANY_ADDRESS, BoundedCache, HostLimit, shows_address
 from referee.web.views import htmx_details
 
 SHARED_VERSION = "thirteen.shared_version"
@@ -105,7 +105,7 @@ def shared_answer(token: str, version: int, render: Callable[[], tuple[Response,
                         _rendering.pop(anywhere, None)
                 if shown != version or response.status_code != 200 or response.is_streamed:
                     return response
-                address = bool(request.environ.get(ADDRESS_SHOWN))
+                address = shows_address(request.environ, response.get_data())
                 if address and not _hosts.allows(token, version, _host()):
                     return response  # an address this version was never shown at before: answered, not kept
                 kept = _Answer(response.get_data(), list(response.headers.items()), address)

@@ -106,7 +106,12 @@ class ShareLinks:
 def public_base() -> tuple[str, str]:
     """The address share links start with, and where it comes from (see the module's notes).
     The answer being drawn is marked as showing the address (:data:`bounded.ADDRESS_SHOWN`)."""
-    request.environ[ADDRESS_SHOWN] = True
+    base, source = _public_base()
+    request.environ[ADDRESS_SHOWN] = base
+    return base, source
+
+
+def _public_base() -> tuple[str, str]:
     configured = current_app.config.get("PUBLIC_URL")
     if configured:
         return str(configured).rstrip("/"), "configured"
