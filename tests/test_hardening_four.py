@@ -554,3 +554,29 @@ def test_gunicorn_answers_the_offline_page_and_sw_js_while_every_pool_thread_is_
             with pytest.raises(BlockingIOError):
                 sock.recv(1)  # still unanswered: the pool was held throughout
             sock.close()
+
+
+def test_the_lan_server_serves_what_needs_no_database_on_a_thread_of_its_own(app):
+    """waitress's dispatcher (referee.web.serve.live_dispatcher) gives a GET of /sw.js, /offline or
+    a static file a thread no other request uses: with every other thread held, it is served."""
+    from types import SimpleNamespace
+
+    from referee.web.serve import live_dispatcher
+
+    release, served = threading.Event(), threading.Event()
+
+    def channel(path, then):  # type: ignore[no-untyped-def]
+        return SimpleNamespace(requests=[SimpleNamespace(command="GET", path=path, headers={}, url_scheme="http")],
+                               service=then)
+
+    dispatcher = live_dispatcher(app, 2)
+    try:
+        for _ in range(2):
+            dispatcher.add_task(channel("/three-thirteen/g/x", lambda: release.wait(30)))  # held, as by a database
+        for path in ("/sw.js", "/offline", "/static/css/app.css"):
+            served.clear()
+            dispatcher.add_task(channel(path, served.set))
+            assert served.wait(20), path  # 20 s: held, not slow
+    finally:
+        release.set()
+        dispatcher.shutdown()
