@@ -41,8 +41,9 @@ _.__module__
 _.cargs, _.conn_rec, _.cparams, _.is_disconnect, _._remove_session, _.max_content_length, _.exc_text
 _.forget_command
 
-# gunicorn reads them: the worker class named in gunicorn.conf.py, its count of open connections;
-# waitress reads a channel's "connected" (referee.web.serve.live_dispatcher, referee/web/live_worker.py).
-_.LiveThreadWorker, _.nr_conns, _.connected
+# gunicorn reads them: the worker class named in gunicorn.conf.py, its count of open connections,
+# the method its loop hands a connection to a thread with; waitress reads a channel's "connected"
+# (referee.web.serve.live_dispatcher, referee/web/live_worker.py).
+_.LiveThreadWorker, _.nr_conns, _.connected, _.enqueue_req
 # Jinja reads the environment's bytecode cache the app sets (referee.web: compiled templates kept).
 _.bytecode_cache

@@ -22,6 +22,7 @@ then suit in the order ♠ ♣ ♦ ♥, with jokers last.
 from __future__ import annotations
 
 import enum
+import functools
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
@@ -49,6 +50,9 @@ __all__ = [
     "check_copies",
     "full_deck",
     "notation_for_javascript",
+    "notation_pattern",
+    "card_pattern",
+    "suit_pattern",
     "JOKER",
     "RED_JOKER",
     "BLACK_JOKER",
@@ -320,7 +324,9 @@ _TOKEN = re.compile(
     r"(?P<joker>JK|RJ|BJ|🃏)"
     r"|(?P<rank>10|[2-9AJQKT])[\ufe0f\ufe0e]?(?P<suit>[SCDH" + _SUIT_CHARS + r"])[\ufe0f\ufe0e]?"
     r"|(?P<suit1>[" + _SUIT_CHARS + r"])[\ufe0f\ufe0e]?(?P<rank1>10|[2-9AJQKT])",
-    re.IGNORECASE,
+    # ASCII letters only are folded: Unicode folding would read the Kelvin sign as K and a long
+    # s as s, which no table of ranks and suits holds (a KeyError, not a NotationError).
+    re.IGNORECASE | re.ASCII,
 )
 _SEPARATORS = re.compile(r"[\s,;]+")
 
@@ -347,6 +353,87 @@ def notation_for_javascript() -> dict[str, object]:
         "ranks": {text: _RANK_SYMBOLS[rank] for text, rank in _RANKS.items() if text != _RANK_SYMBOLS[rank]},
         "jokers": {text: str(joker) for text, joker in _JOKERS.items() if text != str(joker)},
     }
+
+
+def notation_pattern() -> str:
+    """The notation :func:`parse_cards` reads, as one regular expression for a JSON schema
+    (``pattern``: no flags, no named groups, so ECMAScript, Python and Rust read it alike): a text
+    matches exactly when :func:`parse_cards` reads it (its separators and its case folded in).
+    The API's OpenAPI document says a field of cards with it, so the document and the parser
+    cannot disagree (``tests/test_api_schema.py`` checks the two agree on any text).
+
+    >>> pattern = re.compile(notation_pattern())
+    >>> [bool(pattern.match(t)) for t in ("3s3c 4d", "10♥, th; JK", "", "3s 4x", "enum")]
+    [True, True, True, False, False]
+    """
+    token = re.sub(r"\(\?P<\w+>", "(?:", _TOKEN.pattern)
+    folded, in_class, i = [], False, 0
+    while i < len(token):
+        ch = token[i]
+        if ch == "\\":  # an escape, kept whole (\\ufe0f)
+            width = 6 if token[i + 1] == "u" else 2
+            folded.append(token[i : i + width])
+            i += width
+            continue
+        if ch in "[]":
+            in_class = ch == "["
+        elif ch.isascii() and ch.isalpha():  # re.IGNORECASE, spelled out
+            ch = ch + ch.swapcase() if in_class else f"[{ch}{ch.swapcase()}]"
+        folded.append(ch)
+        i += 1
+    return f"^(?:{_separator_class()}|{''.join(folded)})*$"
+
+
+def card_pattern(cards: Iterable[AnyCard] | None = None) -> str:
+    """One card (of ``cards``, or any card or joker) in any spelling :func:`parse_card` reads,
+    as a JSON schema's ``pattern`` (like :func:`notation_pattern`): separators may stand around it.
+
+    >>> pattern = re.compile(card_pattern([Card.parse("3s"), Card.parse("10h")]))
+    >>> [bool(pattern.match(t)) for t in ("3♠", " 3S ", "♠3", "th", "10♥\ufe0f", "3c", "3s 3s")]
+    [True, True, True, True, True, False, False]
+    >>> [bool(re.match(card_pattern(), t)) for t in ("rj", "🃏", "qh", "♥q", "hq", "3s 4s", "")]
+    [True, True, True, True, False, False, False]
+    """
+    def folded(text: str) -> str:
+        return "".join(f"[{ch.upper()}{ch.lower()}]" if ch.isalpha() else ch for ch in text)
+
+    selector = f"[{_VARIATION_SELECTORS}]?"
+    spellings: list[str] = []
+    every: list[AnyCard] = [*full_deck(), JOKER, RED_JOKER, BLACK_JOKER]
+    for card in cards if cards is not None else every:
+        if isinstance(card, Joker):
+            spellings.extend(folded(text) for text, joker in _JOKERS.items() if joker == card)
+            continue
+        ranks = "|".join(folded(text) for text, rank in _RANKS.items() if rank is card.rank)
+        suit, symbol = _suit_class(card.suit), _suit_class(card.suit, letters=False)  # ♠3, never s3
+        spellings.append(f"(?:{ranks}){selector}{suit}{selector}|{symbol}{selector}(?:{ranks})")
+    separators = _separator_class()
+    return f"^{separators}*(?:{'|'.join(spellings)}){separators}*$"
+
+
+def suit_pattern(*, blank: bool = False) -> str:
+    """A suit as :meth:`Suit.parse` reads it (♥, ♡, h or H), spaces around it allowed, as a JSON
+    schema's ``pattern``; with ``blank`` a text of spaces only matches too.
+
+    >>> [bool(re.match(suit_pattern(), t)) for t in ("♥", " H ", "", "x", "hh")]
+    [True, True, False, False, False]
+    >>> bool(re.match(suit_pattern(blank=True), "  "))
+    True
+    """
+    spaces = "[" + "".join(f"\\u{ord(c):04x}" for c in map(chr, range(0x10000)) if c.isspace()) + "]"
+    suits = "".join(_suit_class(suit)[1:-1] for suit in Suit)
+    return f"^{spaces}*[{suits}]{'?' if blank else ''}{spaces}*$"
+
+
+def _suit_class(suit: Suit, *, letters: bool = True) -> str:
+    return "[" + "".join(ch + ch.upper() if ch.isalpha() else ch for ch, s in _SUITS.items()
+                         if s is suit and (letters or not ch.isalpha())) + "]"
+
+
+@functools.cache
+def _separator_class() -> str:
+    """What :func:`parse_cards` skips between cards, as a character class of escapes."""
+    return "[" + "".join(f"\\u{ord(c):04x}" for c in map(chr, range(0x10000)) if _SEPARATORS.fullmatch(c)) + "]"
 
 
 def parse_card(text: str) -> AnyCard:
@@ -377,6 +464,10 @@ def parse_cards(text: str) -> tuple[AnyCard, ...]:
     Traceback (most recent call last):
     ...
     referee.cards.NotationError: '4x' at position 2 is not a card ('x' is not a suit)
+    >>> parse_cards("3\u017f")  # a long s is no s
+    Traceback (most recent call last):
+    ...
+    referee.cards.NotationError: '3ſ' at position 1 is not a card ('ſ' is not a suit)
     """
     cards: list[AnyCard] = []
     pos = 0

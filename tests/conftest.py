@@ -14,11 +14,13 @@ from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
+from jsonschema import Draft202012Validator
 from sqlalchemy import event, text
 from werkzeug.serving import make_server
 
 import referee.web
 from app import create_app
+from referee.web import openapi, registry
 from referee.web.extensions import db
 from tests.games import PACKAGES
 from tests.invariants import Invariants
@@ -109,6 +111,22 @@ def app():  # type: ignore[no-untyped-def]
 @pytest.fixture
 def client(app):  # type: ignore[no-untyped-def]
     return app.test_client()
+
+
+@pytest.fixture
+def documented_status(app):  # type: ignore[no-untyped-def]
+    """``documented_status(path, body)``: the status the JSON API's document gives a refused body,
+    400 when the document forbids it, 422 when it allows it and its facts cannot be
+    (referee/web/api_schema.py)."""
+    with app.app_context():
+        document = openapi.document(registry.entries())
+
+    def status(path: str, body: object) -> int:
+        schema = document["paths"][path]["post"]["requestBody"]["content"]["application/json"]["schema"]
+        allowed = Draft202012Validator({**schema, "components": document["components"]}).is_valid(body)
+        return 422 if allowed else 400
+
+    return status
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])

@@ -8,7 +8,10 @@ from __future__ import annotations
 import json
 import re
 import secrets
+import socket
 import threading
+import time
+import urllib.request
 from collections import Counter
 from datetime import UTC, datetime, timedelta
 from io import BytesIO
@@ -24,6 +27,7 @@ from referee.web.models import Event, Game, Player, Token, Write, new_token
 from referee.web.retention import forget_unused
 from referee.web.store import find_by_token
 from tests.games import row
+from tests.servers import ProductionServer
 
 TRECE = row("trece")
 SHEET = row("three_thirteen")
@@ -251,6 +255,34 @@ def test_limits_counted_in_memory_say_at_start_that_each_process_counts_apart(ma
     with caplog.at_level("WARNING"):
         make_app(RATE_LIMITS=True, RATE_LIMIT_STORAGE_URI="memory://")
     assert any("counts apart" in r.getMessage() for r in caplog.records)
+
+
+def test_a_client_over_its_limit_is_refused_again_before_flask_with_the_apps_own_429(make_app):
+    """A flood costs a lookup a request, not a page (issue 39): once a client is over its limit,
+    its further starts are answered the 429 the app drew, until its window has room; another
+    client, and the same client's other kind of write, still reach the app."""
+    from flask import template_rendered
+
+    app = make_app(RATE_LIMITS=True, RATE_LIMIT_NEW_GAMES="2 per minute", FORWARDED_ALLOW_IPS="127.0.0.1")
+    client = app.test_client()
+    rendered: list[str] = []
+    template_rendered.connect(lambda sender, template, context, **extra: rendered.append(template.name), app)
+    flood = {"X-Forwarded-For": "10.66.0.1", "Sec-Fetch-Site": "same-origin", "Accept-Language": "es"}
+    form = {"names": ["Ana", "Bao", "Chi"], "dealer": "0"}
+    answers = [client.post("/three-thirteen/new", data=form, headers=flood) for _ in range(3)]
+    assert [a.status_code for a in answers] == [303, 303, 429]
+    first = answers[-1]
+    rendered.clear()
+    again = [client.post("/three-thirteen/new", data=form, headers=flood) for _ in range(20)]
+    same = [a for a in again if a.get_data() == first.get_data()]
+    assert all(a.status_code == 429 and a.headers["Retry-After"] for a in again)
+    assert len(same) >= 19 and len(rendered) <= 1, rendered  # drawn again only when the seconds said change
+    assert "Espera" in first.get_data(as_text=True) or "segundos" in first.get_data(as_text=True)
+    other = client.post("/three-thirteen/new", data=form, headers={**flood, "X-Forwarded-For": "10.66.0.2"})
+    assert other.status_code == 303
+    with app.app_context():
+        made = _count(app)
+    assert made == 3  # nothing the refused ones asked for was made
 
 
 def test_a_write_to_a_game_removed_meanwhile_is_a_410_sentence(client, app):
@@ -497,3 +529,54 @@ def test_the_lan_server_imports_a_file_over_a_megabyte_as_gunicorn_does(tmp_path
         status, location = response.status, response.getheader("Location") or ""
         connection.close()
     assert status == 303 and location.endswith(f"/trece/g/{keeper}"), status
+
+
+# --------------------------------------------------------------------------- a thread for static files
+
+
+def test_gunicorn_answers_the_offline_page_and_sw_js_while_every_pool_thread_is_held(tmp_path):
+    """What needs no database has a thread of its own in each gunicorn worker (live_worker.py):
+    with both pool threads held by requests that never finish arriving (as a frozen database
+    holds them), ``/offline`` and ``/sw.js`` are still answered, and the held ones still wait."""
+    with ProductionServer("gunicorn", f"sqlite:///{tmp_path / 'static.sqlite'}", tmp_path / "log",
+                          workers=1, threads=2) as server:
+        held = []
+        for _ in range(2):
+            sock = socket.create_connection(("127.0.0.1", server.port), timeout=30)
+            sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")  # never ends
+            held.append(sock)
+        time.sleep(1)  # each has a pool thread reading it by now
+        for path in ("/offline", "/sw.js"):
+            with urllib.request.urlopen(server.url + path, timeout=20) as response:  # 20 s: held, not slow
+                assert response.status == 200, path
+        for sock in held:
+            sock.setblocking(False)
+            with pytest.raises(BlockingIOError):
+                sock.recv(1)  # still unanswered: the pool was held throughout
+            sock.close()
+
+
+def test_the_lan_server_serves_what_needs_no_database_on_a_thread_of_its_own(app):
+    """waitress's dispatcher (referee.web.serve.live_dispatcher) gives a GET of /sw.js, /offline or
+    a static file a thread no other request uses: with every other thread held, it is served."""
+    from types import SimpleNamespace
+
+    from referee.web.serve import live_dispatcher
+
+    release, served = threading.Event(), threading.Event()
+
+    def channel(path, then):  # type: ignore[no-untyped-def]
+        return SimpleNamespace(requests=[SimpleNamespace(command="GET", path=path, headers={}, url_scheme="http")],
+                               service=then)
+
+    dispatcher = live_dispatcher(app, 2)
+    try:
+        for _ in range(2):
+            dispatcher.add_task(channel("/three-thirteen/g/x", lambda: release.wait(30)))  # held, as by a database
+        for path in ("/sw.js", "/offline", "/static/css/app.css"):
+            served.clear()
+            dispatcher.add_task(channel(path, served.set))
+            assert served.wait(20), path  # 20 s: held, not slow
+    finally:
+        release.set()
+        dispatcher.shutdown()

@@ -217,3 +217,36 @@ def test_retention_is_off_by_default_and_said_on_the_sheet_when_on(make_app):
     assert client.get(sheet.page(fresh)).status_code == 200
     runner = kept.test_cli_runner()
     assert "0 games" in runner.invoke(args=["games", "forget"]).output
+
+
+def test_a_new_address_is_answered_from_the_caches_unless_the_answer_shows_it(app, client, monkeypatch):
+    """Only the share links show the address a page was asked at: a poll's answer without them
+    is kept once for every address (a new Host costs no drawing, issue 39), one with them per
+    address, and no address is ever answered with another's links."""
+    from referee.web import news, sharing
+
+    news.forget_all()
+    drawn: list[str] = []
+    original = sharing.public_base
+    monkeypatch.setattr(sharing, "public_base", lambda: drawn.append("page") or original())  # each page drawn
+    shown: dict[bool, int] = {}
+    for game in ROWS:
+        keeper, watch = game.create(client)
+        assert game.write(client, keeper, 0).status_code in (200, 303)
+        for link, boosted in ((watch, False), (keeper, True)):
+            for i in range(6):
+                drawn.clear()
+                host = f"h{i}.example:8000"
+                headers = {"HX-Request": "true", **({"HX-Boosted": "true"} if boosted else {})}
+                response = client.get(game.page(link), query_string={"since": "0"}, headers=headers,
+                                      base_url=f"http://{host}")
+                assert response.status_code == 200
+                body = response.get_data(as_text=True)
+                links = "example:8000" in body
+                assert not links or (host in body and all(f"h{j}.example" not in body for j in range(6) if j != i))
+                if i > 0 and not links:
+                    assert drawn == [], (game.kind, i)  # kept for every address: not drawn again
+                if i == 0:
+                    assert drawn, "the first poll of a version is drawn"
+                shown[links] = shown.get(links, 0) + 1
+    assert shown.get(False) and shown.get(True), shown

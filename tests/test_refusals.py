@@ -31,13 +31,14 @@ def test_a_bug_in_an_api_view_is_a_500_not_bad_input(client: Any, monkeypatch: p
     assert "internal error" in response.get_json()["error"]
 
 
-def test_a_refusal_in_an_api_view_is_400_with_its_field(client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_refusal_in_an_api_view_is_422_with_its_field(client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """(A body the document allows: refused by the view, it is a 422.)"""
     def refusing(text: str) -> Any:
         raise UnreadableInput(message("say which player acts"), field="cards")
 
     monkeypatch.setattr(api, "parse_cards", refusing)
     response = client.post("/api/cards/parse", json={"cards": "3s"})
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert response.get_json() == {"error": "say which player acts", "reason_code": "say which player acts",
                                    "params": {}, "field": "cards"}
 

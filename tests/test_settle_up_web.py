@@ -72,7 +72,7 @@ def test_api_settle_refuses_balances_not_adding_to_zero(client):
     response = client.post("/api/settle", json={"balances": {"An": 10, "Binh": -4}},
                            headers={"Accept-Language": "es"})
     body = response.get_json()
-    assert response.status_code == 400
+    assert response.status_code == 422  # the document allows the body: its facts cannot be
     assert body["error"] == "the balances add up to 6, not 0"
     assert body["reason_code"] == "the balances add up to {total}, not 0" and body["params"] == {"total": 6}
     assert body["field"] == "balances" and body["error_localized"] != body["error"]

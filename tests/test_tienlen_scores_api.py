@@ -81,9 +81,9 @@ def _with(**changes):  # type: ignore[no-untyped-def]
         (_with(surprise=1), "unknown field 'surprise'"),
     ],
 )
-def test_an_inconsistency_is_a_400_naming_it(client, body, words) -> None:  # type: ignore[no-untyped-def]
+def test_an_inconsistency_is_refused_naming_it(client, documented_status, body, words) -> None:  # type: ignore[no-untyped-def]
     response = client.post("/api/tienlen/score", json=body)
-    assert response.status_code == 400
+    assert response.status_code == documented_status("/api/tienlen/score", body)
     assert words in response.get_json()["error"]
 
 
@@ -110,8 +110,8 @@ def test_the_endpoint_is_in_the_openapi_document(client) -> None:  # type: ignor
          "seat 1 had played 1 of 13 cards when seat 0 went out, fewer than the 4 cards of a bomb"),
     ],
 )
-def test_hand_entered_counts_that_cannot_happen_are_a_400_naming_the_seat_and_the_count(  # type: ignore[no-untyped-def]
+def test_hand_entered_counts_that_cannot_happen_are_a_422_naming_the_seat_and_the_count(  # type: ignore[no-untyped-def]
         client, body, words) -> None:
     response = client.post("/api/tienlen/score", json=body, headers={"Accept-Language": "en"})
-    assert response.status_code == 400, response.get_json()
+    assert response.status_code == 422, response.get_json()
     assert response.get_json()["error"] == words

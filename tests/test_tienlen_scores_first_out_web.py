@@ -172,7 +172,7 @@ def test_the_api_checks_the_counts_with_or_without_the_order(client, order) -> N
     response = client.post("/api/tienlen/score", json={
         "players": 2, "winner": 0, "cards_left": [0, 12], "order": order,
         "chops": [[{"by": 1, "from": 0, "twos": "2h"}]], "rules": {"play_on": True}})
-    assert response.status_code == 400
+    assert response.status_code == 422  # the document allows the body: the counts cannot be
     assert response.get_json()["error"] == ("seat 1 had played 1 of 13 cards when seat 0 went out, fewer than "
                                             "the 4 cards of a bomb")
 

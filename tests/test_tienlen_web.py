@@ -2,6 +2,7 @@
 errors, the remembered house rules, the landing and rules pages, and POST /api/tienlen/check."""
 
 import json
+import re
 
 import pytest
 from werkzeug.http import parse_cookie
@@ -328,9 +329,9 @@ def test_api_switch_twos_in_sequences(client):
         ({"table": "2h"}, "the field 'play' is missing"),
     ],
 )
-def test_api_bad_input_is_a_400_naming_the_problem(client, payload, needle):
+def test_api_bad_input_is_refused_naming_the_problem(client, documented_status, payload, needle):
     response = api(client, **payload)
-    assert response.status_code == 400
+    assert response.status_code == documented_status("/api/tienlen/check", payload)
     assert needle in response.get_json()["error"]
 
 
@@ -352,7 +353,8 @@ def test_openapi_document_describes_the_check(client):
     request_schema = operation["requestBody"]["content"]["application/json"]["schema"]
     assert request_schema["required"] == ["play"]
     assert set(request_schema["properties"]) == {"play", "table", "first_play", "lowest", "rules"}
-    assert request_schema["properties"]["lowest"]["enum"][-1] == "9♦"
+    assert request_schema["properties"]["lowest"]["examples"][-1] == "9♦"
+    assert re.match(request_schema["properties"]["lowest"]["pattern"], "9d")
     schemas = doc["components"]["schemas"]
     assert set(schemas["TienLenRules"]["properties"]) == set(TienLenRules.__dataclass_fields__)
     assert schemas["TienLenRules"]["properties"]["first_lead"]["enum"] == list(TienLenRules.CHOICES["first_lead"])

@@ -235,9 +235,9 @@ def test_api_check_answers_the_verdict(client, body, expected):
         ({"top": "J♦", "play": "JK"}, "JK"),
     ],
 )
-def test_api_check_names_what_is_wrong(client, body, needle):
+def test_api_check_names_what_is_wrong(client, documented_status, body, needle):
     response = client.post("/api/trece/check", json=body)
-    assert response.status_code == 400
+    assert response.status_code == documented_status("/api/trece/check", body)
     assert needle in response.get_json()["error"]
 
 

@@ -3,25 +3,30 @@ and the document cannot disagree.
 
 Before any API view runs, a JSON body is validated against the request schema of its operation
 in ``/api/openapi.json`` (:func:`referee.web.openapi.document`, built once per app); a body the
-schema refuses is a 400 naming the field and what is wrong, in the API's ``{"error": ...}``
-form (a house rule's value is left to the rules class, whose sentence names the switch; the
-schema is built from that class and says the same).  The views keep their own checks for what a schema cannot say (card notation, the rules'
-own refusals), never for what it does.
+schema refuses is never answered as done. The view speaks first, so a mistake it names (a card
+that does not read, a house rule's value, a round the game has not) is said in its players'
+words; whatever the schema forbids and the view let through is then a 400 naming the field and
+what is wrong, in the API's ``{"error": ...}`` form.  The schema says the notation of cards with
+the reader's own grammar (:func:`referee.cards.notation_pattern`) and each rules class with its
+own metadata, so what it allows the views read: ``tests/test_api_schemathesis.py`` runs
+schemathesis with every check over the document.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from flask import Flask, current_app, request
+from flask import Flask, Response, current_app, g, request
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 
-from referee.errors import UnreadableInput
+from referee.errors import REFUSED, UNREADABLE, UnreadableInput
 from referee.text import Message, message
 from referee.web import openapi, registry
+from referee.web.errors import answer_json
 
 _KEY = "thirteen_api_schemas"
+_VERDICT = "thirteen_schema_verdict"
 
 
 def _validators(app: Flask) -> dict[tuple[str, str], Draft202012Validator]:
@@ -61,7 +66,8 @@ class SchemaRefusal(UnreadableInput):
 
 
 def check_body() -> None:
-    """Refuse (400) a JSON body the API's schema does not allow for this request."""
+    """Note (in ``g``) whether the API's schema allows this request's JSON body, and if not why."""
+    g.pop(_VERDICT, None)
     if request.method != "POST" or not request.is_json or not request.path.startswith("/api/"):
         return
     validator = _validators(current_app).get((request.method, request.path))
@@ -70,20 +76,45 @@ def check_body() -> None:
     data = request.get_json(silent=True)
     if data is None:
         return  # not JSON at all: the view says so
+    _whole_numbers(data)
     error = best_match(validator.iter_errors(data))
-    if error is None:
-        return
-    if _field(error) == "rules" and error.absolute_path:
-        return  # a switch's value: the rules class says it in players' words (its schema says the same)
-    if not _only_the_schema_catches(error):
-        return  # the view checks it itself, naming the field in players' words (the schema says the same)
-    raise SchemaRefusal(_sentence(error, validator.schema), _field(error))
+    g.setdefault(_VERDICT, None if error is None else SchemaRefusal(_sentence(error, validator.schema), _field(error)))
 
 
-def _only_the_schema_catches(error: Any) -> bool:
-    """What the views would let through: a null where the schema wants a value (a view reads a
-    null like a missing optional field)."""
-    return bool(error.validator == "type" and error.instance is None)
+def _whole_numbers(data: Any) -> None:
+    """Read ``2.0`` as ``2`` throughout the (cached) body, in place: JSON has one kind of number
+    and the schema's ``integer`` takes both, so the views, which want a whole number as an
+    ``int``, take both too.  (The guard has refused deep JSON before this runs.)
+
+    >>> body = {"round": 2.0, "cards_left": [0.0, 3.5], "rules": {"decks": 1e0}}
+    >>> _whole_numbers(body); body
+    {'round': 2, 'cards_left': [0, 3.5], 'rules': {'decks': 1}}
+    """
+    items = data.items() if isinstance(data, dict) else enumerate(data) if isinstance(data, list) else ()
+    for key, value in list(items):
+        if isinstance(value, float) and value.is_integer():
+            data[key] = int(value)
+        else:
+            _whole_numbers(value)
+
+
+def answer_by_the_schema(response: Response) -> Response:
+    """The status of an API answer is the document's: a body the schema forbids is a 400 and is
+    never answered as done, a body it allows that the referee refuses is a 422.
+
+    The view speaks first, so a mistake it names (a card that does not read, a house rule's
+    value) is said in players' words; what it let through (a null read like a missing field) is
+    then a 400 with the schema's sentence.  A body that fits the document but whose facts cannot
+    be (balances that do not add up to zero, a card held twice, two players out) keeps the
+    view's sentence, as a 422."""
+    if _VERDICT not in g:
+        return response
+    refusal: SchemaRefusal | None = g.pop(_VERDICT)
+    if refusal is not None and response.status_code < 400:
+        return answer_json(refusal)
+    if refusal is None and response.status_code == UNREADABLE:
+        response.status_code = REFUSED
+    return response
 
 
 def _sentence(error: Any, schema: dict[str, Any]) -> Message:
@@ -115,5 +146,6 @@ def _sentence(error: Any, schema: dict[str, Any]) -> Message:
 
 
 def init_app(app: Flask) -> None:
-    """Check every API body against the schema before its view runs."""
+    """Check every API body against the schema (before its view runs, said after it)."""
     app.before_request(check_body)
+    app.after_request(answer_by_the_schema)

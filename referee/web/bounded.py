@@ -16,11 +16,37 @@ from collections import OrderedDict
 from collections.abc import Hashable
 from http.cookies import CookieError, SimpleCookie
 from typing import Generic, TypeVar
+from urllib.parse import quote
+
+from markupsafe import escape
 
 V = TypeVar("V")
 DEFAULT_BYTES = 8 * 1024 * 1024
 """Bytes of answers one cache keeps at most in a process (a room of 50 tables needs about 1 MB)."""
 HOSTS_PER_ANSWER = 4
+ADDRESS_SHOWN = "thirteen.address_shown"
+"""The environ key of the address share links were built from while drawing an answer
+(``sharing.public_base``); once the answer is drawn, whether it shows it (:func:`shows_address`).
+Only an answer that shows it is kept per address; any other is one for every address, so a new
+``Host`` is answered from the caches, never with another address's links."""
+
+
+def shows_address(environ: dict[str, object], body: bytes) -> bool:
+    """Whether ``body`` shows the address its share links were built from, as it is or as a page
+    or a link writes it (a page's context may build the links that its fragment leaves out).
+
+    >>> environ = {ADDRESS_SHOWN: "http://a&b:8000"}
+    >>> shows_address(environ, b'<input value="http://a&amp;b:8000/g/x">'), shows_address(environ, b"<p>no</p>")
+    (True, False)
+    >>> shows_address({}, b"http://a&b:8000")
+    False
+    """
+    base = environ.get(ADDRESS_SHOWN)
+    if not isinstance(base, str) or not base:
+        return False
+    return any(form.encode() in body for form in {base, str(escape(base)), quote(base), quote(base, safe="")})
+ANY_ADDRESS = "*"
+"""The address of a kept answer that shows none."""
 """Addresses one game version is kept for (loopback, the LAN address, a name or two); a poll at
 another address is answered in full, not kept."""
 

@@ -23,7 +23,7 @@ import brotli
 from flask import Response, current_app, request
 from flask_babel import get_locale
 
-from referee.web.bounded import BoundedCache, HostLimit
+from referee.web.bounded import ADDRESS_SHOWN, ANY_ADDRESS, BoundedCache, HostLimit, shows_address
 from referee.web.views import htmx_details
 
 SHARED_VERSION = "thirteen.shared_version"
@@ -35,6 +35,7 @@ WSGI layer, referee.web.quick_poll, may then hand the whole answer to the next p
 class _Answer:
     body: bytes
     headers: list[tuple[str, str]]
+    address: bool = False  # it shows the address it was asked at (share links): kept per address
     encoded: dict[str, bytes] = field(default_factory=dict)
 
     def response(self, key: Hashable | None = None) -> Response:
@@ -69,41 +70,50 @@ def _host() -> str:
     return "" if current_app.config.get("PUBLIC_URL") else request.host
 
 
-def _key(token: str, version: int) -> Hashable:
+def _key(token: str, version: int, host: str) -> Hashable:
     htmx = htmx_details()
-    return (token, version, _host(), request.script_root, str(get_locale()),
+    return (token, version, host, request.script_root, str(get_locale()),
             bool(htmx), bool(htmx and htmx.boosted))
 
 
-def _kept(key: Hashable) -> _Answer | None:
-    return _answers.get(key)
+def _kept(token: str, version: int) -> tuple[_Answer | None, Hashable]:
+    """The kept answer for this request, if any (one for every address first, then one that shows
+    this very address), and the key it is or would be kept under for every address."""
+    anywhere = _key(token, version, ANY_ADDRESS)
+    kept = _answers.get(anywhere)
+    return (kept if kept is not None else _answers.get(_key(token, version, _host()))), anywhere
 
 
 def shared_answer(token: str, version: int, render: Callable[[], tuple[Response, int]]) -> Response:
     """The poll's answer for the game behind ``token`` at ``version``: from the cache, or
     rendered now by ``render`` (which returns the page and the version it showed; it is kept
-    if it is a plain 200 of that very version)."""
-    key = _key(token, version)
-    kept = _kept(key)
-    if kept is None and not _hosts.allows(token, version, _host()):
-        return render()[0]  # an address this version was never shown at before: answered, not kept
+    if it is a plain 200 of that very version).  An answer that shows no address (no share
+    links) is kept once for every address; one that does, per address (at most
+    :data:`~referee.web.bounded.HOSTS_PER_ANSWER` of them: past that it is answered, not kept)."""
+    kept, anywhere = _kept(token, version)
     if kept is None:
         with _lock:
-            one_at_a_time = _rendering.setdefault(key, threading.Lock())
+            one_at_a_time = _rendering.setdefault(anywhere, threading.Lock())
         with one_at_a_time:
-            kept = _kept(key)
+            kept, _ = _kept(token, version)
             if kept is None:
+                request.environ.pop(ADDRESS_SHOWN, None)
                 try:
                     response, shown = render()
                 finally:
                     with _lock:
-                        _rendering.pop(key, None)
+                        _rendering.pop(anywhere, None)
                 if shown != version or response.status_code != 200 or response.is_streamed:
                     return response
-                kept = _Answer(response.get_data(), list(response.headers.items()))
-                _answers.put(key, kept, len(kept.body) + sum(len(k) + len(v) for k, v in kept.headers) + 200)
+                address = shows_address(request.environ, response.get_data())
+                if address and not _hosts.allows(token, version, _host()):
+                    return response  # an address this version was never shown at before: answered, not kept
+                kept = _Answer(response.get_data(), list(response.headers.items()), address)
+                _answers.put(_key(token, version, _host()) if address else anywhere, kept,
+                             len(kept.body) + sum(len(k) + len(v) for k, v in kept.headers) + 200)
     request.environ[SHARED_VERSION] = version
-    return kept.response(key)
+    request.environ[ADDRESS_SHOWN] = kept.address
+    return kept.response(_key(token, version, _host()) if kept.address else anywhere)
 
 
 def forget_all() -> None:

@@ -16,6 +16,8 @@ import typing
 from collections.abc import Sequence
 from typing import Any, Protocol
 
+from referee.cards import notation_pattern
+
 # Beside every English sentence (``reason``, ``error``): its template and parameters, so that
 # other programs can say it in their own language; the app's own translation on request.
 _LOCALIZED = {
@@ -48,9 +50,13 @@ _SCHEMAS: dict[str, Any] = {
         },
     },
     "Cards": {
-        "type": "string",
-        "description": "Cards in notation: rank then suit (10♥, 10h, TH, qs), separated by spaces, "
-        "commas or nothing; jokers JK, RJ, BJ.",
+        "description": "Cards in notation: rank then suit (10♥, 10h, TH, qs) or suit then rank (♥10), "
+        "separated by spaces, commas, semicolons or nothing; jokers JK, RJ, BJ, 🃏. Or a list of such "
+        "strings, read as one. The pattern is the app's own reader (referee.cards.parse_cards).",
+        "anyOf": [
+            {"type": "string", "pattern": notation_pattern()},
+            {"type": "array", "items": {"type": "string", "pattern": notation_pattern()}},
+        ],
         "examples": ["3♠ 3♣ 4♦", "3s3c4d"],
     },
 }
@@ -142,7 +148,12 @@ def json_operation(
         "responses": {
             "200": {"description": "The verdict.", "content": {"application/json": {"schema": response_schema}}},
             "400": {
-                "description": "Bad input: the reason names the card, switch or field.",
+                "description": "A body this document does not allow: the reason names the card, switch or field.",
+                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+            },
+            "422": {
+                "description": "A body this document allows whose facts cannot be (a card held twice, balances "
+                "that do not add up to zero, two players out): the reason names the rule.",
                 "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
             },
         },

@@ -25,7 +25,7 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from referee.web import registry
-from referee.web.bounded import BoundedCache, HostLimit, answer_cookies
+from referee.web.bounded import ADDRESS_SHOWN, ANY_ADDRESS, BoundedCache, HostLimit, answer_cookies
 from referee.web.extensions import db
 from referee.web.models import this_hour
 from referee.web.news import SHARED_VERSION
@@ -88,9 +88,12 @@ class QuickPoll:
         phones get it without Flask.  Only an answer the app marks as shared (a 200 of that very
         version, :mod:`referee.web.news`) and that sets no cookie is kept."""
         host = "" if self.public_url else str(environ.get("HTTP_X_FORWARDED_HOST") or environ.get("HTTP_HOST") or "")
-        key: Hashable = (token, version, host, answer_cookies(str(environ.get("HTTP_COOKIE", ""))), _encoding(environ),
-                         *(str(environ.get(name) or "")[:200] for name in _ANSWER_DEPENDS_ON))
-        kept = self.answers.get(key)
+        rest = (answer_cookies(str(environ.get("HTTP_COOKIE", ""))), _encoding(environ),
+                *(str(environ.get(name) or "")[:200] for name in _ANSWER_DEPENDS_ON))
+        # An answer that shows no address (no share links) is kept once for every address.
+        anywhere: Hashable = (token, version, ANY_ADDRESS, *rest)
+        key: Hashable = (token, version, host, *rest)
+        kept = self.answers.get(anywhere) or self.answers.get(key)
         if kept is not None:
             status, headers, body = kept
             start_response(status, list(headers))
@@ -109,11 +112,12 @@ class QuickPoll:
             if hasattr(chunks, "close"):
                 chunks.close()
         status, headers = answer
+        address = bool(environ.get(ADDRESS_SHOWN))
         if (environ.get(SHARED_VERSION) == version and status.startswith("200 ")
                 and not any(name.lower() == "set-cookie" for name, _ in headers)
-                and (self.public_url or self.hosts.allows(token, version, host))):
+                and (not address or self.public_url or self.hosts.allows(token, version, host))):
             size = len(body) + sum(len(k) + len(v) for k, v in headers) + 200
-            self.answers.put(key, (status, list(headers), body), size)
+            self.answers.put(key if address else anywhere, (status, list(headers), body), size)
         return [body]
 
     def _version(self, token: str, kind: str) -> int | None:

@@ -67,6 +67,7 @@ from referee.web.logs import install as cut_tokens_in_every_log_line
 from referee.web.logs import shown_path as shown_path  # the tests read it here
 from referee.web.policy import IMPORT_MAX_BYTES
 from referee.web.sharing import is_loopback, lan_address
+from referee.web.threads import needs_no_database
 
 CONNECTION_LIMIT = 2000
 THREADS = 8
@@ -116,16 +117,28 @@ class RequestLog:
 def live_dispatcher(app: Any, threads: int) -> Any:
     """Waitress's task dispatcher, except that a followed page's event stream is handed, with its
     socket, to the app's hub (:mod:`referee.web.live`) before a thread takes it: waitress would
-    otherwise give it one of its :data:`THREADS` threads for as long as the phone follows."""
+    otherwise give it one of its :data:`THREADS` threads for as long as the phone follows.  And
+    a ``GET`` of what needs no database (static files, ``/sw.js``, the offline page:
+    :data:`referee.web.threads.NO_DATABASE`) is served by a thread of its own, so no request
+    waiting on the database can keep it waiting (issue 39)."""
     # The LAN server's own, only to serve: gunicorn.conf.py imports serve for its log helper.
     from waitress.task import ThreadedTaskDispatcher
 
     hub = live.hub_of(app)
+    static = ThreadedTaskDispatcher()
+    static.set_thread_count(1)
 
     class Dispatcher(ThreadedTaskDispatcher):
+        def shutdown(self, cancel_pending: bool = True, timeout: int = 5) -> bool:
+            static.shutdown(cancel_pending, timeout)
+            return bool(super().shutdown(cancel_pending, timeout))
+
         def add_task(self, channel: Any) -> None:
             requests = getattr(channel, "requests", None) or []
             asked = requests[0] if len(requests) == 1 else None
+            if asked is not None and asked.command in ("GET", "HEAD") and needs_no_database(asked.path):
+                static.add_task(channel)
+                return
             found = hub.match(asked.command, asked.path) if hub is not None and asked is not None else None
             if hub is None or found is None or asked is None:
                 super().add_task(channel)

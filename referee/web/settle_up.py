@@ -74,6 +74,8 @@ MAX_STAKE = 10**12
 MAX_AMOUNT = 10**15
 """The largest balance (in the smallest unit) the JSON API takes."""
 MAX_NAME = 80
+NOT_BLANK = "[^" + "".join(f"\\u{ord(c):04x}" for c in map(chr, range(0x10000)) if c.isspace()) + "]"
+"""A JSON schema's ``pattern`` for a text that is not only spaces (``str.isspace``, as the names are read)."""
 
 #: The currencies offered first on the stake form (any ISO code Babel knows is taken).
 CURRENCIES = ("VND", "USD", "EUR", "BRL", "MXN", "ARS", "COP", "CLP", "PEN", "GBP", "AUD", "CAD")
@@ -114,6 +116,8 @@ openapi.add_path("/api/settle", "post", openapi.json_operation(
         "type": "object", "required": ["balances"], "additionalProperties": False,
         "properties": {"balances": {
             "type": "object", "maxProperties": MAX_PEOPLE,
+            "propertyNames": {"maxLength": MAX_NAME, "pattern": NOT_BLANK,
+                              "description": "A player's name: some text that is not only spaces."},
             "additionalProperties": {"type": "integer", "minimum": -MAX_AMOUNT, "maximum": MAX_AMOUNT},
             "description": "Each player's balance, by name, in whole smallest units.",
         }},

@@ -26,6 +26,7 @@ import qrcode.image.svg
 from flask import Blueprint, Response, abort, current_app, request, url_for
 from markupsafe import Markup
 
+from referee.web.bounded import ADDRESS_SHOWN
 from referee.web.store import Access
 
 bp = Blueprint("sharing", __name__)
@@ -103,7 +104,14 @@ class ShareLinks:
 
 
 def public_base() -> tuple[str, str]:
-    """The address share links start with, and where it comes from (see the module's notes)."""
+    """The address share links start with, and where it comes from (see the module's notes).
+    The answer being drawn is marked as showing the address (:data:`bounded.ADDRESS_SHOWN`)."""
+    base, source = _public_base()
+    request.environ[ADDRESS_SHOWN] = base
+    return base, source
+
+
+def _public_base() -> tuple[str, str]:
     configured = current_app.config.get("PUBLIC_URL")
     if configured:
         return str(configured).rstrip("/"), "configured"

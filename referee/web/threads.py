@@ -22,6 +22,7 @@ is waited for :data:`referee.web.database.SQLITE_BUSY_TIMEOUT_MS` at most).
 from __future__ import annotations
 
 import os
+import re
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -56,6 +57,25 @@ def needs_no_database(path: str) -> bool:
     (True, True, False)
     """
     return path.startswith(NO_DATABASE)
+
+
+_WHOLE_REQUEST = re.compile(rb"(?:GET|HEAD) (/[^ ?#]*)[^ ]* HTTP/1\.[01]\r\n(?:[^\r\n]*\r\n)*?\r\n")
+
+
+def is_whole_request_needing_no_database(head: bytes) -> bool:
+    """Whether ``head`` (a connection's first bytes, peeked) holds a whole ``GET`` or ``HEAD``
+    request, its headers ended, of a path answered without the database: a server may answer it
+    on a thread of its own (``referee.web.live_worker``).
+
+    >>> is_whole_request_needing_no_database(b"GET /sw.js HTTP/1.1\\r\\nHost: x\\r\\n\\r\\n")
+    True
+    >>> is_whole_request_needing_no_database(b"GET /sw.js HTTP/1.1\\r\\nHost: x\\r\\n")  # still coming
+    False
+    >>> is_whole_request_needing_no_database(b"GET /cards/g/x HTTP/1.1\\r\\n\\r\\n")
+    False
+    """
+    found = _WHOLE_REQUEST.match(head)
+    return found is not None and needs_no_database(found.group(1).decode("latin-1"))
 
 
 class DatabaseGate:

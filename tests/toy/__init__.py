@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from flask import Blueprint, Response, jsonify, request
 from flask_babel import gettext
 
+from referee.cards import card_pattern, full_deck
 from referee.errors import RefereeError, UnreadableInput
 from referee.text import message
 from referee.web import api, openapi, store
@@ -94,7 +95,9 @@ def api_check() -> Response:
 API.add_path("/api/toy/check", "post", openapi.json_operation(
     "Higher: may this card follow that one?",
     {"type": "object", "required": ["top", "card"], "additionalProperties": False, "properties": {
-        "top": {"type": "string"}, "card": {"type": "string"}, "rules": openapi.rules_ref(HigherRules)}},
+        # The top is read (a suited card); the card is asked about, any text (what does not read is not legal).
+        "top": {"type": "string", "pattern": card_pattern(full_deck())}, "card": {"type": "string"},
+        "rules": openapi.rules_ref(HigherRules)}},
     {"type": "object", "required": ["legal", "reason"],
      "properties": {"legal": {"type": "boolean"}, "reason": {"type": "string"}}},
     {"top": "5h", "card": "9s", "rules": {"aces_high": False}},

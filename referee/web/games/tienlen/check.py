@@ -17,7 +17,7 @@ from flask import Blueprint, Response, current_app, jsonify, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 
-from referee.cards import Card, NotationError, TooManyCopiesError, check_copies, parse_cards
+from referee.cards import Card, NotationError, TooManyCopiesError, card_pattern, check_copies, parse_cards
 from referee.errors import UnreadableInput
 from referee.switches import rules_from_mapping
 from referee.text import Message, message
@@ -27,6 +27,7 @@ from referee.tienlen import (
     Kind,
     TienLenRules,
     check,
+    lowest_cards,
 )
 from referee.web import api, openapi
 from referee.web.games.tienlen import answers
@@ -233,9 +234,11 @@ API.add_path(
                 "lowest": {
                     "type": "string",
                     "default": "3♠",
-                    "enum": LOWEST_CHOICES,
-                    "description": "With 2 or 3 players the 3♠ may not be dealt: the lowest card dealt, which "
-                                   "then plays the part of the 3♠ in the opening rule (with first_play).",
+                    "pattern": card_pattern(lowest_cards(2)),
+                    "examples": LOWEST_CHOICES,
+                    "description": f"With 2 or 3 players the 3♠ may not be dealt: the lowest card dealt, which "
+                                   f"then plays the part of the 3♠ in the opening rule (with first_play). One of "
+                                   f"{', '.join(LOWEST_CHOICES)}, in any notation (3c, ♦3).",
                 },
                 "rules": openapi.rules_ref(TienLenRules),
             },

@@ -25,7 +25,18 @@ from flask import Blueprint, Response, jsonify, request
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 
-from referee.cards import Card, NotationError, Suit, parse_card, parse_cards
+from referee.cards import (
+    BLACK_JOKER,
+    JOKER,
+    RED_JOKER,
+    Card,
+    NotationError,
+    Suit,
+    card_pattern,
+    parse_card,
+    parse_cards,
+    suit_pattern,
+)
 from referee.errors import UnreadableInput
 from referee.switches import rules_from_mapping
 from referee.text import message
@@ -154,17 +165,19 @@ API.add_path(
             "required": ["top", "play"],
             "additionalProperties": False,
             "properties": {
-                "top": {"type": "string", "description": "The card on top of the pile (a joker only while "
-                        "its demand is pending).", "examples": ["J♦", "RJ"]},
+                "top": {"type": "string", "pattern": card_pattern(), "description": "The card on top of the "
+                        "pile (a joker only while its demand is pending), in any notation.", "examples": ["J♦", "RJ"]},
                 "play": {"$ref": "#/components/schemas/Cards"},
-                "must_follow": {"type": ["string", "null"], "description": "The suit a joker on top demands "
-                                "(♠ ♥ ♣ ♦ or s h c d); null when no joker is pending."},
+                "must_follow": {"type": ["string", "null"], "pattern": suit_pattern(blank=True),
+                                "description": "The suit a joker on top demands (♠ ♥ ♣ ♦ or s h c d); null or "
+                                "blank when no joker is pending."},
                 "rules": openapi.rules_ref(TreceRules),
             },
             # A joker lies on top only while its demand is pending: then must_follow names the suit.
-            "if": {"properties": {"top": {"type": "string", "pattern": "^\\s*(JK|RJ|BJ|jk|rj|bj)\\s*$"}},
+            "if": {"properties": {"top": {"type": "string", "pattern": card_pattern([JOKER, RED_JOKER, BLACK_JOKER])}},
                    "required": ["top"]},
-            "then": {"properties": {"must_follow": {"type": "string"}}, "required": ["must_follow"]},
+            "then": {"properties": {"must_follow": {"type": "string", "pattern": suit_pattern()}},
+                     "required": ["must_follow"]},
         },
         {
             "type": "object",
