@@ -454,6 +454,18 @@ def sitting_block(sitting: Sitting, stake: Stake | None, *, per: str = "point", 
     return settle_up_view(rows, sitting.currency, stake_words=stake_words(stake, per), note=note, final=final)
 
 
+def money_block(game: Game, sitting: Sitting, endpoint_prefix: str, *, per: str = "point",
+                with_settle: bool = False, note: str | None = None, final: bool = False,
+                square: Sequence[str] = ()) -> Money:
+    """What a sheet's or table's page shows of the money (:class:`Money`): the keeper's
+    :func:`stake_form`, posting to the blueprint's ``settle_money`` and filled in with the game's
+    stake, and the :func:`sitting_block` of its ``sitting`` (``per``: a point or a game won)."""
+    stake = money_of(game)
+    money_url, _ = sheet_urls(endpoint_prefix, game.keeper_token)
+    return {"stake_form": stake_form(money_url, game.version, stake, per=per, with_settle=with_settle),
+            "settle_up": sitting_block(sitting, stake, per=per, note=note, final=final, square=square)}
+
+
 def sheet_rows(names: Sequence[str], totals: Sequence[int], stake: Stake) -> dict[str, int]:
     """A points sheet's balances: each total × the stake."""
     return {name: total * stake.amount for name, total in zip(names, totals, strict=True)}
