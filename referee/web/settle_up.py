@@ -231,6 +231,18 @@ def undo_label(event: Event) -> str | None:
     return None
 
 
+def undo_words(game: Game, entry_words: Callable[[Event], str]) -> str | None:
+    """The undo button's words for a sheet's latest entry still in force (``None`` before the
+    first): a stake or an end in this module's words (:func:`undo_label`), any other entry (a
+    round, a game, a correction) in the sheet's own, ``entry_words``."""
+    live = live_events(game)
+    if not live:
+        return None
+    event = live[-1]
+    label = undo_label(event)
+    return label if label is not None else entry_words(event)
+
+
 # ---------------------------------------------------------------------------
 # The view models
 
