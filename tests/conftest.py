@@ -11,6 +11,7 @@ import sqlite3
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -109,6 +110,16 @@ def app():  # type: ignore[no-untyped-def]
 @pytest.fixture
 def client(app):  # type: ignore[no-untyped-def]
     return app.test_client()
+
+
+@pytest.fixture
+def api_error(client):  # type: ignore[no-untyped-def]
+    """``api_error(path, **post)``: the JSON API's refusal of that post, a 400, its ``error``."""
+    def error(path: str, **post: Any) -> str:
+        response = client.post(path, **post)
+        assert response.status_code == 400, response.get_data(as_text=True)
+        return response.get_json()["error"]
+    return error
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
