@@ -158,14 +158,19 @@ class LiveServer:
         self.server.server_close()
 
 
-@pytest.fixture(scope="session")
-def live_server(tmp_path_factory) -> Iterator[LiveServer]:  # type: ignore[no-untyped-def]
-    tmp = tmp_path_factory.mktemp("live")
-    app = _make_app(f"sqlite:///{tmp / 'live.sqlite'}")
+def _serving(tmp_path_factory, name: str) -> Iterator[LiveServer]:  # type: ignore[no-untyped-def]
+    """A Thirteen server with a SQLite database of its own (``<name>.sqlite``), for a session."""
+    tmp = tmp_path_factory.mktemp(name)
+    app = _make_app(f"sqlite:///{tmp / (name + '.sqlite')}")
     with LiveServer(app, tmp) as server:
         yield server
     with app.app_context():
         db.engine.dispose()
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory) -> Iterator[LiveServer]:  # type: ignore[no-untyped-def]
+    yield from _serving(tmp_path_factory, "live")
 
 
 def _database_down(app):  # type: ignore[no-untyped-def]
@@ -343,12 +348,7 @@ def second_phone(browser, live_server):  # type: ignore[no-untyped-def]
 @pytest.fixture(scope="session")
 def second_server(tmp_path_factory) -> Iterator[LiveServer]:  # type: ignore[no-untyped-def]
     """Another Thirteen server with a database of its own (a group's file imported elsewhere)."""
-    tmp = tmp_path_factory.mktemp("second")
-    app = _make_app(f"sqlite:///{tmp / 'second.sqlite'}")
-    with LiveServer(app, tmp) as server:
-        yield server
-    with app.app_context():
-        db.engine.dispose()
+    yield from _serving(tmp_path_factory, "second")
 
 
 @pytest.fixture
