@@ -22,7 +22,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import urllib.error
 import urllib.request
@@ -35,11 +34,11 @@ from tests.every_page import pages
 from tests.servers import (
     REPO,
     ProductionServer,
+    WritingPhones,
     children,
     fresh_postgres,
     server_env,
     serving_process,
-    writing_phone,
 )
 from tests.test_fault import _new_game, _stored
 
@@ -93,14 +92,9 @@ def sigkill(folder: Path) -> list[str]:
             while server.output().count("ready to take over") < number:
                 assert time.monotonic() < deadline, server.output()
                 time.sleep(0.1)
-            tokens = [_new_game(server.url) for _ in range(PHONES)]
-            acknowledged: dict[str, list[int]] = {t: [] for t in tokens}
-            stop = threading.Event()
-            phones = [threading.Thread(target=writing_phone, args=(server.url, t, n, acknowledged[t], stop))
-                      for n, t in enumerate(tokens)]
-            for phone in phones:
-                phone.start()
-            while sum(map(len, acknowledged.values())) < 50:
+            phones = WritingPhones(server.url, [_new_game(server.url) for _ in range(PHONES)]).start()
+            acknowledged = phones.acknowledged
+            while phones.answered() < 50:
                 time.sleep(0.02)
             os.kill(serving_process(server), signal.SIGKILL)
             killed = time.perf_counter()
@@ -111,12 +105,10 @@ def sigkill(folder: Path) -> list[str]:
                         break
                 except OSError:
                     time.sleep(0.01)
-            before = sum(map(len, acknowledged.values()))
-            while sum(map(len, acknowledged.values())) < before + 50:
+            before = phones.answered()
+            while phones.answered() < before + 50:
                 time.sleep(0.02)
-            stop.set()
-            for phone in phones:
-                phone.join(120)
+            phones.stop(120)
             engine = create_engine(url)
             lost = twice = 0
             try:
@@ -126,7 +118,7 @@ def sigkill(folder: Path) -> list[str]:
                     twice += len(stored) - len(set(stored))
             finally:
                 engine.dispose()
-            rows.append((back, sum(map(len, acknowledged.values())), lost, twice))
+            rows.append((back, phones.answered(), lost, twice))
     backs = [r[0] for r in rows]
     lines = [f"| {n} | {b * 1000:.0f} ms | {a} | {lost} | {twice} |" for n, (b, a, lost, twice) in enumerate(rows, 1)]
     lines.append(f"serving again after a SIGKILL: median {statistics.median(backs) * 1000:.0f} ms, "

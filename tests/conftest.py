@@ -11,6 +11,7 @@ import sqlite3
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -129,6 +130,19 @@ def documented_status(app):  # type: ignore[no-untyped-def]
     return status
 
 
+@pytest.fixture
+def api_error(client, documented_status):  # type: ignore[no-untyped-def]
+    """``api_error(path, **post)``: the JSON API's refusal of that post, its ``error``; answered
+    with the status the document gives it (``documented_status``: 400 when the document forbids
+    the body, 422 when it allows it and its facts cannot be; 400 for a body that is not JSON)."""
+    def error(path: str, **post: Any) -> str:
+        response = client.post(path, **post)
+        expected = documented_status(path, post["json"]) if "json" in post else 400
+        assert response.status_code == expected, response.get_data(as_text=True)
+        return response.get_json()["error"]
+    return error
+
+
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def any_db_app(request, tmp_path):  # type: ignore[no-untyped-def]
     """The app on a SQLite file and on PostgreSQL: for persistence and concurrency tests."""
@@ -165,14 +179,19 @@ class LiveServer:
         self.server.server_close()
 
 
-@pytest.fixture(scope="session")
-def live_server(tmp_path_factory) -> Iterator[LiveServer]:  # type: ignore[no-untyped-def]
-    tmp = tmp_path_factory.mktemp("live")
-    app = _make_app(f"sqlite:///{tmp / 'live.sqlite'}")
+def _serving(tmp_path_factory, name: str) -> Iterator[LiveServer]:  # type: ignore[no-untyped-def]
+    """A Thirteen server with a SQLite database of its own (``<name>.sqlite``), for a session."""
+    tmp = tmp_path_factory.mktemp(name)
+    app = _make_app(f"sqlite:///{tmp / (name + '.sqlite')}")
     with LiveServer(app, tmp) as server:
         yield server
     with app.app_context():
         db.engine.dispose()
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory) -> Iterator[LiveServer]:  # type: ignore[no-untyped-def]
+    yield from _serving(tmp_path_factory, "live")
 
 
 def _database_down(app):  # type: ignore[no-untyped-def]
@@ -350,12 +369,7 @@ def second_phone(browser, live_server):  # type: ignore[no-untyped-def]
 @pytest.fixture(scope="session")
 def second_server(tmp_path_factory) -> Iterator[LiveServer]:  # type: ignore[no-untyped-def]
     """Another Thirteen server with a database of its own (a group's file imported elsewhere)."""
-    tmp = tmp_path_factory.mktemp("second")
-    app = _make_app(f"sqlite:///{tmp / 'second.sqlite'}")
-    with LiveServer(app, tmp) as server:
-        yield server
-    with app.app_context():
-        db.engine.dispose()
+    yield from _serving(tmp_path_factory, "second")
 
 
 @pytest.fixture

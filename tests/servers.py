@@ -273,6 +273,33 @@ def serving_process(server: ProductionServer) -> int:
     return children(server.process.pid)[0]
 
 
+class WritingPhones:
+    """A phone a game (``tokens``: each its own) writing in a thread of its own
+    (:func:`writing_phone`) from :meth:`start` to :meth:`stop`; ``acknowledged``: each game's
+    points answered 303, in order."""
+
+    def __init__(self, url: str, tokens: list[str]) -> None:
+        self.acknowledged: dict[str, list[int]] = {t: [] for t in tokens}
+        self._stop = threading.Event()
+        self._threads = [threading.Thread(target=writing_phone, args=(url, t, n, self.acknowledged[t], self._stop))
+                         for n, t in enumerate(tokens)]
+
+    def start(self) -> WritingPhones:
+        for phone in self._threads:
+            phone.start()
+        return self
+
+    def answered(self) -> int:
+        """How many writes were acknowledged so far, over every phone."""
+        return sum(map(len, self.acknowledged.values()))
+
+    def stop(self, wait: float) -> None:
+        """The phones stop after the write they are sending (waiting up to ``wait`` s each)."""
+        self._stop.set()
+        for phone in self._threads:
+            phone.join(wait)
+
+
 def writing_phone(url: str, token: str, number: int, acknowledged: list[int], stop: threading.Event) -> None:
     """A phone correcting round 1 again and again, each write with its own write id: a write that
     got no answer (the connection cut, a 5xx) is sent again as it was, as the phone's outbox does,

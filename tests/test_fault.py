@@ -22,11 +22,11 @@ from sqlalchemy.engine import Engine
 from referee.web.models import Event, Game
 from tests.servers import (
     ProductionServer,
+    WritingPhones,
     children,
     fresh_postgres,
     postgres_url,
     serving_process,
-    writing_phone,
 )
 
 GAMES = 6
@@ -155,26 +155,19 @@ def test_a_server_process_killed_under_ten_writing_phones_loses_no_acknowledged_
             while "ready to take over" not in server.output():
                 assert time.monotonic() < deadline, server.output()
                 time.sleep(0.1)
-        tokens = [_new_game(server.url) for _ in range(PHONES)]
-        acknowledged: dict[str, list[int]] = {t: [] for t in tokens}
-        stop = threading.Event()
-        phones = [threading.Thread(target=writing_phone, args=(server.url, t, n, acknowledged[t], stop))
-                  for n, t in enumerate(tokens)]
-        for phone in phones:
-            phone.start()
+        phones = WritingPhones(server.url, [_new_game(server.url) for _ in range(PHONES)]).start()
+        acknowledged = phones.acknowledged
         deadline = time.monotonic() + 60
-        while sum(map(len, acknowledged.values())) < 50 and time.monotonic() < deadline:
+        while phones.answered() < 50 and time.monotonic() < deadline:
             time.sleep(0.05)
         killed = serving_process(server)
         os.kill(killed, signal.SIGKILL)  # mid-burst: the phones are still writing
-        before = sum(map(len, acknowledged.values()))
+        before = phones.answered()
         deadline = time.monotonic() + 120
-        while sum(map(len, acknowledged.values())) < before + 50 and time.monotonic() < deadline:
+        while phones.answered() < before + 50 and time.monotonic() < deadline:
             time.sleep(0.05)
-        stop.set()
-        for phone in phones:
-            phone.join(90)
-        after = sum(map(len, acknowledged.values()))
+        phones.stop(90)
+        after = phones.answered()
         assert before >= 50 and after >= before + 50, f"{before} then {after} writes acknowledged:\n{server.output()}"
         assert killed not in children(server.process.pid)  # a process of its own took over
 

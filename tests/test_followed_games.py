@@ -36,6 +36,12 @@ def text(response) -> str:  # type: ignore[no-untyped-def]
     return html.unescape(response.get_data(as_text=True))
 
 
+def refusal(response) -> str:  # type: ignore[no-untyped-def]
+    """A write the referee refused (422, nothing stored): the page that says why."""
+    assert response.status_code == 422, text(response)
+    return text(response)
+
+
 def events(app) -> int:  # type: ignore[no-untyped-def]
     with app.app_context():
         return db.session.query(Event).count()
@@ -59,19 +65,16 @@ def test_a_stale_write_is_409_with_the_fresh_state_and_keeps_what_was_typed(app,
 @pytest.mark.parametrize("headers", [{}, HTMX], ids=["page", "htmx"])
 def test_an_action_the_rules_refuse_is_422_changes_nothing_and_keeps_what_was_typed(app, client, game, headers):
     keeper, _ = game.start(client)
-    response = game.post(client, keeper, game.refused, 0, headers=headers)
-    assert response.status_code == 422
-    assert f'value="{game.typed}"' in text(response)
-    assert 'role="alert"' in text(response)
+    body = refusal(game.post(client, keeper, game.refused, 0, headers=headers))
+    assert f'value="{game.typed}"' in body
+    assert 'role="alert"' in body
     assert events(app) == 0
 
 
 @pytest.mark.parametrize("headers", [{}, HTMX], ids=["page", "htmx"])
 def test_cards_the_referee_cannot_read_are_the_same_refusal_with_the_notation_sentence(app, client, game, headers):
     keeper, _ = game.start(client)
-    response = game.post(client, keeper, game.unreadable, 0, headers=headers)
-    assert response.status_code == 422
-    body = text(response)
+    body = refusal(game.post(client, keeper, game.unreadable, 0, headers=headers))
     assert "'1x' at position 3 is not a card" in body
     assert 'value="' + next(v for k, v in game.unreadable[1].items() if "cards" in k) + '"' in body
     assert events(app) == 0
@@ -80,9 +83,8 @@ def test_cards_the_referee_cannot_read_are_the_same_refusal_with_the_notation_se
 @pytest.mark.parametrize("headers", [{}, HTMX], ids=["page", "htmx"])
 def test_undo_with_nothing_to_undo_is_the_same_refusal_in_every_game(app, client, game, headers):
     keeper, _ = game.start(client)
-    response = client.post(f"{game.prefix}/g/{keeper}/undo", data={"version": "0"}, headers=headers)
-    assert response.status_code == 422
-    assert "There is nothing to undo." in text(response)
+    undo = client.post(f"{game.prefix}/g/{keeper}/undo", data={"version": "0"}, headers=headers)
+    assert "There is nothing to undo." in refusal(undo)
     assert events(app) == 0
 
 

@@ -190,6 +190,26 @@ def dock_lines(answer: dict[str, Any]) -> dict[str, Any]:
             "error": answer.get("error")}
 
 
+def table_move(client, kind: str, path: str, language: str, form: list[tuple[str, str]],  # type: ignore[no-untyped-def]
+               game_setup: dict[str, Any], accepted: list[dict[str, Any]], action: str,
+               asked: tuple[list, list, list]) -> tuple[int, str]:
+    """One move of a followed table posted by a phone in ``language`` (htmx): the server's lines
+    beside Play go to ``expected`` and the same move, as the phone's engine is asked it (the
+    table's setup and the moves ``accepted`` before), to ``requests``; ``asked``: (requests,
+    expected, kinds).  The server's status and page."""
+    requests, expected, kinds = asked
+    client._cookies.clear()
+    client.set_cookie("lang", language)
+    response = client.post(path, data=dict(form), headers={"HX-Request": "true"})
+    html = response.get_data(as_text=True)
+    expected.append(dock_lines({"html": html, "status": response.status_code}))
+    requests.append({"kind": kind, "language": language, "form": form, "remembered": {},
+                     "setup": {"game": {"setup": game_setup, "records": []}, "pending": list(accepted),
+                               "action": action}})
+    kinds.append(kind)
+    return response.status_code, html
+
+
 def table_moves(app, client, rng: random.Random, requests: list, expected: list, kinds: list,  # type: ignore[no-untyped-def]
                 games: int = 12, moves: int = 25) -> None:
     from referee.tienlen import Setup, TienLenRules
@@ -214,16 +234,9 @@ def table_moves(app, client, rng: random.Random, requests: list, expected: list,
             if rng.random() < 0.1:
                 cards = "3s" if "3♠" not in played else cards
             form = [("version", str(version)), ("seat", str(turn)), ("cards", cards)]
-            client._cookies.clear()
-            client.set_cookie("lang", language)
-            response = client.post(f"/tienlen/g/{token}/{action}", data=dict(form), headers={"HX-Request": "true"})
-            html = response.get_data(as_text=True)
-            expected.append(dock_lines({"html": html, "status": response.status_code}))
-            requests.append({"kind": "tienlen-table", "language": language, "form": form, "remembered": {},
-                             "setup": {"game": {"setup": game_setup, "records": []}, "pending": list(accepted),
-                                       "action": action}})
-            kinds.append("tienlen-table")
-            if response.status_code == 200:
+            status, html = table_move(client, "tienlen-table", f"/tienlen/g/{token}/{action}", language, form,
+                                      game_setup, accepted, action, (requests, expected, kinds))
+            if status == 200:
                 accepted.append({"action": action, "form": form})
                 version += 1
                 played.update(c for c in re.findall(r"\S+", cards))
@@ -263,16 +276,9 @@ def trece_moves(app, client, rng: random.Random, requests: list, expected: list,
             else:
                 form = [("version", str(version)), ("action", rng.choice(("last_card", "thirteen"))),
                         ("player", str(rng.randrange(2)))]
-            client._cookies.clear()
-            client.set_cookie("lang", language)
-            response = client.post(f"/trece/g/{token}/act", data=dict(form), headers={"HX-Request": "true"})
-            html = response.get_data(as_text=True)
-            expected.append(dock_lines({"html": html, "status": response.status_code}))
-            requests.append({"kind": "trece-table", "language": language, "form": form, "remembered": {},
-                             "setup": {"game": {"setup": game_setup, "records": []}, "pending": list(accepted),
-                                       "action": "act"}})
-            kinds.append("trece-table")
-            if response.status_code == 200:
+            status, html = table_move(client, "trece-table", f"/trece/g/{token}/act", language, form,
+                                      game_setup, accepted, "act", (requests, expected, kinds))
+            if status == 200:
                 accepted.append({"action": "act", "form": form})
                 version += 1
                 if "data-after-action" not in html:  # the game is over

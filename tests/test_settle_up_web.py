@@ -41,8 +41,9 @@ def add_game(client, app, token, **form):  # type: ignore[no-untyped-def]
     assert response.status_code == 303, text(response)
 
 
-def page(client, token, lang="en") -> str:  # type: ignore[no-untyped-def]
-    response = client.get(f"/tienlen/scores/g/{token}", headers={"Accept-Language": lang})
+def page(client, token, lang="en", game="/tienlen/scores") -> str:  # type: ignore[no-untyped-def]
+    """A sheet's or table's page (``game``: where that game's pages are), in ``lang``."""
+    response = client.get(f"{game}/g/{token}", headers={"Accept-Language": lang})
     assert response.status_code == 200, text(response)
     return text(response)
 
@@ -297,12 +298,6 @@ def three_thirteen_round(client, app, token, number, points) -> None:  # type: i
     assert response.status_code == 303, text(response)
 
 
-def three_thirteen_page(client, token) -> str:  # type: ignore[no-untyped-def]
-    response = client.get(f"/three-thirteen/g/{token}")
-    assert response.status_code == 200
-    return text(response)
-
-
 def three_thirteen_money(client, app, token, **form):  # type: ignore[no-untyped-def]
     form["version"] = str(version(app, token))
     return client.post(f"/three-thirteen/g/{token}/money", data=form)
@@ -312,7 +307,7 @@ def test_three_thirteen_winner_is_paid_the_difference_times_the_stake(client, ap
     token = three_thirteen_sheet(client)
     three_thirteen_round(client, app, token, 1, [0, 7, 12])
     assert three_thirteen_money(client, app, token, stake="0.50", currency="USD", settle="winner").status_code == 303
-    body = three_thirteen_page(client, token)
+    body = page(client, token, game="/three-thirteen")
     # Binh pays An 7 × 0.50, Chi pays An 12 × 0.50.
     assert "Chi pays An $6.00" in body and "Binh pays An $3.50" in body
     assert "$0.50 a point" in body and "Undo: Stake changed" in body
@@ -322,7 +317,7 @@ def test_three_thirteen_each_pair_squares_the_difference(client, app):
     token = three_thirteen_sheet(client)
     three_thirteen_round(client, app, token, 1, [0, 7, 12])
     assert three_thirteen_money(client, app, token, stake="1", currency="USD", settle="each").status_code == 303
-    body = three_thirteen_page(client, token)
+    body = page(client, token, game="/three-thirteen")
     # An +7 +12 = 19; Binh −7 +5 = −2; Chi −12 −5 = −17.
     assert "An is owed $19.00" in body and "Binh owes $2.00" in body and "Chi owes $17.00" in body
     assert 'value="each" selected' in body
@@ -370,23 +365,17 @@ def trece_act(client, app, token, action, value) -> None:  # type: ignore[no-unt
     assert response.status_code == 303, text(response)
 
 
-def trece_page(client, token) -> str:  # type: ignore[no-untyped-def]
-    response = client.get(f"/trece/g/{token}")
-    assert response.status_code == 200
-    return text(response)
-
-
 def test_a_trece_table_played_for_a_stake_has_the_loser_pay_the_winner(client, app):
     token = trece_table(client)
     response = client.post(f"/trece/g/{token}/money", data={"stake": "2,50", "currency": "EUR",
                                                           "version": str(version(app, token))},
                            headers={"Accept-Language": "es"})
     assert response.status_code == 303
-    body = trece_page(client, token)
+    body = page(client, token, game="/trece")
     assert "Undo: Stake changed" in body and 'class="settle-up"' not in body  # nobody has won yet
     for action, value in TRECE_GAME:  # the stake is no move: the game goes on as before
         trece_act(client, app, token, action, value)
-    body = trece_page(client, token)
+    body = page(client, token, game="/trece")
     assert "Ben has no cards left and wins!" in body
     assert "Ana pays Ben €2.50" in body and "€2.50 a game won" in body
     es = text(client.get(f"/trece/g/{token}", headers={"Accept-Language": "es"}))
@@ -399,6 +388,6 @@ def test_undoing_a_trece_stake_takes_back_the_stake_not_the_last_move(client, ap
     client.post(f"/trece/g/{token}/money", data={"stake": "1", "currency": "USD", "version": str(version(app, token))})
     response = client.post(f"/trece/g/{token}/undo", data={"version": str(version(app, token))})
     assert response.status_code == 303
-    body = trece_page(client, token)
+    body = page(client, token, game="/trece")
     assert "Undo: Ben played K♥ RJ" in body and 'class="settle-up"' not in body
     assert 'data-count="11"' in body  # Ben's run is still on the table

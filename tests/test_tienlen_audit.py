@@ -23,6 +23,7 @@ from referee.tienlen import (
     classify,
     replay,
 )
+from tests.tienlen_hands import two_over_bao_who_passed
 
 ROOT = Path(__file__).resolve().parent.parent
 PLAYERS = ("Ana", "Bao", "Chi", "Dung")
@@ -304,12 +305,7 @@ def test_a_play_on_locked_players_only_hands_the_lead_back():
 
 
 def _bombed_after_pass() -> Hand:
-    h = hand(bomb_after_pass=True)
-    h.play(0, "9s")
-    h.pass_(1)
-    h.play(2, "2s")
-    h.pass_(3)
-    h.pass_(0)
+    h = two_over_bao_who_passed()
     h.play(1, "5s 5c 5d 5h")  # Bao passed, then bombs the 2
     return h
 
@@ -330,12 +326,7 @@ def test_bomb_after_pass_locked_players_get_no_turn_once_the_two_is_bombed():
 
 
 def test_bomb_after_pass_a_passed_player_may_not_beat_a_two_with_a_higher_two():
-    h = hand(bomb_after_pass=True)
-    h.play(0, "9s")
-    h.pass_(1)
-    h.play(2, "2s")
-    h.pass_(3)
-    h.pass_(0)
+    h = two_over_bao_who_passed()
     with pytest.raises(IllegalPlayError, match="may only bomb the 2s"):
         h.play(1, "2h")
 

@@ -59,6 +59,12 @@ class Evening:
         assert response.status_code == 200, text(response)
         return text(response)
 
+    def refused(self, path: str, **form) -> str:  # type: ignore[no-untyped-def]
+        """Posts a form the sheet refuses (422): the page that says why."""
+        response = self.post(path, **form)
+        assert response.status_code == 422, text(response)
+        return text(response)
+
     def start_table(self, leader: int, lowest: str = "3♠") -> str:
         response = self.post("/tables", leader=str(leader), lowest=lowest)
         assert response.status_code == 303, text(response)
@@ -101,6 +107,13 @@ def play_the_chop_chain_hand(e: Evening, table: str) -> None:
     e.play(table, 0, "Js")
 
 
+def chop_chain_table(e: Evening) -> str:
+    """A table started from the sheet, Binh leading, its chop-chain hand played: the table's token."""
+    table = e.start_table(leader=1)
+    play_the_chop_chain_hand(e, table)
+    return table
+
+
 # --- starting ------------------------------------------------------------------------------------
 
 
@@ -137,8 +150,7 @@ def test_amounts_are_editable_and_kept(app, client) -> None:  # type: ignore[no-
 
 def test_a_followed_four_player_game_with_a_chop_chain_is_scored_end_to_end(evening) -> None:  # type: ignore[no-untyped-def]
     e = evening
-    table = e.start_table(leader=1)
-    play_the_chop_chain_hand(e, table)
+    table = chop_chain_table(e)
     body = e.page()
     table_id = e.table_id(table)
     link = f"/tienlen/scores/g/{e.token}/table/{table_id}/0"
@@ -155,25 +167,19 @@ def test_a_followed_four_player_game_with_a_chop_chain_is_scored_end_to_end(even
                  "An bombed Dung's bomb: Dung pays An 2 + 2 = 4"):
         assert line in body
     assert "Every finished hand of the followed table is on the sheet." in body
-    again = e.post(f"/table/{table_id}/0")
-    assert again.status_code == 422 and "already on the sheet" in text(again)
+    assert "already on the sheet" in e.refused(f"/table/{table_id}/0")
 
 
 def test_a_keepers_leftover_with_a_played_card_is_refused_and_kept(evening) -> None:  # type: ignore[no-untyped-def]
     e = evening
-    table = e.start_table(leader=1)
-    play_the_chop_chain_hand(e, table)
+    table = chop_chain_table(e)
     table_id = e.table_id(table)
     before = version(e.app, e.token)
     typed = "2s 3h 8h 9h 10h Jh Qh Kh Ah Qs Js"
-    response = e.post(f"/table/{table_id}/0", cards_1=typed)
-    assert response.status_code == 422
-    body = text(response)
+    body = e.refused(f"/table/{table_id}/0", cards_1=typed)
     assert "J♠ has already been played: it cannot be among Binh's leftover cards" in body
     assert f'value="{typed}"' in body
-    response = e.post(f"/table/{table_id}/0", cards_3="8h 9h")
-    assert response.status_code == 422
-    assert "Dung has 7 cards left, but 2 leftover cards are entered" in text(response)
+    assert "Dung has 7 cards left, but 2 leftover cards are entered" in e.refused(f"/table/{table_id}/0", cards_3="8h 9h")
     assert version(e.app, e.token) == before
 
 
@@ -230,12 +236,11 @@ def test_a_game_by_hand_with_mistakes_is_refused_field_by_field(evening) -> None
     body = text(response)
     assert "Cards left is a whole number from 0 to 13." in body
     assert 'value="2d 7d"' in body
-    response = e.post("/add", out="0", left_1="5", cards_1="2d 7d", left_2="4", left_3="2")
-    assert response.status_code == 422
-    assert "Binh has 5 cards left, but 2 leftover cards are entered" in text(response)
-    response = e.post("/add", out="0", left_1="5", left_2="4", left_3="2", chop_by_0="1", chop_on_0="2",
-                      chop_twos_0="Kh")
-    assert response.status_code == 422 and "K♥ is not a 2: only 2s are chopped" in text(response)
+    refused = e.refused("/add", out="0", left_1="5", cards_1="2d 7d", left_2="4", left_3="2")
+    assert "Binh has 5 cards left, but 2 leftover cards are entered" in refused
+    refused = e.refused("/add", out="0", left_1="5", left_2="4", left_3="2", chop_by_0="1", chop_on_0="2",
+                        chop_twos_0="Kh")
+    assert "K♥ is not a 2: only 2s are chopped" in refused
     assert version(e.app, e.token) == 0
 
 
@@ -245,11 +250,10 @@ def test_a_loser_with_13_cards_left_played_no_card_so_is_frozen(evening) -> None
     assert totals(e.page()) == [33, -5, -26, -2]  # Chi played nothing: frozen, 13 cards paid twice
     assert 'name="frozen_2"' not in e.page("/add")  # no tick says otherwise: 13 cards left is frozen
     before = version(e.app, e.token)
-    response = e.post("/add", out="0", left_1="5", left_2="13", left_3="2", frozen_2="no")  # an old form
-    assert response.status_code == 422
-    assert "Chi has 13 cards left, so played no card and was frozen" in text(response)
-    response = e.post("/add", out="0", left_1="5", left_2="13", left_3="2", frozen_2="yes please")
-    assert response.status_code == 422 and "The “not frozen” box is either ticked or left empty." in text(response)
+    refused = e.refused("/add", out="0", left_1="5", left_2="13", left_3="2", frozen_2="no")  # an old form
+    assert "Chi has 13 cards left, so played no card and was frozen" in refused
+    refused = e.refused("/add", out="0", left_1="5", left_2="13", left_3="2", frozen_2="yes please")
+    assert "The “not frozen” box is either ticked or left empty." in refused
     assert version(e.app, e.token) == before
 
 
@@ -316,8 +320,7 @@ def test_correcting_a_game_another_keepers_undo_removed_is_a_409_that_keeps_what
 
 def test_adding_from_a_table_whose_follow_was_undone_is_a_409_that_keeps_what_was_typed(evening) -> None:  # type: ignore[no-untyped-def]
     e = evening
-    table = e.start_table(leader=1)
-    play_the_chop_chain_hand(e, table)
+    table = chop_chain_table(e)
     table_id = e.table_id(table)
     seen = version(e.app, e.token)
     e.post("/undo", seen=seen)  # another keeper takes the follow back
@@ -404,13 +407,12 @@ def test_a_chop_row_that_says_a_new_trick_began_is_a_bomb_on_a_bomb_of_its_own(e
 
 def test_a_game_by_hand_with_a_chop_the_counts_rule_out_is_refused_naming_the_seat(evening) -> None:  # type: ignore[no-untyped-def]
     e = evening
-    response = e.post("/add", out="0", left_1="12", left_2="12", left_3="12",
-                      chop_by_0="1", chop_on_0="2", chop_twos_0="2h 2d 2s", chop_by_1="3", chop_on_1="1")
-    assert response.status_code == 422
-    assert "Chi had played 1 of 13 cards when An went out, so could not have played the chopped 2♠ 2♦ 2♥" in text(response)
-    response = e.post("/add", out="0", left_1="12", left_2="5", left_3="5", chop_by_0="1", chop_on_0="2",
-                      chop_twos_0="2h")
-    assert response.status_code == 422 and "Binh had played 1 of 13 cards when An went out, fewer than the 4 cards of a bomb" in text(response)
+    refused = e.refused("/add", out="0", left_1="12", left_2="12", left_3="12",
+                        chop_by_0="1", chop_on_0="2", chop_twos_0="2h 2d 2s", chop_by_1="3", chop_on_1="1")
+    assert "Chi had played 1 of 13 cards when An went out, so could not have played the chopped 2♠ 2♦ 2♥" in refused
+    refused = e.refused("/add", out="0", left_1="12", left_2="5", left_3="5", chop_by_0="1", chop_on_0="2",
+                        chop_twos_0="2h")
+    assert "Binh had played 1 of 13 cards when An went out, fewer than the 4 cards of a bomb" in refused
     assert version(e.app, e.token) == 0
 
 
@@ -464,8 +466,7 @@ def own_table(client) -> str:  # type: ignore[no-untyped-def]
 
 def test_score_this_hand_opens_the_hand_on_the_sheet_that_started_the_table(evening) -> None:  # type: ignore[no-untyped-def]
     e = evening
-    table = e.start_table(leader=1)
-    play_the_chop_chain_hand(e, table)
+    table = chop_chain_table(e)
     assert 'data-action="score-hand"' in text(e.client.get(f"/tienlen/g/{table}"))
     response = e.client.post(f"/tienlen/scores/score/{table}/0")
     assert response.status_code == 303
@@ -496,8 +497,7 @@ def test_score_this_hand_is_the_keepers_and_needs_a_real_table(app, client) -> N
 
 def test_only_the_caught_2s_and_bombs_are_tapped_and_checked_against_the_plays(evening) -> None:  # type: ignore[no-untyped-def]
     e = evening
-    table = e.start_table(leader=1)
-    play_the_chop_chain_hand(e, table)
+    table = chop_chain_table(e)
     table_id = e.table_id(table)
     before = version(e.app, e.token)
     refused = e.post(f"/table/{table_id}/0", caught_1="2s Kh")

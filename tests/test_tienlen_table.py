@@ -26,6 +26,7 @@ from referee.tienlen import (
     replay,
     replay_game,
 )
+from tests.tienlen_hands import two_over_bao_who_passed
 
 PLAYERS = ("Ana", "Bao", "Chi", "Dung")
 
@@ -226,12 +227,7 @@ def test_without_bomb_after_pass_a_player_who_passed_cannot_bomb_a_two():
 
 
 def test_bomb_after_pass_gives_a_passed_player_a_turn_while_twos_are_on_the_table():
-    hand = new_hand(opening=False, bomb_after_pass=True)
-    hand.play(0, "9s")
-    hand.pass_(1)
-    hand.play(2, "2s")
-    hand.pass_(3)
-    hand.pass_(0)
+    hand = two_over_bao_who_passed()
     assert hand.turn == 1
     with pytest.raises(IllegalPlayError) as info:
         hand.play(1, "2h")
@@ -241,12 +237,7 @@ def test_bomb_after_pass_gives_a_passed_player_a_turn_while_twos_are_on_the_tabl
 
 
 def test_bomb_after_pass_a_passed_player_may_pass_again_and_the_table_clears():
-    hand = new_hand(opening=False, bomb_after_pass=True)
-    hand.play(0, "9s")
-    hand.pass_(1)
-    hand.play(2, "2s")
-    hand.pass_(3)
-    hand.pass_(0)
+    hand = two_over_bao_who_passed()
     assert hand.pass_(1).cleared
     assert hand.turn == 2
 

@@ -329,16 +329,13 @@ def test_api_switch_twos_in_sequences(client):
         ({"table": "2h"}, "the field 'play' is missing"),
     ],
 )
-def test_api_bad_input_is_refused_naming_the_problem(client, documented_status, payload, needle):
-    response = api(client, **payload)
-    assert response.status_code == documented_status("/api/tienlen/check", payload)
-    assert needle in response.get_json()["error"]
+def test_api_bad_input_is_refused_naming_the_problem(api_error, payload, needle):
+    assert needle in api_error("/api/tienlen/check", json=payload)
 
 
-def test_api_refuses_a_body_that_is_not_json(client):
-    response = client.post("/api/tienlen/check", data="play=3s", content_type="application/x-www-form-urlencoded")
-    assert response.status_code == 400
-    assert "JSON object" in response.get_json()["error"]
+def test_api_refuses_a_body_that_is_not_json(api_error):
+    assert "JSON object" in api_error("/api/tienlen/check", data="play=3s",
+                                      content_type="application/x-www-form-urlencoded")
 
 
 def test_api_takes_a_list_of_cards_too(client):

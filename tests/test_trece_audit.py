@@ -25,6 +25,7 @@ from referee.trece import (
     replay,
 )
 from tests.sizes import examples
+from tests.trece_games import ben_down_to_one, new_game, total
 
 ON = TreceRules(run_after_joker=True)
 OFF = TreceRules()
@@ -34,24 +35,6 @@ DECK: tuple[AnyCard, ...] = (*full_deck(), RED_JOKER, BLACK_JOKER)
 def verdict(top: str, play: str, must_follow: Suit | None = None, rules: TreceRules = OFF) -> tuple[bool, str]:
     v = check_play(top, play, must_follow, rules)
     return v.legal, str(v.reason)
-
-
-def new_game(turned: str = "J♦", **kw: object) -> State:
-    return State(Setup(("Ana", "Ben"), Card.parse(turned), **kw))  # type: ignore[arg-type]
-
-
-def total(game: State) -> int:
-    return sum(game.counts) + game.stock + len(game.pile)
-
-
-def ben_down_to_one() -> State:
-    """Ben and Ana run down; Ben holds one card, Ana four, Ana's turn; top 6♦."""
-    game = new_game()
-    game.play(None, "Q♥ K♥ A♠ K♠ Q♣ J♣ 10♣")
-    game.play(None, "9♣ 8♣ 7♣ 6♣ 5♣ 4♣ 3♣ 2♣ A♣")
-    game.play(None, "2♦ 3♦ 4♦ 5♦ 6♦")
-    assert game.counts == (4, 1) and game.turn_name == "Ana"
-    return game
 
 
 # ---------------------------------------------------------------- single cards and the wrap

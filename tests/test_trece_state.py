@@ -24,28 +24,11 @@ from referee.trece import (
     record_from_dict,
     replay,
 )
-
-
-def new_game(turned: str = "J♦", **kw: object) -> State:
-    return State(Setup(("Ana", "Ben"), Card.parse(turned), **kw))  # type: ignore[arg-type]
-
-
-def total(game: State) -> int:
-    return sum(game.counts) + game.stock + len(game.pile)
+from tests.trece_games import ben_down_to_one, new_game, total
 
 
 def snapshot(game: State) -> tuple[dict[str, object], list[object]]:
     return game.to_dict(), list(game.log)
-
-
-def ben_down_to_one() -> State:
-    """Ben plays 7, Ana 9, Ben 5: Ben holds one card, Ana four, Ana's turn."""
-    game = new_game()
-    game.play(None, "Q♥ K♥ A♠ K♠ Q♣ J♣ 10♣")
-    game.play(None, "9♣ 8♣ 7♣ 6♣ 5♣ 4♣ 3♣ 2♣ A♣")
-    game.play(None, "2♦ 3♦ 4♦ 5♦ 6♦")
-    assert game.counts == (4, 1) and game.turn_name == "Ana"
-    return game
 
 
 def draw_until_stock(game: State, stock: int) -> None:

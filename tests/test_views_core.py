@@ -48,16 +48,12 @@ def test_api_unknown_path_answers_json(client):
     ("body", "needle"),
     [({"cards": "3s 1x"}, "'1x' at position 2"), ({"card": "3s"}, "'cards' is missing"), ({"cards": 5}, "string")],
 )
-def test_card_parse_api_names_the_problem(client, body, needle):
-    response = client.post("/api/cards/parse", json=body)
-    assert response.status_code == 400
-    assert needle in response.get_json()["error"]
+def test_card_parse_api_names_the_problem(api_error, body, needle):
+    assert needle in api_error("/api/cards/parse", json=body)
 
 
-def test_card_parse_api_refuses_a_body_that_is_not_json(client):
-    response = client.post("/api/cards/parse", data="3s", content_type="text/plain")
-    assert response.status_code == 400
-    assert "JSON object" in response.get_json()["error"]
+def test_card_parse_api_refuses_a_body_that_is_not_json(api_error):
+    assert "JSON object" in api_error("/api/cards/parse", data="3s", content_type="text/plain")
 
 
 def test_card_parse_api_prints_symbols(client):
@@ -107,13 +103,11 @@ def test_error_pages_speak_the_players_words(client, path, words):
 
 @pytest.mark.parametrize("path", ["/api/tienlen/check", "/api/trece/check", "/api/three-thirteen/score"])
 @pytest.mark.parametrize("rules", [[], "", 0, "quad_beats_pair_of_twos"])
-def test_house_rules_that_are_not_an_object_are_refused(client, path, rules):
+def test_house_rules_that_are_not_an_object_are_refused(api_error, path, rules):
     body = {"play": "3s", "table": "", "top": "4h", "hand": "3s 4s 5s", "round": 1, "rules": rules}
     body = {k: v for k, v in body.items() if k in {
         "/api/tienlen/check": {"play", "table", "rules"},
         "/api/trece/check": {"play", "top", "rules"},
         "/api/three-thirteen/score": {"hand", "round", "rules"},
     }[path]}
-    response = client.post(path, json=body)
-    assert response.status_code == 400
-    assert "'rules' must be an object" in response.get_json()["error"]
+    assert "'rules' must be an object" in api_error(path, json=body)

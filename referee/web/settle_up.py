@@ -235,6 +235,18 @@ def undo_label(event: Event) -> str | None:
     return None
 
 
+def undo_words(game: Game, entry_words: Callable[[Event], str]) -> str | None:
+    """The undo button's words for a sheet's latest entry still in force (``None`` before the
+    first): a stake or an end in this module's words (:func:`undo_label`), any other entry (a
+    round, a game, a correction) in the sheet's own, ``entry_words``."""
+    live = live_events(game)
+    if not live:
+        return None
+    event = live[-1]
+    label = undo_label(event)
+    return label if label is not None else entry_words(event)
+
+
 # ---------------------------------------------------------------------------
 # The view models
 
@@ -456,6 +468,18 @@ def sitting_block(sitting: Sitting, stake: Stake | None, *, per: str = "point", 
     if stake is None or not sitting.plays_for_money or not rows:
         return None
     return settle_up_view(rows, sitting.currency, stake_words=stake_words(stake, per), note=note, final=final)
+
+
+def money_block(game: Game, sitting: Sitting, endpoint_prefix: str, *, per: str = "point",
+                with_settle: bool = False, note: str | None = None, final: bool = False,
+                square: Sequence[str] = ()) -> Money:
+    """What a sheet's or table's page shows of the money (:class:`Money`): the keeper's
+    :func:`stake_form`, posting to the blueprint's ``settle_money`` and filled in with the game's
+    stake, and the :func:`sitting_block` of its ``sitting`` (``per``: a point or a game won)."""
+    stake = money_of(game)
+    money_url, _ = sheet_urls(endpoint_prefix, game.keeper_token)
+    return {"stake_form": stake_form(money_url, game.version, stake, per=per, with_settle=with_settle),
+            "settle_up": sitting_block(sitting, stake, per=per, note=note, final=final, square=square)}
 
 
 def sheet_rows(names: Sequence[str], totals: Sequence[int], stake: Stake) -> dict[str, int]:

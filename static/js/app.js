@@ -112,14 +112,26 @@
   var KEY = "thirteen-outbox";
   var TAB = Math.random().toString(36).slice(2);
   var CLAIM_MS = 16000;  /* longer than htmx's timeout: a claim older than that is a dead tab's */
-  function load() {
-    try {
-      var list = JSON.parse(localStorage.getItem(KEY) || "[]");
-      return Array.isArray(list) ? list : [];
-    } catch (err) { return []; }
+  /* A list this phone keeps in localStorage under ``key`` (the outbox here; the games started
+     offline, static/js/offline-start.js; the phone's games, static/js/phone-games.js): load() reads it (anything but a JSON list reads as
+     empty), save(list) writes it and says whether the phone kept it (false: storage full or off). */
+  function storedList(key) {
+    return {
+      load: function () {
+        try {
+          var list = JSON.parse(localStorage.getItem(key) || "[]");
+          return Array.isArray(list) ? list : [];
+        } catch (err) { return []; }
+      },
+      save: function (list) {
+        try { localStorage.setItem(key, JSON.stringify(list)); return true; } catch (err) { return false; }
+      }
+    };
   }
+  var stored = storedList(KEY);
+  var load = stored.load;
   function save(list) {
-    try { localStorage.setItem(KEY, JSON.stringify(list)); } catch (err) { /* storage full or off */ }
+    stored.save(list);
     render();
   }
   function pairsOf(formData) {
@@ -185,15 +197,9 @@
   function keptByThisTab(key, name) {
     var field = name || "id";
     var mine = {};
-    function gone() {
-      try {
-        var ids = JSON.parse(localStorage.getItem(key + "-done") || "[]");
-        return Array.isArray(ids) ? ids : [];
-      } catch (err) { return []; }
-    }
-    function write(ids) {
-      try { localStorage.setItem(key + "-done", JSON.stringify(ids.slice(-100))); } catch (err) { /* storage off */ }
-    }
+    var done = storedList(key + "-done");
+    var gone = done.load;
+    function write(ids) { done.save(ids.slice(-100)); }
     return {
       kept: function (entry) {
         var id = entry[field];
@@ -223,11 +229,26 @@
   }
   window.Thirteen = window.Thirteen || {};
   window.Thirteen.keptByThisTab = keptByThisTab;
+  window.Thirteen.storedList = storedList;
   var thisTab = keptByThisTab(KEY);
   function forget(id) {
     thisTab.done(id);
     save(load().filter(function (e) { return e.id !== id; }));
   }
+
+  /* A box of news said at the top of the page (read out when it changes): the outbox's list
+     here, what happened to a start (static/js/offline-start.js). */
+  function noticeBox(id) {
+    var box = document.createElement("section");
+    box.id = id;
+    box.className = "outbox";
+    box.setAttribute("role", "status");
+    box.setAttribute("aria-live", "polite");
+    var main = document.getElementById("main") || document.body;
+    main.insertBefore(box, main.firstChild);
+    return box;
+  }
+  window.Thirteen.noticeBox = noticeBox;
 
   var outbox = null;
   function render() {
@@ -235,13 +256,7 @@
     if (outbox && !outbox.isConnected) outbox = null;
     if (!outbox) {
       if (!list.length) return;
-      outbox = document.createElement("section");
-      outbox.id = "outbox";
-      outbox.className = "outbox";
-      outbox.setAttribute("role", "status");
-      outbox.setAttribute("aria-live", "polite");
-      var main = document.getElementById("main") || document.body;
-      main.insertBefore(outbox, main.firstChild);
+      outbox = noticeBox("outbox");
     }
     outbox.hidden = !list.length;
     outbox.textContent = "";
@@ -535,7 +550,7 @@
     leaving = true;
     var list = load();
     list.forEach(function (e) { if (e.claim && e.claim.tab === TAB) delete e.claim; });
-    try { localStorage.setItem(KEY, JSON.stringify(list)); } catch (err) { /* nothing to free */ }
+    stored.save(list);  /* not save: nothing to draw on a page going away */
   });
   window.addEventListener("storage", function (e) { if (e.key !== KEY) return;
     var list = load();
@@ -654,7 +669,6 @@
     if (e.target && e.target.hasAttribute && e.target.hasAttribute("data-select-on-focus")) e.target.select();
   });
 
-  window.Thirteen = window.Thirteen || {};
   window.Thirteen.outbox = { list: load, flush: flush };
 })();
 

@@ -30,17 +30,12 @@
     return input ? input.getAttribute("data-" + key) : (key === "offline" ? document.body.dataset.offline || fallback : "");
   }
 
-  function load() {
-    try {
-      var list = JSON.parse(localStorage.getItem(KEY) || "[]");
-      return Array.isArray(list) ? list : [];
-    } catch (err) { return []; }
-  }
-  function save(list) {
-    try { localStorage.setItem(KEY, JSON.stringify(list)); return true; } catch (err) { return false; }
-  }
-  /* Another tab's write at the same moment may drop a start this tab kept: put back
-     (window.Thirteen.keptByThisTab, static/js/app.js, which always runs before this file). */
+  /* The starts kept (window.Thirteen.storedList: load, save), and another tab's write at the same
+     moment may drop a start this tab kept: put back (window.Thirteen.keptByThisTab); both from
+     static/js/app.js, which always runs before this file. */
+  var stored = window.Thirteen.storedList(KEY);
+  var load = stored.load;
+  var save = stored.save;
   var thisTab = window.Thirteen && window.Thirteen.keptByThisTab ? window.Thirteen.keptByThisTab(KEY)
     : { kept: function () {}, changed: function () {}, done: function () {}, putBack: function () { return false; } };
   function update(id, change) {
@@ -112,15 +107,7 @@
   function note(text, good) {
     if (!text) return null;
     var box = document.getElementById("offline-start");
-    if (!box) {
-      box = document.createElement("section");
-      box.id = "offline-start";
-      box.className = "outbox";
-      box.setAttribute("role", "status");
-      box.setAttribute("aria-live", "polite");
-      var main = document.getElementById("main") || document.body;
-      main.insertBefore(box, main.firstChild);
-    }
+    if (!box) box = window.Thirteen.noticeBox("offline-start");
     box.classList.toggle("ok", !!good);
     box.textContent = "";
     var p = document.createElement("p");
@@ -324,7 +311,6 @@
     }, keepIt);
   }, true);
 
-  window.Thirteen = window.Thirteen || {};
   window.Thirteen.starts = { list: load, flush: flush };
 
   function init() {

@@ -19,17 +19,15 @@
   var KEY = "thirteen-games";
   var MOST = 40;
 
+  var stored = window.Thirteen.storedList(KEY);  /* static/js/app.js */
   function load() {
-    try {
-      var list = JSON.parse(localStorage.getItem(KEY) || "[]");
-      return Array.isArray(list) ? list.filter(function (g) { return g && typeof g.link === "string"; }) : [];
-    } catch (err) { return []; }
+    return stored.load().filter(function (g) { return g && typeof g.link === "string"; });
   }
   function save(list) {
     /* Newest first: the game this phone last opened or changed. */
     function recent(g) { return Math.max(g.changed || 0, g.opened || 0); }
     list.sort(function (a, b) { return recent(b) - recent(a); });
-    try { localStorage.setItem(KEY, JSON.stringify(list.slice(0, MOST))); } catch (err) { /* storage full or off */ }
+    stored.save(list.slice(0, MOST));
   }
   function gameOf(path) {
     var m = /^(.*?\/g\/[^\/?#]+)/.exec(path || "");

@@ -15,15 +15,7 @@ from referee.evening_money import Sitting
 from referee.text import message
 from referee.three_thirteen_sheet import Sheet as SheetState
 from referee.web.games.three_thirteen.sheet import Sheet, rebuild
-from referee.web.settle_up import (
-    Money,
-    last_entered,
-    money_of,
-    sheet_urls,
-    sitting_block,
-    sitting_of,
-    stake_form,
-)
+from referee.web.settle_up import Money, last_entered, money_block, sitting_of
 from referee.web.store import Access
 
 ENDPOINTS = "three_thirteen"
@@ -40,8 +32,5 @@ def sitting(game: Any, state: SheetState | None = None) -> Sitting:
 
 def money_context(access: Access, sheet: Sheet) -> Money:
     """``stake_form`` and ``settle_up`` (``None`` until a stake is set and a round is saved)."""
-    game = access.game
-    money_url, _ = sheet_urls(ENDPOINTS, game.keeper_token)
-    stake = money_of(game)
-    block = sitting_block(sitting(game, sheet.state), stake, final=sheet.state.finished)
-    return {"stake_form": stake_form(money_url, game.version, stake, with_settle=True), "settle_up": block}
+    return money_block(access.game, sitting(access.game, sheet.state), ENDPOINTS, with_settle=True,
+                       final=sheet.state.finished)

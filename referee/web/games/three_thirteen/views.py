@@ -54,9 +54,10 @@ from referee.web.games.three_thirteen.sheet import (
 )
 from referee.web.guard import whole_number
 from referee.web.house_rules import SwitchLabel, Words, switch_labels
+from referee.web.models import Event
 from referee.web.players import read_players
 from referee.web.sheets import Chart, csv_download, spreadsheet_cell
-from referee.web.store import MAX_PLAYERS, Access, live_events
+from referee.web.store import MAX_PLAYERS, Access
 from referee.web.tables import (
     Done,
     Feedback,
@@ -163,12 +164,10 @@ def _sheet_context(access: Access, sheet: Sheet) -> dict[str, Any]:
 
 def last_move(access: Access, sheet: Sheet) -> str | None:
     """The latest entry still in force, in the players' words (the undo button)."""
-    live = live_events(access.game)
-    if not live:
-        return None
-    event = live[-1]
-    if (label := settle_up.undo_label(event)) is not None:
-        return label
+    return settle_up.undo_words(access.game, _round_words)
+
+
+def _round_words(event: Event) -> str:
     if event.kind == CORRECT:
         return gettext("Round %(n)s corrected", n=event.payload.get("round"))
     return gettext("Round %(n)s entered", n=event.payload.get("round"))

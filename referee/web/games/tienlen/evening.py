@@ -37,6 +37,7 @@ from referee.web import settle_up
 from referee.web.extensions import db
 from referee.web.games.tienlen.forms import FormVerdict, form_verdict, typed_from
 from referee.web.games.tienlen.forms import typed_from_facts as _typed_from_facts
+from referee.web.models import Event
 from referee.web.models import Game as StoredGame
 from referee.web.store import live_events, records_of
 from referee.web.views import say
@@ -77,17 +78,15 @@ def describe(payment: Payment, names: Sequence[str]) -> str:
 
 def last_move(sheet: Evening, game: StoredGame) -> str | None:
     """The latest entry still in force, in the players' words (the undo button)."""
-    live = live_events(game)
-    if not live:
-        return None
-    event = live[-1]
-    if (label := settle_up.undo_label(event)) is not None:
-        return label
-    if event.kind == CORRECT:
-        return gettext("Game %(n)s corrected", n=event.payload.get("number"))
-    if event.kind == FOLLOW:
-        return gettext("Following a table")
-    return gettext("Game %(n)s added", n=len(sheet.games))
+
+    def entry_words(event: Event) -> str:
+        if event.kind == CORRECT:
+            return gettext("Game %(n)s corrected", n=event.payload.get("number"))
+        if event.kind == FOLLOW:
+            return gettext("Following a table")
+        return gettext("Game %(n)s added", n=len(sheet.games))
+
+    return settle_up.undo_words(game, entry_words)
 
 
 # ---------------------------------------------------------------------------

@@ -20,11 +20,9 @@ from referee.web.settle_up import (
     end_of,
     end_view,
     entered_times,
-    money_of,
+    money_block,
     sheet_urls,
-    sitting_block,
     sitting_of,
-    stake_form,
 )
 from referee.web.store import Access
 
@@ -41,10 +39,9 @@ def evening_context(access: Access, sheet: Evening) -> EveningMoney:
     """What the sheet's pages draw: ``evening_end`` (:class:`~referee.web.settle_up.EndView`),
     ``stake_form`` and ``settle_up`` (``None`` until a stake is set)."""
     game = access.game
-    money_url, end_url = sheet_urls(ENDPOINTS, game.keeper_token)
-    stake = money_of(game)
+    _, end_url = sheet_urls(ENDPOINTS, game.keeper_token)
     ended = end_view(end_of(game), sheet.names, [g.totals for g in sheet.games], entered_times(game, GAME),
                      start=game.created_at, action=end_url, version=game.version)
-    block = sitting_block(sitting(game, sheet), stake, note=ended.past_end, final=ended.progress.over,
-                          square=sheet.names)
-    return {"evening_end": ended, "stake_form": stake_form(money_url, game.version, stake), "settle_up": block}
+    money = money_block(game, sitting(game, sheet), ENDPOINTS, note=ended.past_end, final=ended.progress.over,
+                        square=sheet.names)
+    return {"evening_end": ended, **money}

@@ -21,11 +21,9 @@ from referee.web.settle_up import (
     end_of,
     end_view,
     last_entered,
-    money_of,
+    money_block,
     sheet_urls,
-    sitting_block,
     sitting_of,
-    stake_form,
 )
 from referee.web.store import Access
 
@@ -44,13 +42,11 @@ def sitting(game: Any, state: State) -> Sitting:
 def money_context(access: Access, state: State) -> EveningMoney:
     """``evening_end``, ``stake_form`` and ``settle_up`` (``None`` until a stake is set and a game is over)."""
     game = access.game
-    money_url, end_url = sheet_urls(ENDPOINTS, game.keeper_token)
-    stake = money_of(game)
+    _, end_url = sheet_urls(ENDPOINTS, game.keeper_token)
     table = sitting(game, state)
     got = evening_money.end_progress(end_of(game), state.players, table.results, start=game.created_at)
     ended = end_view(end_of(game), state.players, [], [], start=game.created_at, action=end_url,
                      version=game.version, switches=ENDS, got=got,
                      target_label=gettext("Target: ends when a player has won this many games"))
-    block = sitting_block(table, stake, per="game", note=ended.past_end, final=state.winner is not None)
-    return {"evening_end": ended, "stake_form": stake_form(money_url, game.version, stake, per="game"),
-            "settle_up": block}
+    money = money_block(game, table, ENDPOINTS, per="game", note=ended.past_end, final=state.winner is not None)
+    return {"evening_end": ended, **money}
