@@ -146,8 +146,9 @@
     var moveOn = null;
     /* A card tapped shows its split where the finger is: when what stands above the hand (a
        refused Save's reasons, the went-out warning) has pushed the hand's dock under the screen,
-       the page moves up just enough to show it, once the split the tap asked for is drawn (not
-       for a split the page fetches for itself, nor when the dock is already in view). */
+       the page moves up just enough to show it once the split the tap asked for is drawn, and
+       again once it has settled (not for a split the page fetches for itself before any card is
+       tapped, nor when the dock is already in view). */
     var reveal = -1;
     function inView(dock) {
       if (!dock || dock.closest("[hidden]")) return;
@@ -165,7 +166,7 @@
       var seat = +m[1];
       var split = box.querySelector(".tt-split");
       staleAuto(seat, split);
-      if (seat === reveal) { reveal = -1; inView(hands[seat].querySelector(".tt-dock")); }
+      if (seat === reveal) inView(hands[seat].querySelector(".tt-dock"));
       if (!complete(seat)) return;
       var anyOut = hands.some(function (h, s) { return outBox(s).checked; });
       if (split && split.dataset.points === "0" && !anyOut) {
@@ -222,6 +223,10 @@
       if (cards) cards.addEventListener("change", function () { staleAuto(seat, null); });
     });
     form.addEventListener("htmx:afterSwap", splitShown);
+    form.addEventListener("htmx:afterSettle", function (e) {
+      var box = (e.detail && e.detail.target) || e.target;
+      if (reveal >= 0 && box && box.id === "preview-" + reveal) inView(hands[reveal].querySelector(".tt-dock"));
+    });
     form.addEventListener("thirteen:judged", splitShown);  /* answered by the phone's engine */
     /* Only cards given here move on by themselves (not a draft put back, not a tick). */
     form.addEventListener("cards-changed", function () { form.dataset.typedLast = "1"; });
