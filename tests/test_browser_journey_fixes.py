@@ -496,9 +496,10 @@ def test_no_screen_is_wider_than_a_320_px_phone_with_names_of_forty_characters(b
 
 
 def settled(page) -> None:  # type: ignore[no-untyped-def]
-    """The check's answers are in: its delayed triggers have fired and no request is on its way."""
-    page.wait_for_timeout(700)  # longer than the form's hx-trigger delays (400 ms at most)
-    page.wait_for_function("() => !document.querySelector('.htmx-request')")
+    """The check's answers are in, by the page's own signal: no verdict box still provisional
+    (picker.js marks it ``data-building`` from a change of cards, the cards put back by the
+    browser included, until the answer to them is swapped in) and no request on its way."""
+    page.wait_for_function("() => !document.querySelector('[data-building], .htmx-request')")
 
 
 @pytest.mark.parametrize(("game", "cards", "rules", "more"), [
