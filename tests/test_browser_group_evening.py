@@ -75,11 +75,11 @@ def start_from_group(page, game: str, people: tuple[str, ...]):  # type: ignore[
 
 
 @pytest.mark.parametrize("size", [(360, 740), (320, 640)], ids=["360x740", "320x640"])
-def test_a_groups_evening_of_three_games_is_settled_on_the_groups_page(browser, live_server, size):  # type: ignore[no-untyped-def]
+def test_a_groups_evening_of_three_games_is_settled_on_the_groups_page(browser, live_server, new_phone, size):  # type: ignore[no-untyped-def]
     width, height = size
     context = browser.new_context(**PHONE, viewport={"width": width, "height": height})
     errors: list[str] = []
-    page = context.new_page()
+    page = new_phone(context).page  # its screens checked (tests/invariants.py)
     page.on("console", lambda m: m.type == "error" and errors.append(m.text))
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.set_default_timeout(15_000)
