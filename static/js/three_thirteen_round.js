@@ -152,6 +152,9 @@
     var reveal = -1;
     function inView(dock) {
       if (!dock || dock.closest("[hidden]")) return;
+      /* a split whose first line shows is seen: a round that fits the screen is never moved */
+      var split = dock.querySelector(".tt-preview"), s = split && split.getBoundingClientRect();
+      if (!s || s.height < 2 || s.top <= window.innerHeight - Math.min(s.height, 44)) return;
       var r = dock.getBoundingClientRect(), under = r.bottom - window.innerHeight;
       if (under > 0) window.scrollBy({ top: Math.min(under + 4, Math.max(0, r.top)), behavior: "instant" });
     }
