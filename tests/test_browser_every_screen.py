@@ -147,9 +147,9 @@ def test_axe_finds_no_serious_or_critical_violation_on_any_screen(browser, live_
     assert found == {}
 
 
-def test_the_eight_player_sheet_shows_every_column_at_320_px(browser, live_server, screens):
+def test_the_eight_player_sheet_shows_every_column_at_320_px(browser, live_server, new_phone, screens):
     context = browser.new_context(**{**PHONE, "viewport": {"width": 320, "height": 740}})
-    page = context.new_page()
+    page = new_phone(context).page  # its screens checked (tests/invariants.py)
     sheet = next(p for p in screens if re.search(r"/three-thirteen/g/[^/]+$", p))
     page.goto(live_server.url + sheet)
     cells = page.locator(".tt-table tfoot td")

@@ -41,11 +41,11 @@ def enter_game(page, touch: Touch, winner: int, left: dict[int, str]) -> None:  
 
 
 @pytest.mark.parametrize("size", [(360, 740), (320, 640)], ids=["360x740", "320x640"])
-def test_a_group_made_from_a_sheet_starts_tonights_sheet_with_a_tap_per_person(browser, live_server, size):  # type: ignore[no-untyped-def]
+def test_a_group_made_from_a_sheet_starts_tonights_sheet_with_a_tap_per_person(browser, live_server, new_phone, size):  # type: ignore[no-untyped-def]
     width, height = size
     context = browser.new_context(**PHONE, viewport={"width": width, "height": height})
     errors: list[str] = []
-    page = context.new_page()
+    page = new_phone(context).page  # its screens checked (tests/invariants.py)
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.set_default_timeout(10_000)
     page.goto(live_server.url + "/groups/")  # making a group on its own, and the import, fit too

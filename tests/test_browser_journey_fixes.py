@@ -431,14 +431,14 @@ def long_name_games(live_server) -> tuple[str, str, str]:  # type: ignore[no-unt
 
 
 @pytest.mark.parametrize("code", ["en", "vi", "es", "pt"])
-def test_no_screen_is_wider_than_a_320_px_phone_with_names_of_forty_characters(browser, live_server, code) -> None:  # type: ignore[no-untyped-def]
+def test_no_screen_is_wider_than_a_320_px_phone_with_names_of_forty_characters(browser, live_server, new_phone, code) -> None:  # type: ignore[no-untyped-def]
     evening, sheet, group = long_name_games(live_server)
     bad: dict[str, list[str]] = {}
     for width, height in ((320, 640), (360, 740)):
         context = browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=2,
                                       is_mobile=True, has_touch=True)
         context.add_cookies([{"name": "lang", "value": code, "url": live_server.url}])
-        page = context.new_page()
+        page = new_phone(context).page  # its screens checked (tests/invariants.py)
         page.set_default_timeout(10_000)
 
         def check(what: str, page=page, width=width) -> None:  # type: ignore[no-untyped-def]
@@ -496,9 +496,10 @@ def test_no_screen_is_wider_than_a_320_px_phone_with_names_of_forty_characters(b
 
 
 def settled(page) -> None:  # type: ignore[no-untyped-def]
-    """The check's answers are in: its delayed triggers have fired and no request is on its way."""
-    page.wait_for_timeout(700)  # longer than the form's hx-trigger delays (400 ms at most)
-    page.wait_for_function("() => !document.querySelector('.htmx-request')")
+    """The check's answers are in, by the page's own signal: no verdict box still provisional
+    (picker.js marks it ``data-building`` from a change of cards, the cards put back by the
+    browser included, until the answer to them is swapped in) and no request on its way."""
+    page.wait_for_function("() => !document.querySelector('[data-building], .htmx-request')")
 
 
 @pytest.mark.parametrize(("game", "cards", "rules", "more"), [

@@ -41,11 +41,11 @@ def add_by_hand(page, touch, out: int, left: dict[int, str]) -> None:  # type: i
 
 
 @pytest.mark.parametrize("size", [(360, 740), (320, 640)], ids=["360x740", "320x640"])
-def test_settle_up_at_the_end_of_a_tien_len_evening_by_touch(browser, live_server, size):
+def test_settle_up_at_the_end_of_a_tien_len_evening_by_touch(browser, live_server, new_phone, size):
     width, height = size
     context = browser.new_context(**PHONE, viewport={"width": width, "height": height})
     errors: list[str] = []
-    page = context.new_page()
+    page = new_phone(context).page  # its screens checked (tests/invariants.py)
     page.on("console", lambda m: m.type == "error" and errors.append(m.text))
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.set_default_timeout(10_000)

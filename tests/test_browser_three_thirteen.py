@@ -111,12 +111,12 @@ BROKEN_WORDS = """sel => [...document.querySelectorAll(sel)].flatMap(e => {
 
 @pytest.mark.parametrize("width", [360, 320])
 @pytest.mark.parametrize("lang", ["en", "es", "pt", "vi"])
-def test_the_chart_of_all_rounds_never_cuts_a_heading_inside_a_word(browser, live_server, phone_context, width, lang):
+def test_the_chart_of_all_rounds_never_cuts_a_heading_inside_a_word(browser, live_server, phone_context, new_phone, width, lang):
     context = browser.new_context(**{**phone_context, "viewport": {"width": width, "height": 740}})
     context.add_cookies([{"name": "lang", "value": lang, "url": live_server.url}])
     client = live_server.app.test_client()
     sheet = client.post("/three-thirteen/new", data={"names": ["Ann", "Bao", "Chi", "Dan"], "dealer": "0"})
-    page = context.new_page()
+    page = new_phone(context).page  # its screens checked (tests/invariants.py)
     page.goto(live_server.url + sheet.headers["Location"].replace("http://localhost", ""))
     page.locator(".tt-allrounds summary").tap()
     expect(page.locator(".tt-chart")).to_be_visible()

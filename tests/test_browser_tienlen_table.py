@@ -98,10 +98,10 @@ def test_without_javascript_a_play_is_a_plain_post_and_a_redirect(browser, live_
 
 
 @pytest.mark.parametrize("lang", ["en", "es", "pt", "vi"])
-def test_a_new_table_and_a_followed_table_lead_back_to_tien_len_in_one_row_at_320_px(browser, live_server, phone_context, lang):
+def test_a_new_table_and_a_followed_table_lead_back_to_tien_len_in_one_row_at_320_px(browser, live_server, phone_context, new_phone, lang):
     context = browser.new_context(**{**phone_context, "viewport": {"width": 320, "height": 640}})
     context.add_cookies([{"name": "lang", "value": lang, "url": live_server.url}])
-    page = context.new_page()
+    page = new_phone(context).page  # its screens checked (tests/invariants.py)
     page.goto(live_server.url + "/tienlen/new")
 
     def links():  # the top bar's links and whether they share one row

@@ -102,9 +102,9 @@ def test_a_joker_on_top_asks_for_its_demand_in_its_own_colour(phone):
     fits(phone)
 
 
-def test_at_320_px_the_jokers_demand_is_asked_in_full_view_above_the_verdict(browser, live_server, phone_context):
+def test_at_320_px_the_jokers_demand_is_asked_in_full_view_above_the_verdict(browser, live_server, phone_context, new_phone):
     context = browser.new_context(**{**phone_context, "viewport": {"width": 320, "height": 640}})
-    page = context.new_page()
+    page = new_phone(context).page  # its screens checked (tests/invariants.py)
     page.goto(live_server.url + "/trece/check")
     top_card(page, "BJ")
     for suit in ("s", "c"):  # a black joker: the black suits, each wholly in view, nothing over it

@@ -89,3 +89,29 @@ def test_a_hand_scored_from_the_home_page_shows_its_split_where_the_cards_are_ta
     for card in ("Ah", "2h", "3h", "Kc"):
         w.tap(f".picker-grid [data-card='{card}']", f"tap {card}", result=page.locator("#score-result"))
     expect(page.locator("#score-result")).to_contain_text("this hand has 4")
+
+
+@pytest.mark.parametrize(("width", "height", "lang", "scheme"),
+                         [pytest.param(360, 740, "vi", "light", id="360x740-vi"),
+                          pytest.param(320, 640, "es", "dark", id="320x640-es-dark")])
+def test_a_card_tapped_after_a_refused_save_shows_the_hands_split_in_view(journey, width, height, lang, scheme):
+    """The walker's seed 3 (step 28): a round refused (a hand ticked out, with both its cards and
+    points typed) says why above the grid, and the hand's dock (its split, Next) was pushed under
+    the screen: each card tapped then redrew the split out of view (y 822 on a 740 px screen)."""
+    w = journey(width, height, scheme)
+    page = w.page
+    w.open("/")
+    w.tap(f".langs [data-lang='{lang}']", f"the language: {lang}")
+    w.tap("a.game-tile[href='/three-thirteen/']", "Three Thirteen")
+    for i, name in enumerate(["Émilie", "Bao", "Chi", "Zé"]):
+        w.type(f"#name-{i}", name)
+    w.tap("form button.primary[type=submit]", "Start the sheet", result=page.locator("#sheet"))
+    w.tap(".tt-enter", "Enter round 1", result=page.locator("[data-round-form]"))
+    w.tap("#seat-0 .tt-outbox", "Émilie went out")
+    w.type("#points-0", "22")
+    w.tap("#seat-0 .picker-grid [data-card='10d']", "tap 10♦", result=page.locator("#preview-0"))
+    w.tap(".tt-save", "Save round 1: refused", allow=(422,), result=page.locator("#round-errors"))
+    expect(page.locator("#error-0")).to_be_visible()
+    # (two cards of three: a whole hand moves on to the next by itself)
+    w.tap("#seat-0 .picker-grid [data-card='9d']", "tap 9♦", result=page.locator("#preview-0"))
+    expect(page.locator("#preview-0 .tt-count[data-count='2']")).to_be_visible()

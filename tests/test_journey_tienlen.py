@@ -10,6 +10,7 @@ name, the languages and dark mode spread over the two runs."""
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
 
@@ -100,3 +101,38 @@ def test_a_tienlen_evening_by_touch(journey, second_server, width, height, lang,
     other.page.locator("input[name=file]").set_input_files(path)
     other.tap("[data-action=import]", "Import the group's file", result=other.page.locator("#group"))
     assert other.page.locator("#group").inner_text().count(LONG) >= 1
+
+
+IN_VIEW = """e => { const r = e.getBoundingClientRect();
+                    return r.bottom > Math.min(r.height, 44) && r.top < innerHeight - Math.min(r.height, 44); }"""
+
+
+@pytest.mark.parametrize(("width", "height", "lang", "scheme"),
+                         [pytest.param(360, 740, "pt", "light", id="360x740-pt"),
+                          pytest.param(320, 640, "en", "dark", id="320x640-en-dark")])
+def test_a_game_from_the_table_shows_what_it_scores_in_view(journey, width, height, lang, scheme):
+    """"A game from the table" (a followed hand scored onto the sheet): "What it scores" stood under
+    every player's pickers and the Add button, out of view when the page opened and after every
+    caught card tapped (the live preview redrawn 1,000 px down)."""
+    w = journey(width, height, scheme)
+    page = w.page
+    w.open("/")
+    w.tap(f".langs [data-lang='{lang}']", f"the language: {lang}")
+    w.tap("a.game-tile[href='/tienlen/']", "Tiến lên")
+    w.tap("a[href='/tienlen/scores/']", "Score an evening")
+    for i, name in enumerate(NAMES):
+        w.type(f"#name{i}", name)
+    w.tap(".ts-start button[type=submit]", "Start the sheet", result=page.locator("#ts-sheet"))
+    w.tap(".ts-follow summary", "Follow a table")
+    w.tap(".ts-follow input[name=leader][value='1']", "the second player holds the lowest card")
+    w.tap("[data-action=start-table]", "Start a table with these players", result=page.locator(".tl-go"))
+    play_the_hand(w)
+    w.tap("[data-action=score-hand]", "Score this hand", result=page.locator(".ts-preview-list"))
+    assert page.locator(".ts-preview-list").evaluate(IN_VIEW), "“What it scores” is out of view"
+    # Binh (seat 2) was caught holding 2♦ and 2♣: each card tapped redraws what it scores, in view.
+    w.tap("#ts-table-form .ts-hand:nth-of-type(2) .ts-caught summary", "Binh: 2s and bombs caught")
+    for card in ("2d", "2c"):
+        w.tap(f"#ts-caught-1 [data-card='{card}']", f"Binh caught holding {card}", result=page.locator(".ts-preview-box"))
+    expect(page.locator(".ts-preview-list")).to_have_attribute("data-state", "ok")
+    expect(page.locator(".ts-preview")).to_contain_text("An")
+    w.tap("[data-action=add-table-game]", "Add the hand to the sheet", result=page.locator(".ts-game").first)

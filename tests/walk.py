@@ -3,7 +3,7 @@
 steps on SQLite, checking the invariants of tests/invariants.py after every step.  A failure
 prints the seed and the steps so it replays.
 
-    python -m tests.walk --seeds 10 --steps 2000     # the long run
+    python -m tests.walk --seeds 10 --steps 200      # the long run: 2,000 steps
     python -m tests.walk --seed 7 --steps 300        # one seed again
 
 The suite runs 300 steps (tests/test_walk.py).  Never followed: links off this server, downloads,

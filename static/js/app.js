@@ -649,6 +649,9 @@
     if (e.persisted || !window.htmx) return;  /* kept whole by the browser: the answer is still its own */
     document.querySelectorAll("form[hx-post][hx-trigger*='change']").forEach(function (form) {
       if (form.querySelector("input[name=version]") || !refilled(form)) return;
+      /* the cards put back are a change of cards: the verdict box is provisional
+         (data-building, picker.js) until the answer to them is in */
+      form.dispatchEvent(new CustomEvent("cards-changed", { bubbles: true }));
       window.htmx.trigger(form, "change");
     });
   });

@@ -152,6 +152,24 @@
     function complete(seat) { return parse(field(seat, "cards").value).length === +form.dataset.dealt; }
     function empty(seat) { return !field(seat, "cards").value.trim() && !field(seat, "points").value.trim(); }
     var moveOn = null;
+    /* A card tapped shows its split where the finger is: when what stands above the hand (a
+       refused Save's reasons, the went-out warning) has pushed the hand's dock under the screen,
+       the page moves up just enough to show it once the split the tap asked for is drawn, and
+       again once it has settled (not for a split the page fetches for itself before any card is
+       tapped, nor when the dock is already in view). */
+    var reveal = -1;
+    function inView(dock) {
+      if (!dock || dock.closest("[hidden]")) return;
+      /* a split whose first line shows is seen: a round that fits the screen is never moved */
+      var split = dock.querySelector(".tt-preview"), s = split && split.getBoundingClientRect();
+      if (!s || s.height < 2 || s.top <= window.innerHeight - Math.min(s.height, 44)) return;
+      var r = dock.getBoundingClientRect(), under = r.bottom - window.innerHeight;
+      if (under > 0) window.scrollBy({ top: Math.min(under + 4, Math.max(0, r.top)), behavior: "instant" });
+    }
+    form.addEventListener("cards-changed", function (e) {
+      var hand = e.target.closest && e.target.closest("fieldset.tt-player");
+      if (hand) reveal = +hand.dataset.seat;
+    });
     function splitShown(e) {
       var box = (e.detail && e.detail.target) || e.target;
       var m = box && box.id && /^preview-(\d+)$/.exec(box.id);
@@ -159,6 +177,7 @@
       var seat = +m[1];
       var split = box.querySelector(".tt-split");
       staleAuto(seat, split);
+      if (seat === reveal) inView(hands[seat].querySelector(".tt-dock"));
       if (!complete(seat)) return;
       var anyOut = hands.some(function (h, s) { return outBox(s).checked; });
       if (split && split.dataset.points === "0" && !anyOut) {
@@ -215,6 +234,10 @@
       if (cards) cards.addEventListener("change", function () { staleAuto(seat, null); });
     });
     form.addEventListener("htmx:afterSwap", splitShown);
+    form.addEventListener("htmx:afterSettle", function (e) {
+      var box = (e.detail && e.detail.target) || e.target;
+      if (reveal >= 0 && box && box.id === "preview-" + reveal) inView(hands[reveal].querySelector(".tt-dock"));
+    });
     form.addEventListener("thirteen:judged", splitShown);  /* answered by the phone's engine */
     /* Only cards given here move on by themselves (not a draft put back, not a tick). */
     form.addEventListener("cards-changed", function () { form.dataset.typedLast = "1"; });
