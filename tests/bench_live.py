@@ -54,6 +54,8 @@ class Room:
     shown: list[tuple[int, int, float]] = field(default_factory=list)  # (table, version, a phone held it)
     writes: list[float] = field(default_factory=list)
     stale_writes: int = 0
+    resent: int = 0
+    """Saves sent again on a new connection: the kept-alive one was closed by the server."""
     fetches: int = 0
     errors: list[str] = field(default_factory=list)
     final: dict[int, int] = field(default_factory=dict)  # table -> its last version
@@ -166,21 +168,32 @@ async def keeper(base: str, index: int, token: str, room: Room, until: float, ev
         version = 0
         while time.monotonic() < until:
             started = time.perf_counter()
-            try:
-                async with session.post(f"{base}/three-thirteen/g/{token}/round/1", data=round_form(version),
-                                        headers={"Sec-Fetch-Site": "same-origin"}, allow_redirects=False) as response:
-                    await response.read()
-                    if response.status == 303:
-                        room.writes.append(time.perf_counter() - started)
-                        version += 1
-                        room.acked[(index, version)] = time.monotonic()
-                        room.final[index] = version
-                    elif response.status == 409:
-                        room.stale_writes += 1
-                    else:
-                        room.errors.append(f"write {response.status}")
-            except (TimeoutError, aiohttp.ClientError) as exc:
-                room.errors.append(f"write {type(exc).__name__}")
+            for attempt in (1, 2):
+                try:
+                    async with session.post(f"{base}/three-thirteen/g/{token}/round/1", data=round_form(version),
+                                            headers={"Sec-Fetch-Site": "same-origin"},
+                                            allow_redirects=False) as response:
+                        await response.read()
+                        if response.status == 303:
+                            room.writes.append(time.perf_counter() - started)
+                            version += 1
+                            room.acked[(index, version)] = time.monotonic()
+                            room.final[index] = version
+                        elif response.status == 409:
+                            room.stale_writes += 1
+                        else:
+                            room.errors.append(f"write {response.status}")
+                except (aiohttp.ServerDisconnectedError, aiohttp.ClientOSError) as exc:
+                    # A kept-alive connection the server closed (its keepalive, 5 s, is shorter than
+                    # the keeper's ~6 s between saves) just as the save went out: a browser sends
+                    # the request again on a new connection, and so does the keeper, once.
+                    if attempt == 1:
+                        room.resent += 1
+                        continue
+                    room.errors.append(f"write {type(exc).__name__}")
+                except (TimeoutError, aiohttp.ClientError) as exc:
+                    room.errors.append(f"write {type(exc).__name__}")
+                break
             await asyncio.sleep(every * random.uniform(0.8, 1.2))
 
 
@@ -217,7 +230,7 @@ async def run_room(base: str, tables: int, watchers: int, seconds: float, every:
           f"p50 {percentile(delivery, 50) * ms:6.1f} ms  p95 {percentile(delivery, 95) * ms:6.1f} ms  "
           f"p99 {percentile(delivery, 99) * ms:6.1f} ms  max {max(delivery, default=float('nan')) * ms:6.1f} ms")
     print(f"writes (303): {len(room.writes)}  p50 {percentile(room.writes, 50) * ms:6.1f} ms  "
-          f"p99 {percentile(room.writes, 99) * ms:6.1f} ms  stale (409): {room.stale_writes};  fragments sent in the "
+          f"p99 {percentile(room.writes, 99) * ms:6.1f} ms  stale (409): {room.stale_writes}, resent on a new connection: {room.resent};  fragments sent in the "
           f"streams: {room.pushed}, fetched: {room.fetches}")
     kinds: dict[str, int] = {}
     for e in room.errors:
