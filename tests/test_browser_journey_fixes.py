@@ -610,3 +610,8 @@ def test_a_card_tapped_before_the_grid_is_ready_waits_instead_of_being_lost(brow
     expect(card).to_have_attribute("aria-pressed", "true")
     context.close()
     assert phone.errors == []
+    # The table as it loaded while this test held its script back is no phone's screen (its dock
+    # is laid out by picker.js): what the invariants saw of that load is the test's doing (seen
+    # beside a busy loop on each core). What the page did once the script came is still checked.
+    phone.inv.violations[:] = [(where, line) for where, line in phone.inv.violations
+                               if not ("/trece/g/" in where and where.endswith("page load"))]
