@@ -36,26 +36,29 @@ def play_the_hand(w) -> None:  # type: ignore[no-untyped-def]
             w.tap(".tl-pass", f"move {n}: seat {seat + 1} passes", result=page.locator(".tl-status"))
 
 
-@pytest.mark.parametrize(("width", "height", "lang", "scheme"), RUNS)
-def test_a_tienlen_evening_by_touch(journey, second_server, width, height, lang, scheme):
-    w = journey(width, height, scheme)
+def a_hand_played_on_a_table_followed_from_its_sheet(w, lang: str) -> None:  # type: ignore[no-untyped-def]
+    """From the home page in ``lang``: the evening's sheet, a table followed from it, a whole
+    hand played on that table."""
     page = w.page
-    w.open("/")
     w.tap(f".langs [data-lang='{lang}']", f"the language: {lang}")
     assert page.locator("html").get_attribute("lang").startswith(lang)
-
-    # The evening's sheet, from the home page.
     w.tap("a.game-tile[href='/tienlen/']", "Tiến lên")
     w.tap("a[href='/tienlen/scores/']", "Score an evening")
     for i, name in enumerate(NAMES):
         w.type(f"#name{i}", name)
     w.tap(".ts-start button[type=submit]", "Start the sheet", result=page.locator("#ts-sheet"))
-
-    # A table followed from the sheet: a whole hand played on it, then scored onto the sheet.
     w.tap(".ts-follow summary", "Follow a table")
     w.tap(".ts-follow input[name=leader][value='1']", "the second player holds the lowest card")
     w.tap("[data-action=start-table]", "Start a table with these players", result=page.locator(".tl-go"))
     play_the_hand(w)
+
+
+@pytest.mark.parametrize(("width", "height", "lang", "scheme"), RUNS)
+def test_a_tienlen_evening_by_touch(journey, second_server, width, height, lang, scheme):
+    w = journey(width, height, scheme)
+    page = w.page
+    w.open("/")
+    a_hand_played_on_a_table_followed_from_its_sheet(w, lang)
     w.tap("[data-action=score-hand]", "Score this hand")
     w.tap("[data-action=add-table-game]", "Add the hand to the sheet", result=page.locator(".ts-game").first)
     assert page.locator(".ts-game").count() == 1
@@ -117,16 +120,7 @@ def test_a_game_from_the_table_shows_what_it_scores_in_view(journey, width, heig
     w = journey(width, height, scheme)
     page = w.page
     w.open("/")
-    w.tap(f".langs [data-lang='{lang}']", f"the language: {lang}")
-    w.tap("a.game-tile[href='/tienlen/']", "Tiến lên")
-    w.tap("a[href='/tienlen/scores/']", "Score an evening")
-    for i, name in enumerate(NAMES):
-        w.type(f"#name{i}", name)
-    w.tap(".ts-start button[type=submit]", "Start the sheet", result=page.locator("#ts-sheet"))
-    w.tap(".ts-follow summary", "Follow a table")
-    w.tap(".ts-follow input[name=leader][value='1']", "the second player holds the lowest card")
-    w.tap("[data-action=start-table]", "Start a table with these players", result=page.locator(".tl-go"))
-    play_the_hand(w)
+    a_hand_played_on_a_table_followed_from_its_sheet(w, lang)
     w.tap("[data-action=score-hand]", "Score this hand", result=page.locator(".ts-preview-list"))
     assert page.locator(".ts-preview-list").evaluate(IN_VIEW), "“What it scores” is out of view"
     # Binh (seat 2) was caught holding 2♦ and 2♣: each card tapped redraws what it scores, in view.
