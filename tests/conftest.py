@@ -7,6 +7,7 @@ Tests share helpers through these fixtures (``make_app``, ``shared_app``, ``phon
 from __future__ import annotations
 
 import contextlib
+import os
 import sqlite3
 import threading
 from collections.abc import Iterator
@@ -81,6 +82,25 @@ def _make_app(uri: str = "sqlite://", **extra):  # type: ignore[no-untyped-def]
 
         config["SQLALCHEMY_ENGINE_OPTIONS"] = {"poolclass": StaticPool, "connect_args": {"check_same_thread": False}}
     return create_app(config)
+
+
+@pytest.fixture(autouse=True)
+def _environment_left_as_found():  # type: ignore[no-untyped-def]
+    """A test leaves the process's environment as it found it: a variable one test set and never
+    unset (``THIRTEEN_THREADS``, left by running ``gunicorn.conf.py``) changed how every later app in
+    the same worker was built, and a test far away failed on CI.  Set variables with
+    ``monkeypatch.setenv``; a leak is undone here and fails the test that made it."""
+    before = {k: v for k, v in os.environ.items() if k != "PYTEST_CURRENT_TEST"}
+    yield
+    after = {k: v for k, v in os.environ.items() if k != "PYTEST_CURRENT_TEST"}
+    if after != before:
+        changed = sorted(k for k in before.keys() | after.keys() if before.get(k) != after.get(k))
+        for key in changed:
+            if key in before:
+                os.environ[key] = before[key]
+            else:
+                del os.environ[key]
+        pytest.fail(f"this test changed the environment and left it so: {', '.join(changed)}")
 
 
 @pytest.fixture(scope="session", name="make_app")

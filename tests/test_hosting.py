@@ -327,6 +327,7 @@ def test_gunicorn_listens_on_this_computer_only_unless_told(monkeypatch):
 
     monkeypatch.delenv("LISTEN_HOST", raising=False)
     monkeypatch.setenv("PORT", "8631")
+    monkeypatch.setenv("THIRTEEN_THREADS", "")  # the config sets it; undone after the test
     assert runpy.run_path(str(REPO / "gunicorn.conf.py"))["bind"] == ["127.0.0.1:8631"]
     monkeypatch.setenv("LISTEN_HOST", "0.0.0.0")
     assert runpy.run_path(str(REPO / "gunicorn.conf.py"))["bind"] == ["0.0.0.0:8631"]
