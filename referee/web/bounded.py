@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable, Iterable
 from http.cookies import CookieError, SimpleCookie
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 from urllib.parse import quote
 
 from markupsafe import escape
@@ -49,6 +49,41 @@ ANY_ADDRESS = "*"
 """The address of a kept answer that shows none."""
 """Addresses one game version is kept for (loopback, the LAN address, a name or two); a poll at
 another address is answered in full, not kept."""
+
+
+class Answered:
+    """An app's WSGI answer, passed on to the server as it comes, with its status and headers
+    noted (both caches decide from them whether to keep it) and its body joined on demand.
+
+    >>> def app(environ, start_response):
+    ...     start_response("429 Too Many Requests", [("Retry-After", "3")])
+    ...     return [b"slow ", b"down"]
+    >>> answered = Answered(app, {}, lambda status, headers, exc_info=None: None)
+    >>> answered.status, answered.headers, answered.body()
+    ('429 Too Many Requests', [('Retry-After', '3')], b'slow down')
+    """
+
+    def __init__(self, wsgi_app: Callable[..., Iterable[bytes]], environ: dict[str, Any],
+                 start_response: Callable[..., Any]) -> None:
+        self.status = ""
+        self.headers: list[tuple[str, str]] = []
+
+        def noting(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
+            self.status, self.headers = status, headers
+            return start_response(status, headers, exc_info)
+
+        self.chunks = wsgi_app(environ, noting)
+
+    def sets_cookie(self) -> bool:
+        return any(name.lower() == "set-cookie" for name, _ in self.headers)
+
+    def body(self) -> bytes:
+        """The whole body (the app's iterable then closed, as a server would)."""
+        try:
+            return b"".join(self.chunks)
+        finally:
+            if hasattr(self.chunks, "close"):
+                self.chunks.close()
 
 
 class BoundedCache(Generic[V]):

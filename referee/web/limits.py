@@ -38,7 +38,7 @@ from limits.storage import storage_from_string
 from limits.strategies import MovingWindowRateLimiter
 
 from referee.text import message
-from referee.web.bounded import BoundedCache, answer_cookies
+from referee.web.bounded import Answered, BoundedCache, answer_cookies
 from referee.web.errors import TooMany
 from referee.web.logs import logged_path
 
@@ -139,26 +139,15 @@ class RefusedAgain:
                 self._drain(environ)
                 start_response(kept[1], list(kept[2]))
                 return [kept[3]]
-        answer: list[Any] = []
-
-        def keep_start_response(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
-            answer[:] = [status, headers]
-            return start_response(status, headers, exc_info)
-
-        chunks = self.wsgi_app(environ, keep_start_response)
+        answered = Answered(self.wsgi_app, environ, start_response)
         limited = environ.get(LIMITED)
-        if limited is None or not answer or not answer[0].startswith("429"):
-            return chunks
-        try:
-            body = b"".join(chunks)
-        finally:
-            if hasattr(chunks, "close"):
-                chunks.close()
-        status, headers = answer
-        if not any(name.lower() == "set-cookie" for name, _ in headers):
+        if limited is None or not answered.status.startswith("429"):
+            return answered.chunks
+        body = answered.body()
+        if not answered.sets_cookie():
             _, _, until, seconds = limited
             self.over.put((kind, who), until, 100)
-            self.answers.put(key, (seconds, status, list(headers), body), len(body) + 500)
+            self.answers.put(key, (seconds, answered.status, list(answered.headers), body), len(body) + 500)
         return [body]
 
     @staticmethod

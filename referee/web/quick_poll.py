@@ -25,7 +25,7 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from referee.web import registry
-from referee.web.bounded import ADDRESS_SHOWN, ANY_ADDRESS, BoundedCache, HostLimit, answer_cookies
+from referee.web.bounded import ADDRESS_SHOWN, ANY_ADDRESS, Answered, BoundedCache, HostLimit, answer_cookies
 from referee.web.extensions import db
 from referee.web.models import this_hour
 from referee.web.news import SHARED_VERSION
@@ -99,25 +99,13 @@ class QuickPoll:
             start_response(status, list(headers))
             return [body]
         environ[KNOWN_VERSION] = (token, version)  # the app need not ask again
-        answer: list[Any] = []
-
-        def keep_start_response(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
-            answer[:] = [status, headers]
-            return start_response(status, headers, exc_info)
-
-        chunks = self.wsgi_app(environ, keep_start_response)
-        try:
-            body = b"".join(chunks)
-        finally:
-            if hasattr(chunks, "close"):
-                chunks.close()
-        status, headers = answer
+        answered = Answered(self.wsgi_app, environ, start_response)
+        body = answered.body()
         address = bool(environ.get(ADDRESS_SHOWN))
-        if (environ.get(SHARED_VERSION) == version and status.startswith("200 ")
-                and not any(name.lower() == "set-cookie" for name, _ in headers)
+        if (environ.get(SHARED_VERSION) == version and answered.status.startswith("200 ") and not answered.sets_cookie()
                 and (not address or self.public_url or self.hosts.allows(token, version, host))):
-            size = len(body) + sum(len(k) + len(v) for k, v in headers) + 200
-            self.answers.put(key if address else anywhere, (status, list(headers), body), size)
+            size = len(body) + sum(len(k) + len(v) for k, v in answered.headers) + 200
+            self.answers.put(key if address else anywhere, (answered.status, list(answered.headers), body), size)
         return [body]
 
     def _version(self, token: str, kind: str) -> int | None:
