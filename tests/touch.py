@@ -47,16 +47,22 @@ class Touch:
         ))
 
     def _centre(self, locator: Any) -> tuple[float, float]:
-        """The element's centre, scrolling it into reach first if need be (the scroll is counted)."""
-        locator.wait_for(state="visible")
-        if not self._reachable(locator):
-            locator.evaluate("e => e.scrollIntoView({block: 'center'})")
-            # let the compositor take the new scroll position before a finger lands
-            self.page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+        """The element's centre, scrolling it into reach first if need be (the scroll is counted).
+        An element swapped out between the look and the measure (htmx redrawing the part it is in)
+        is looked for again, as a finger waits for the screen to settle."""
+        for _ in range(50):
+            locator.wait_for(state="visible")
+            if not self._reachable(locator):
+                locator.evaluate("e => e.scrollIntoView({block: 'center'})")
+                # let the compositor take the new scroll position before a finger lands
+                self.page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+                self.page.wait_for_timeout(100)
+                self._track()
+            box = locator.bounding_box()
+            if box is not None:
+                return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
             self.page.wait_for_timeout(100)
-            self._track()
-        box = locator.bounding_box()
-        return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        raise AssertionError(f"{locator} never stayed on the screen long enough to be touched")
 
     def tap(self, locator: Any) -> None:
         """One finger down and up on the element's centre."""
