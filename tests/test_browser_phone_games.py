@@ -112,3 +112,26 @@ def test_a_game_dropped_by_another_tabs_write_at_the_same_moment_is_listed_again
     other.wait_for_timeout(500)
     assert link not in table.evaluate(LISTED)
     other.close()
+
+
+def test_a_game_left_before_the_list_script_came_is_listed_all_the_same(phone):
+    """A first visit on a busy phone: the service worker takes over late, and the player leaves the
+    sheet's page before static/js/phone-games.js came (held back here). The home page lists the
+    sheet all the same: app.js noted the page as it was left (the list used to miss it)."""
+    held: list = []  # type: ignore[type-arg]
+    phone.context.route("**/static/js/phone-games.*.js", lambda route: held.append(route))
+    page = phone.open("/three-thirteen/")
+    sheet = create_sheet(page, ["Ann", "Bao", "Chi", "Dan"])
+    expect(page.locator("#thirteen-game")).to_have_count(1)
+    assert not page.evaluate("!!(window.Thirteen.games)")  # the list's script has not come
+    phone.context.unroute("**/static/js/phone-games.*.js")
+    page.goto(phone.base_url + "/")  # the app opened again from the phone's home screen: a new document
+    games = page.locator("#phone-games li")
+    expect(games).to_have_count(1, timeout=20_000)  # the script comes once the worker is in control
+    expect(games.first).to_contain_text("Ann")
+    assert games.first.locator("a").first.get_attribute("href").endswith(sheet.replace(phone.base_url, ""))
+    for route in held:  # the first page's request, never answered: let it go
+        try:
+            route.abort()
+        except Exception:  # its page is gone
+            pass

@@ -597,6 +597,14 @@
       document.head.appendChild(script);
     }
     if (!sw) return bring();
+    /* A game's page left before that file came (a first visit: the worker not in control yet)
+       is noted, so the list still gets it: phone-games.js takes the notes on the next page. */
+    window.addEventListener("pagehide", function () {
+      var about = document.getElementById("thirteen-game");
+      if (!src || !about) return;
+      var seen = storedList("thirteen-games-seen");
+      seen.save(seen.load().slice(-9).concat([{ path: location.pathname, about: about.textContent, at: Date.now() }]));
+    });
     if (navigator.serviceWorker.controller) bring();
     else navigator.serviceWorker.addEventListener("controllerchange", bring);
     window.setTimeout(bring, 10000);  /* a worker that never takes over (no Workbox on this server) */

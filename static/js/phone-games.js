@@ -70,10 +70,21 @@
   /* --- a game's page: its entry ---------------------------------------------------------- */
   function fromPage() {
     var holder = document.getElementById("thirteen-game");
-    var link = gameOf(location.pathname);
-    if (!holder || !link) return;
+    if (holder) fromGame(location.pathname, holder.textContent, Date.now(), document.body.hasAttribute("data-from-cache"));
+  }
+  /* The pages of games left before this file came (app.js noted them): listed now. */
+  function fromNotes() {
+    var notes = window.Thirteen.storedList("thirteen-games-seen");
+    var seen = notes.load();
+    if (!seen.length) return;
+    notes.save([]);
+    seen.forEach(function (s) { if (s && typeof s.path === "string") fromGame(s.path, String(s.about), s.at || Date.now(), false); });
+  }
+  function fromGame(path, json, opened, fromCache) {
+    var link = gameOf(path);
+    if (!link) return;
     var about = null;
-    try { about = JSON.parse(holder.textContent); } catch (err) { about = null; }
+    try { about = JSON.parse(json); } catch (err) { about = null; }
     if (!about) return;
     var changed = Date.parse(about.updated || "");
     /* One entry a game, whichever of its links opened it (the watch link's token names it on
@@ -84,12 +95,12 @@
       else { forgetQuietly(known.link); known = Object.assign({}, known, { link: link }); }
     }
     var entry = { id: about.id, name: about.name, what: about.what, players: about.players,
-                  role: known && known.role === "keeper" ? "keeper" : about.role, pending: false, opened: Date.now() };
+                  role: known && known.role === "keeper" ? "keeper" : about.role, pending: false, opened: opened };
     /* The page's last change, unless this phone knows a later one (a write it made since). */
     if (!isNaN(changed) && (!known || !known.changed || known.changed < changed)) entry.changed = changed;
-    if (!known && isNaN(changed)) entry.changed = Date.now();
-    if (document.body.hasAttribute("data-from-cache") && known) {
-      remember({ link: link, opened: Date.now(), changed: known.changed });  /* the phone's copy: nothing newer in it */
+    if (!known && isNaN(changed)) entry.changed = opened;
+    if (fromCache && known) {
+      remember({ link: link, opened: opened, changed: known.changed });  /* the phone's copy: nothing newer in it */
       return;
     }
     remember(Object.assign({ link: link }, entry));
@@ -164,7 +175,7 @@
   window.Thirteen = window.Thirteen || {};
   window.Thirteen.games = { list: load, remember: remember, forget: forget, gameOf: gameOf };
 
-  function init() { fromPage(); bringParts(); }
+  function init() { fromNotes(); fromPage(); bringParts(); }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
   else init();
 })();
