@@ -566,8 +566,10 @@ def test_the_lan_server_serves_what_needs_no_database_on_a_thread_of_its_own(app
     release, served = threading.Event(), threading.Event()
 
     def channel(path, then):  # type: ignore[no-untyped-def]
+        # (cancel: waitress cancels a task still queued when its dispatcher shuts down, as one may
+        # be on a loaded machine.)
         return SimpleNamespace(requests=[SimpleNamespace(command="GET", path=path, headers={}, url_scheme="http")],
-                               service=then)
+                               service=then, cancel=lambda: None)
 
     dispatcher = live_dispatcher(app, 2)
     try:
