@@ -47,7 +47,7 @@ from referee.settle import MAX_PEOPLE, SETTLE_CHOICES, Transfer, settle
 from referee.stats import Result
 from referee.switches import rules_from_mapping
 from referee.text import Message, message
-from referee.web import openapi
+from referee.web import events, openapi
 from referee.web.api import bp as api_bp
 from referee.web.api import json_body
 from referee.web.models import Event, Game
@@ -239,12 +239,7 @@ def undo_words(game: Game, entry_words: Callable[[Event], str]) -> str | None:
     """The undo button's words for a sheet's latest entry still in force (``None`` before the
     first): a stake or an end in this module's words (:func:`undo_label`), any other entry (a
     round, a game, a correction) in the sheet's own, ``entry_words``."""
-    live = live_events(game)
-    if not live:
-        return None
-    event = live[-1]
-    label = undo_label(event)
-    return label if label is not None else entry_words(event)
+    return events.undo_words(live_events(game), undo_label, entry_words)
 
 
 # ---------------------------------------------------------------------------

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable, Container, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
@@ -24,6 +24,9 @@ from werkzeug.exceptions import Conflict, Gone
 
 from referee.errors import NothingToUndo, RefereeError
 from referee.text import Message, message
+from referee.web.events import UNDO as UNDO  # one name for an undo, on the server and the phone
+from referee.web.events import effective_events as effective_events
+from referee.web.events import records_of as records_of
 from referee.web.extensions import db
 from referee.web.models import NAME_MAX, Event, Game, Player, Token, Write, _now, this_hour
 from referee.web.numbers import MAX_PLAYERS as MAX_PLAYERS  # the most players a game may have
@@ -31,7 +34,6 @@ from referee.web.numbers import MAX_PLAYERS as MAX_PLAYERS  # the most players a
 T = TypeVar("T")
 log = logging.getLogger("thirteen.store")
 
-UNDO = "undo"
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")
 # C0 controls and DEL: nobody types them, and PostgreSQL cannot store NUL in text.
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
@@ -454,29 +456,6 @@ def history(game: Game) -> list[Event]:
 def live_events(game: Game) -> list[Event]:
     """The events still in force at the version this request read."""
     return effective_events(history(game))
-
-
-def records_of(events: Iterable[Event], *, leave: Container[str] = ()) -> list[dict[str, Any]]:
-    """Stored events read back as the library's records, the kinds in ``leave`` left out.
-
-    One convention for every game's stored records (:meth:`referee.web.tables.Done.of` writes
-    it): the event's kind is the record's ``action``, its payload the record's ``to_dict()``.
-    Events stored before that convention (a score sheet's payload without ``"action"``) read
-    the same: the kind is the action.
-    """
-    return [{**event.payload, "action": event.kind} for event in events if event.kind not in leave]
-
-
-def effective_events(events: Iterable[Event]) -> list[Event]:
-    """The events still in force: each undo takes back the latest event not yet undone."""
-    stack: list[Event] = []
-    for event in events:
-        if event.kind == UNDO:
-            if stack:
-                stack.pop()
-        else:
-            stack.append(event)
-    return stack
 
 
 def undo_last(game: Game, seen: int, write: WriteId | None = None) -> Event:
