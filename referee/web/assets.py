@@ -271,6 +271,7 @@ def init_app(app: Flask) -> Build:
         immutable_file_test=_immutable, add_headers_function=_static_headers,
         mimetypes={".webmanifest": "application/manifest+json"},
     )
+    app.extensions["thirteen_static"] = app.wsgi_app  # more folders are added to it later (the engine's pages)
     # The phone's engine (Pyodide and the library), in folders named after their content.
     phone_engine = None
     if app.config.get("PHONE_ENGINE", True):

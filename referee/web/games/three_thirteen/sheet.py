@@ -9,7 +9,7 @@ corrections come for free and the totals never depend on a later solver change.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -181,12 +181,13 @@ class SheetRound:
 @dataclass(frozen=True)
 class Sheet:
     """The sheet as the pages show it: the library's sheet (:attr:`state`, the only copy of the
-    rounds) seen through a few helpers, and the game's history of changes (``events``: every
-    event of the game as of its version, oldest first, undos too)."""
+    rounds) seen through a few helpers, and the game's history of changes (``events()``: every
+    event of the game as of its version, oldest first, undos too, read when the page asks: a
+    write done on this state adds one)."""
 
     state: SheetState
     game: Any
-    events: Sequence[Any] = ()
+    events: Callable[[], Sequence[Any]] = tuple
 
     @property
     def rules(self) -> ThreeThirteenRules:
@@ -207,7 +208,7 @@ class Sheet:
 
     @property
     def history(self) -> list[Change]:
-        return change_history(self.events, number="round")
+        return change_history(self.events(), number="round")
 
     false_out_penalty = FALSE_OUT_PENALTY
 
@@ -269,6 +270,7 @@ def rebuild(game: Any, events: Sequence[Any]) -> SheetState:
     return replay(setup, records_of(event for event in effective_events(events) if event.kind in (ROUND, CORRECT)))
 
 
-def build_sheet(game: Any, events: Sequence[Any]) -> Sheet:
-    """The sheet as its pages show it (its ``FollowedGame`` builds it once per request)."""
-    return Sheet(rebuild(game, events), game, tuple(events))
+def build_sheet(game: Any, events: Callable[[], Sequence[Any]]) -> Sheet:
+    """The sheet as its pages show it (its ``FollowedGame`` builds it once per request), from
+    ``events()``, every event of ``game`` as of its version."""
+    return Sheet(rebuild(game, events()), game, events)

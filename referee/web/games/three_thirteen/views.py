@@ -162,7 +162,7 @@ def last_move(access: Access, sheet: Sheet) -> str | None:
 
 
 def _build(game: Game) -> Sheet:
-    return build_sheet(game, history(game))
+    return build_sheet(game, lambda: history(game))
 
 
 def render_sheet(access: Access, sheet: Sheet, feedback: Feedback, status: int = 200) -> Response:

@@ -1,0 +1,541 @@
+"""The pages of a game started on this phone, drawn on the phone (no Flask, no database).
+
+A game started offline (``static/js/offline-start.js`` keeps its new-game form, with the keeper
+and watch links the phone made, in localStorage ``thirteen-starts``) has no page on the server
+until the network is back.  The phone draws its pages itself, with the same templates and the
+same Python the server's views use (:mod:`referee.web.games.three_thirteen.pages`), from the
+records the phone holds: the start form, then the writes kept in the outbox for that game
+(``thirteen-outbox``), in order.  Those records are exactly what is sent once the network is
+back, so the server then holds the same game and draws the same pages.
+
+What the templates need of Flask is given here without it (:class:`Kit`): ``url_for`` from the
+app's URL rules and hashed static names, the Jinja globals of the app, the stake form's words
+in each language (Babel's currency names stay on the server), all exported into ``pages.zip``
+when the app starts (:func:`referee.web.engine.pages_kit`); the share links' address comes from
+``/engine.json`` (the server's :func:`referee.web.sharing.public_base`).
+
+**One entry point**, :func:`draw` (JSON in, JSON out), for the engine's worker:
+
+Request::
+
+    {"method": "GET" | "POST", "path": "/three-thirteen/g/<token>/round/2?x=y",
+     "form": [[name, value], ...],         # the body's fields (POST)
+     "htmx": true, "boosted": false,       # HX-Request, HX-Boosted
+     "language": "en", "write": "<id>",    # X-Thirteen-Write of a POST
+     "share": {"base": "http://…", "source": "request"},
+     "game": {"start": {"action": "/three-thirteen/new", "params": [[name, value], ...],
+                        "at": <ms>},
+              "writes": [{"path": ..., "params": [[name, value], ...], "id": ..., "at": <ms>}, ...]}}
+
+Answer::
+
+    {"status": 200, "html": "…", "headers": {"Location": …, "HX-Redirect": …},
+     "url": "/three-thirteen/g/<token>?saved=2",   # the address the answer is at (after a 303)
+     "stored": true}                               # a POST the server would store: keep it
+
+A redirect (a write that stood, answered to a plain or boosted form) is followed here as the
+browser's XMLHttpRequest follows it: the answer is the page it leads to (``url``), as htmx sees
+the server's.  ``{"status": 0}`` means "not a page this phone draws" (the JS asks the network).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import secrets
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qsl, quote, urlencode, urlsplit
+
+from jinja2 import Environment, FileSystemLoader
+from markupsafe import Markup
+
+from referee.cards import format_cards
+from referee.errors import REFUSED, RefereeError
+from referee.web import events, names, words
+from referee.web.feedback import Feedback
+from referee.web.games.three_thirteen import answers as tt_answers
+from referee.web.games.three_thirteen import pages as tt
+from referee.web.games.three_thirteen.answers import rules_from_form, stored_rules
+from referee.web.games.three_thirteen.sheet import KIND as TT_KIND
+from referee.web.games.three_thirteen.sheet import Sheet, build_sheet
+from referee.web.numbers import MAX_PLAYERS, whole_number
+from referee.web.phone import LANGUAGES, Form, catalogue
+from referee.web.players import read_players
+
+HERE = Path(__file__).resolve().parents[2]  # the unpacked zips (or the repository)
+KIT_FILE = "referee/web/phone_kit.json"
+"""Where ``pages.zip`` keeps what the templates need of the app (:func:`referee.web.engine.pages_kit`)."""
+_PARAM = re.compile(r"<(?:(\w+):)?(\w+)>")
+
+
+class Refused(Exception):
+    """An HTTP refusal drawn as the server's error page would be: a status and its sentence."""
+
+    def __init__(self, status: int, sentence: str) -> None:
+        super().__init__(sentence)
+        self.status, self.sentence = status, sentence
+
+
+# --------------------------------------------------------------------------- the app, without Flask
+
+
+@dataclass
+class Kit:
+    """What the templates need of the app: its URL rules (endpoint -> [(rule, arguments)]), its
+    static files' hashed addresses, its Jinja globals, the stake form's words by language."""
+
+    rules: dict[str, list[tuple[str, list[str]]]]
+    static: dict[str, str]
+    values: dict[str, Any]
+    languages: list[tuple[str, str, str]]
+    html_lang: dict[str, str]
+    entries: list[dict[str, Any]]
+    card_orders: dict[str, dict[str, Any]]
+    stake: dict[str, dict[str, Any]]
+    markup: list[str] = field(default_factory=list)
+
+    @classmethod
+    def load(cls, raw: Mapping[str, Any]) -> Kit:
+        return cls(rules={k: [(r, list(a)) for r, a in v] for k, v in raw["rules"].items()},
+                   static=dict(raw["static"]), values=dict(raw["values"]),
+                   languages=[(c, n, t) for c, n, t in raw["languages"]], html_lang=dict(raw["html_lang"]),
+                   entries=list(raw["entries"]), card_orders=dict(raw["card_orders"]), stake=dict(raw["stake"]),
+                   markup=list(raw.get("markup", [])))
+
+    def url_for(self, endpoint: str, **values: Any) -> str:
+        """The address Flask's ``url_for`` gives (the first rule whose arguments are all given;
+        the other values in the query, encoded as Werkzeug encodes them)."""
+        if endpoint == "static":
+            name = str(values.pop("filename"))
+            return self.static.get(name, "/static/" + name)
+        for rule, arguments in self.rules.get(endpoint, []):
+            if all(a in values and values[a] is not None for a in arguments):
+                path = _PARAM.sub(lambda m: quote(str(values[m.group(2)]), safe="!$&'()*+,/:;=@"), rule)
+                query = [(k, str(v)) for k, v in values.items() if k not in arguments and v is not None]
+                return path + ("?" + urlencode(query, safe="!$'()*,/:;?@") if query else "")
+        raise LookupError(f"no rule builds {endpoint} with {sorted(values)}")
+
+    def match(self, endpoint: str, path: str) -> dict[str, str] | None:
+        """The arguments ``path`` gives ``endpoint``'s rule, or ``None`` when it is not its."""
+        for rule, _arguments in self.rules.get(endpoint, []):
+            pattern = "^" + _PARAM.sub(lambda m: f"(?P<{m.group(2)}>{'[0-9]+' if m.group(1) == 'int' else '[^/]+'})",
+                                       re.escape(rule).replace(r"\<", "<").replace(r"\>", ">").replace(r"\:", ":")) + "$"
+            found = re.match(pattern, path)
+            if found:
+                return found.groupdict()
+        return None
+
+
+_kit: Kit | None = None
+_env: Environment | None = None
+
+
+def kit() -> Kit:
+    global _kit
+    if _kit is None:
+        _kit = Kit.load(json.loads((HERE / KIT_FILE).read_text(encoding="utf-8")))
+    return _kit
+
+
+class Namespace(dict[str, Any]):
+    """Flask's ``g`` as the templates use it (``get``, ``setdefault``, attributes)."""
+
+    def __getattr__(self, name: str) -> Any:
+        return self.get(name)
+
+
+@dataclass(frozen=True)
+class PhoneRequest:
+    """Flask's ``request`` as the templates read it."""
+
+    method: str
+    path: str
+    query: str
+    view_args: dict[str, Any]
+
+    @property
+    def full_path(self) -> str:
+        return f"{self.path}?{self.query}"
+
+    @property
+    def args(self) -> Form:
+        return Form(parse_qsl(self.query, keep_blank_values=True))
+
+
+def environment() -> Environment:
+    """The server's Jinja settings (:func:`referee.web.phone.environment`), for whole pages."""
+    env = Environment(loader=FileSystemLoader(str(HERE / "templates")), autoescape=True,
+                      extensions=["jinja2.ext.i18n"], auto_reload=False)
+    gettext, ngettext = words.template_callables()
+    env.install_gettext_callables(gettext=gettext, ngettext=ngettext, newstyle=True)  # type: ignore[attr-defined]  # added by jinja2.ext.i18n
+    env.filters["cards"] = format_cards
+    env.filters["rank_plural"] = words.rank_plural
+    return env
+
+
+# --------------------------------------------------------------------------- the game the phone holds
+
+
+@dataclass
+class PhoneEvent:
+    """One of the game's records as the store would keep it (:class:`referee.web.models.Event`)."""
+
+    seq: int
+    kind: str
+    payload: dict[str, Any]
+    created_at: datetime | None
+    write: str = ""
+    fingerprint: str = ""
+
+
+@dataclass
+class PhoneGame:
+    """The game as the store would hold it (:class:`referee.web.models.Game`), from the phone's records."""
+
+    kind: str
+    player_names: list[str]
+    rules: dict[str, Any]
+    setup: dict[str, Any]
+    keeper_token: str
+    watch_token: str
+    created_at: datetime
+    events: list[PhoneEvent] = field(default_factory=list)
+    id: int = 0
+    group_id: int | None = None
+
+    @property
+    def version(self) -> int:
+        return len(self.events)
+
+    @property
+    def updated_at(self) -> datetime:
+        return self.events[-1].created_at or self.created_at if self.events else self.created_at
+
+
+@dataclass(frozen=True)
+class PhoneAccess:
+    """:class:`referee.web.store.Access` on the phone."""
+
+    game: PhoneGame
+    role: str
+
+    @property
+    def can_write(self) -> bool:
+        return self.role == "keeper"
+
+
+def _when(ms: Any) -> datetime:
+    try:
+        return datetime.fromtimestamp(float(ms) / 1000, UTC)
+    except (TypeError, ValueError, OverflowError):
+        return datetime.now(UTC)
+
+
+def started(start: Mapping[str, Any]) -> PhoneGame:
+    """The game a kept start form makes, read as the server's ``new_game`` reads it (a form the
+    server would refuse makes none: :class:`Refused`)."""
+    form = Form(start.get("params", []))
+    if urlsplit(str(start.get("action", ""))).path != kit().url_for("three_thirteen.new_game"):
+        raise Refused(0, "not a game this phone draws")
+    players = read_players(form, least=2, most=MAX_PLAYERS, mark="dealer", default_mark=0)
+    try:
+        rules = rules_from_form(form)
+    except RefereeError as exc:
+        raise Refused(422, words.say(exc)) from None
+    if players.error or players.marked is None:
+        raise Refused(422, players.error or "")
+    return PhoneGame(TT_KIND, list(players.names), stored_rules(rules), {"first_dealer": players.marked},
+                     str(form.get("keeper_token", "")), str(form.get("watch_token", "")), _when(start.get("at")))
+
+
+# --------------------------------------------------------------------------- drawing
+
+
+@dataclass
+class Answer:
+    status: int
+    html: str = ""
+    headers: dict[str, str] = field(default_factory=dict)
+    url: str = ""
+    stored: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"status": self.status, "html": self.html, "headers": self.headers, "url": self.url,
+                "stored": self.stored}
+
+
+@dataclass
+class Asked:
+    """One request to the phone's game."""
+
+    method: str
+    path: str
+    query: str
+    form: Form
+    htmx: bool
+    boosted: bool
+    write: str
+    share: Mapping[str, str]
+    at: datetime
+
+    @property
+    def fragment(self) -> bool:
+        """An htmx request that swaps a fragment in (:func:`referee.web.views.wants_fragment`)."""
+        return self.htmx and not self.boosted
+
+    @property
+    def args(self) -> Form:
+        return Form(parse_qsl(self.query, keep_blank_values=True))
+
+
+class Sheets:
+    """A Three Thirteen sheet on the phone: its pages and writes, as the server's views
+    (:mod:`referee.web.games.three_thirteen.views` and :class:`referee.web.tables.FollowedGame`)."""
+
+    endpoint = "three_thirteen.game"
+
+    def __init__(self, game: PhoneGame, token: str) -> None:
+        self.game = game
+        self.access = PhoneAccess(game, "keeper" if token == game.keeper_token else "watcher")
+        self.token = token
+
+    def sheet(self) -> Sheet:
+        return build_sheet(self.game, lambda: self.game.events)
+
+    # --- what every page shows
+
+    def context(self, asked: Asked, sheet: Sheet) -> dict[str, Any]:
+        k, game = kit(), self.game
+        base = str(asked.share.get("base", "")).rstrip("/")
+        keeper = self.access.can_write
+
+        def link(token: str) -> str:
+            return base + k.url_for(self.endpoint, token=token)
+
+        def qr(data: str) -> Markup:
+            src = k.url_for("sharing.qr_image", link=data)
+            return Markup('<img class="qr" alt="QR code" loading="lazy" width="240" height="240" src="{}">').format(src)
+
+        language = words_language()
+        stake = dict(k.stake.get(language) or k.stake["en"])
+        stake_form = {**stake, "action": k.url_for("three_thirteen.settle_money", token=game.keeper_token),
+                      "version": game.version, "stake": "", "settle": "winner"}
+        links = {"watch": link(game.watch_token), "keeper": link(game.keeper_token) if keeper else None,
+                 "base": base, "source": str(asked.share.get("source", "request"))}
+        return {"access": self.access, "game": game, "keeper": keeper,
+                "token": game.keeper_token if keeper else game.watch_token, "links": links, "qr": qr,
+                "live": "sheet", "sheet": sheet, "chart": tt.running_chart(sheet),
+                "stake_form": stake_form, "settle_up": None}
+
+    def undo_label(self) -> str | None:
+        live = events.effective_events(self.game.events)
+        return events.undo_words(live, lambda e: None, lambda e: tt.round_words(e.kind, e.payload))
+
+    def redo(self) -> bool:
+        last = self.game.events[-1:]
+        return self.access.can_write and bool(last) and last[0].kind == events.UNDO
+
+    # --- pages
+
+    def page(self, asked: Asked, feedback: Feedback | None = None, status: int = 200) -> Answer:
+        since = whole_number(asked.args.get("since"))
+        if since is not None and since == self.game.version:
+            return Answer(204)
+        feedback = feedback or Feedback()
+        feedback.redo = self.redo()
+        sheet = self.sheet()
+        saved_round = whole_number(asked.args.get("saved", ""), low=1, high=999)
+        context = {**self.context(asked, sheet), "feedback": feedback, "saved_round": saved_round,
+                   "undo_label": self.undo_label()}
+        template = "three_thirteen/_sheet.html" if asked.fragment else "three_thirteen/game.html"
+        return Answer(status, render(template, asked, context, {"token": self.token}))
+
+    def round_page(self, asked: Asked, number: int, entry: Any = None, *, status: int = 200,
+                   splits: Any = None, stale: bool = False, with_previews: bool | None = None) -> Answer:
+        sheet = self.sheet()
+        if entry is None:
+            if not tt.round_is_open(sheet, number):
+                raise Refused(404, tt.no_such_round(number))
+            entry = tt.shown_entry(sheet, number)
+            splits = tt.saved_splits(sheet, number)
+            with_previews = sheet.saved(number) is None
+        context = {**tt.round_context(sheet, number, entry, saved_splits=splits, stale=stale,
+                                      with_previews=True if with_previews is None else with_previews),
+                   **self.context(asked, sheet), "feedback": Feedback(stale=stale)}
+        return Answer(status, render("three_thirteen/round.html", asked, context,
+                                     {"token": self.token, "number": number}))
+
+    def preview(self, asked: Asked, number: int, seat: int) -> Answer:
+        sheet = self.sheet()
+        if not tt.round_is_open(sheet, number):
+            raise Refused(404, tt.no_such_round(number))
+        if not 0 <= seat < sheet.players:
+            raise Refused(404, "")
+        answer = tt_answers.preview_screen(tt.phone_setup(sheet, number), seat, asked.args)
+        return Answer(answer.status, render(answer.fragment, asked, answer.context, {"token": self.token}))
+
+    # --- writes (FollowedGame.write, undo)
+
+    def keeper(self, asked: Asked) -> int:
+        if not self.access.can_write:
+            raise Refused(403, words.gettext("This is a watch link: it shows the game but cannot change it."))
+        seen = whole_number(asked.form.get("version", ""))
+        if seen is None:
+            raise Refused(400, words.gettext("The form is missing the game version; reload the page and try again."))
+        return seen
+
+    def store(self, asked: Asked, kind: str, payload: dict[str, Any], after: Mapping[str, Any] | None = None) -> Answer:
+        self.game.events.append(PhoneEvent(self.game.version + 1, kind, payload, asked.at, asked.write))
+        if asked.fragment:
+            answer = self.page(asked)
+        else:
+            location = kit().url_for(self.endpoint, token=self.game.keeper_token, **dict(after or {}))
+            followed = Asked("GET", *_split(location), Form([]), asked.htmx, asked.boosted, "", asked.share, asked.at)
+            answer = self.page(followed)
+            answer.url = location
+        answer.stored = True
+        return answer
+
+    def save_round(self, asked: Asked, number: int) -> Answer:
+        seen = self.keeper(asked)
+        sheet = self.sheet()
+        if not (seen != self.game.version and 1 <= number <= sheet.schedule.rounds) and not tt.round_is_open(sheet, number):
+            raise Refused(404, tt.no_such_round(number))
+        cards, points, out, entry = tt.read_round(asked.form, asked.form.getlist("out"), number, sheet.players)
+        if seen != self.game.version:
+            shown = tt.stale_round(sheet, number)
+            return self.round_page(asked, shown, entry, status=409, splits=tt.saved_splits(sheet, shown), stale=True)
+        try:
+            record = tt.enter_round(sheet, number, cards, points, out)
+        except RefereeError as exc:
+            return self.round_page(asked, number, exc.detail if exc.detail is not None else entry, status=exc.status)
+        payload = record.to_dict()
+        return self.store(asked, str(payload["action"]), payload, after={"saved": number})
+
+    def undo(self, asked: Asked) -> Answer:
+        seen = self.keeper(asked)
+        if seen != self.game.version:
+            return self.page(asked, Feedback(stale=True), 409)
+        what = self.undo_label()
+        live = events.effective_events(self.game.events)
+        if not live:
+            return self.page(asked, Feedback(error=words.gettext("There is nothing to undo.")), REFUSED)
+        target = live[-1]
+        self.game.events.append(PhoneEvent(self.game.version + 1, events.UNDO,
+                                           {"undoes": target.seq, "kind": target.kind}, asked.at, asked.write))
+        if asked.fragment:
+            answer = self.page(asked, Feedback(undone=what))
+        else:
+            location = kit().url_for(self.endpoint, token=self.game.keeper_token)
+            followed = Asked("GET", *_split(location), Form([]), asked.htmx, asked.boosted, "", asked.share, asked.at)
+            answer = self.page(followed)
+            answer.url = location
+        answer.stored = True
+        return answer
+
+    # --- routing
+
+    def route(self, asked: Asked) -> Answer:
+        k = kit()
+        paths: list[tuple[str, str, Callable[[dict[str, str]], Answer]]] = [
+            ("GET", self.endpoint, lambda a: self.page(asked)),
+            ("GET", "three_thirteen.round_page", lambda a: self.round_page(asked, int(a["number"]))),
+            ("GET", "three_thirteen.preview", lambda a: self.preview(asked, int(a["number"]), int(a["seat"]))),
+            ("POST", "three_thirteen.save_round", lambda a: self.save_round(asked, int(a["number"]))),
+            ("POST", "three_thirteen.undo", lambda a: self.undo(asked)),
+        ]
+        for method, endpoint, answer in paths:
+            found = k.match(endpoint, asked.path)
+            if found is not None and found.get("token") == self.token:
+                if method != asked.method:
+                    return Answer(0)
+                return answer(found)
+        return Answer(0)
+
+
+def words_language() -> str:
+    for code in LANGUAGES:
+        if words.current() is catalogue(code):
+            return code
+    return "en"
+
+
+def _split(location: str) -> tuple[str, str]:
+    parts = urlsplit(location)
+    return parts.path, parts.query
+
+
+def render(template: str, asked: Asked, context: Mapping[str, Any], view_args: Mapping[str, Any]) -> str:
+    """``template`` drawn as Flask would draw it for this request (its globals given here)."""
+    global _env
+    if _env is None:
+        _env = environment()
+    k = kit()
+    language = words_language()
+    values = {name: (Markup(v) if name in k.markup else v) for name, v in k.values.items()}
+    retention = int(values.pop("RETENTION_DAYS", 0) or 0)
+    g = Namespace()
+    request = PhoneRequest(asked.method, asked.path, asked.query, dict(view_args))
+    globals_: dict[str, Any] = {
+        **values, "url_for": k.url_for, "g": g, "request": request,
+        "get_locale": lambda: language, "html_lang": lambda: k.html_lang.get(language, language),
+        "language_choices": lambda: list(k.languages), "RETENTION_DAYS": lambda: retention,
+        "new_write_id": lambda: secrets.token_hex(16), "short_names": names.short_names,
+        "kept_switches": lambda kind: {}, "game_entries": k.entries, "card_orders": k.card_orders,
+        "rendered_at": asked.at.strftime("%Y-%m-%dT%H:%M:%SZ"), "phone_engine": True,
+    }
+    return _env.get_template(template).render(**globals_, **context)
+
+
+def records(game: PhoneGame, writes: Sequence[Mapping[str, Any]], share: Mapping[str, str]) -> None:
+    """The phone's writes replayed on ``game`` in order, each as the server takes it (a write
+    the server would refuse stores nothing, there as here)."""
+    for write in writes:
+        path, query = _split(str(write.get("path", "")))
+        asked = Asked("POST", path, query, Form(write.get("params", [])), True, True, str(write.get("id", "")),
+                      share, _when(write.get("at")))
+        try:
+            Sheets(game, game.keeper_token).route(asked)
+        except Refused:
+            continue
+
+
+def answer_to(request: Mapping[str, Any]) -> Answer:
+    """:func:`draw`'s answer, as a value."""
+    held = request.get("game") or {}
+    share = request.get("share") or {}
+    try:
+        game = started(held.get("start") or {})
+    except Refused:
+        return Answer(0)
+    records(game, held.get("writes") or [], share)
+    path, query = _split(str(request.get("path", "")))
+    token = path.split("/g/", 1)[1].split("/", 1)[0] if "/g/" in path else ""
+    if token not in (game.keeper_token, game.watch_token):
+        return Answer(0)
+    asked = Asked(str(request.get("method", "GET")).upper(), path, query, Form(request.get("form") or []),
+                  bool(request.get("htmx")), bool(request.get("boosted")), str(request.get("write", "")), share,
+                  _when(request.get("at")))
+    try:
+        return Sheets(game, token).route(asked)
+    except Refused as refused:
+        if not refused.status:
+            return Answer(0)
+        template = "partials/error.html" if asked.fragment else "errors/error.html"
+        context = {"code": refused.status, "title": words.error_title(refused.status), "detail": refused.sentence}
+        return Answer(refused.status, render(template, asked, context, {"token": token}))
+
+
+def draw(request_json: str) -> str:
+    """The phone's answer to one request for a game it started offline (see the module's notes)."""
+    request = json.loads(request_json)
+    language = str(request.get("language", "en"))
+    words.use(catalogue(language if language in LANGUAGES else "en"))
+    try:
+        return json.dumps(answer_to(request).to_dict(), ensure_ascii=False)
+    finally:
+        words.use(None)
