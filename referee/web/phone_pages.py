@@ -449,10 +449,8 @@ class Sheets:
             ("POST", "three_thirteen.undo", lambda a: self.undo(asked)),
         ]
         for method, endpoint, answer in paths:
-            found = k.match(endpoint, asked.path)
+            found = k.match(endpoint, asked.path) if method == asked.method else None
             if found is not None and found.get("token") == self.token:
-                if method != asked.method:
-                    return Answer(0)
                 return answer(found)
         return Answer(0)
 
@@ -469,26 +467,45 @@ def _split(location: str) -> tuple[str, str]:
     return parts.path, parts.query
 
 
+class PhoneRequestProxy:
+    """Flask's ``request`` proxy: the request being drawn (templates imported without their
+    context keep the globals they were first given, so these are one object each, refilled)."""
+
+    current: PhoneRequest = PhoneRequest("GET", "/", "", {})
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.current, name)
+
+
+_g = Namespace()
+_request = PhoneRequestProxy()
+
+
+def _globals(k: Kit) -> dict[str, Any]:
+    """The app's Jinja globals on the phone (set once: see :class:`PhoneRequestProxy`)."""
+    values = {name: (Markup(v) if name in k.markup else v) for name, v in k.values.items()}
+    retention = int(values.pop("RETENTION_DAYS", 0) or 0)
+    engine = bool(values.pop("phone_engine", True))
+    return {
+        **values, "url_for": k.url_for, "g": _g, "request": _request,
+        "get_locale": words_language, "html_lang": lambda: k.html_lang.get(words_language(), words_language()),
+        "language_choices": lambda: list(k.languages), "RETENTION_DAYS": lambda: retention,
+        "new_write_id": lambda: secrets.token_hex(16), "short_names": names.short_names,
+        "kept_switches": lambda kind: {}, "game_entries": k.entries, "card_orders": k.card_orders,
+        "phone_engine": engine,
+    }
+
+
 def render(template: str, asked: Asked, context: Mapping[str, Any], view_args: Mapping[str, Any]) -> str:
     """``template`` drawn as Flask would draw it for this request (its globals given here)."""
     global _env
     if _env is None:
         _env = environment()
-    k = kit()
-    language = words_language()
-    values = {name: (Markup(v) if name in k.markup else v) for name, v in k.values.items()}
-    retention = int(values.pop("RETENTION_DAYS", 0) or 0)
-    g = Namespace()
-    request = PhoneRequest(asked.method, asked.path, asked.query, dict(view_args))
-    globals_: dict[str, Any] = {
-        **values, "url_for": k.url_for, "g": g, "request": request,
-        "get_locale": lambda: language, "html_lang": lambda: k.html_lang.get(language, language),
-        "language_choices": lambda: list(k.languages), "RETENTION_DAYS": lambda: retention,
-        "new_write_id": lambda: secrets.token_hex(16), "short_names": names.short_names,
-        "kept_switches": lambda kind: {}, "game_entries": k.entries, "card_orders": k.card_orders,
-        "rendered_at": asked.at.strftime("%Y-%m-%dT%H:%M:%SZ"), "phone_engine": True,
-    }
-    return _env.get_template(template).render(**globals_, **context)
+        _env.globals.update(_globals(kit()))  # as Flask's: macros imported without the context see them
+    _g.clear()
+    PhoneRequestProxy.current = PhoneRequest(asked.method, asked.path, asked.query, dict(view_args))
+    rendered_at = asked.at.strftime("%Y-%m-%dT%H:%M:%SZ")  # a context processor's, on the server
+    return _env.get_template(template).render(rendered_at=rendered_at, **context)
 
 
 def records(game: PhoneGame, writes: Sequence[Mapping[str, Any]], share: Mapping[str, str]) -> None:

@@ -1,0 +1,197 @@
+"""A game started offline is drawn on the phone as the server draws it (issue 35): the same
+records (the start form with the phone's links, then its writes in order) given to the server's
+test client and to the phone's :func:`referee.web.phone_pages.draw` (plain CPython here; the
+engine's Pyodide runs the same module) give the same pages and fragments, status and address.
+
+The only differences allowed, each normalised away below and why:
+
+- ``data-rendered`` (when the page was made) and a start form's ``write`` id (fresh on every
+  showing, random): they differ between two draws of the server too;
+- the history's ``HH:MM`` and the home list's ``updated``: the phone says when a change was
+  typed, the server when it received it (after the network came back);
+- the keeper's share box reads its address from ``/engine.json`` (the server's own
+  ``public_base``): given here as the test client's.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import secrets
+from html.parser import HTMLParser
+from typing import Any
+
+from werkzeug.datastructures import MultiDict
+
+import pytest
+
+from referee.web import engine, phone_pages
+from referee.web.sharing import public_base
+
+
+def token() -> str:
+    while True:
+        made = secrets.token_urlsafe(24)
+        if len(set(made)) >= 16:
+            return made
+
+
+def write_id() -> str:
+    return secrets.token_hex(12)
+
+
+class FormFields(HTMLParser):
+    """The fields a form sends as the browser would send them (its first form posting to ``action``)."""
+
+    def __init__(self, action: str) -> None:
+        super().__init__()
+        self.action, self.inside, self.pairs = action, False, []  # type: list[tuple[str, str]]
+        self.select: str | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = {k: v or "" for k, v in attrs}
+        if tag == "form":
+            self.inside = a.get("action") == self.action
+        elif not self.inside:
+            return
+        elif tag == "input" and a.get("name"):
+            kind = a.get("type", "text")
+            if kind in ("radio", "checkbox") and "checked" not in a:
+                return
+            self.pairs.append((a["name"], a.get("value", "on" if kind in ("radio", "checkbox") else "")))
+        elif tag == "select":
+            self.select = a.get("name")
+        elif tag == "option" and self.select and "selected" in a:
+            self.pairs.append((self.select, a.get("value", "")))
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "form":
+            self.inside = False
+        elif tag == "select":
+            self.select = None
+
+
+def normal(html: str) -> str:
+    html = re.sub(r'data-rendered="[^"]*"', 'data-rendered=""', html)
+    html = re.sub(r'name="write" value="[0-9a-z]+"', 'name="write" value=""', html)
+    html = re.sub(r'"updated": "[^"]*"', '"updated": ""', html)
+    html = re.sub(r"(#\d+ · )\d\d:\d\d", r"\1", html)
+    return re.sub(r"\s+", " ", html).strip()
+
+
+@pytest.fixture
+def kit(app):  # type: ignore[no-untyped-def]
+    """The app's kit, as pages.zip carries it, given to the phone's module here."""
+    made = engine.pages_kit(app)
+    made["values"]["phone_engine"] = False  # this test app has no engine: its pages do not ask for it
+    phone_pages._kit = phone_pages.Kit.load(json.loads(json.dumps(made)))
+    phone_pages._env = None
+    with app.test_request_context("/"):
+        base, source = public_base()
+    yield {"base": base, "source": source}
+    phone_pages._kit = phone_pages._env = None
+
+
+class Table:
+    """One game asked of the server and drawn by the phone, write by write."""
+
+    def __init__(self, client: Any, share: dict[str, str], language: str) -> None:
+        self.client, self.share, self.language = client, share, language
+        self.headers = {"Accept-Language": language}
+        page = client.get("/three-thirteen/", headers=self.headers).get_data(as_text=True)
+        fields = FormFields("/three-thirteen/new")
+        fields.feed(page)
+        self.keeper, self.watch = token(), token()
+        names = iter(["Ann", "Bao", "Chi Nguyễn Thị Minh Khai", ""])
+        params = [(k, next(names, "") if k == "names" else v) for k, v in fields.pairs]
+        params += [("keeper_token", self.keeper), ("watch_token", self.watch)]
+        self.start = {"action": "/three-thirteen/new", "params": params, "at": 1_700_000_000_000}
+        self.writes: list[dict[str, Any]] = []
+        answer = client.post("/three-thirteen/new", data=MultiDict(params), headers={**self.headers,
+                                                                          "X-Thirteen-Write": dict(params)["write"]})
+        assert answer.status_code == 303 and answer.headers["Location"].endswith(f"/g/{self.keeper}")
+        self.version = 0
+
+    @property
+    def game(self) -> str:
+        return f"/three-thirteen/g/{self.keeper}"
+
+    def phone(self, method: str, path: str, form: list[tuple[str, str]] | None = None, *, htmx: bool = False,
+              boosted: bool = False, write: str = "") -> dict[str, Any]:
+        asked = {"method": method, "path": path, "form": form or [], "htmx": htmx, "boosted": boosted,
+                 "language": self.language, "write": write, "share": self.share, "at": 1_700_000_100_000,
+                 "game": {"start": self.start, "writes": self.writes}}
+        return json.loads(phone_pages.draw(json.dumps(asked)))  # type: ignore[no-any-return]
+
+    def server_headers(self, htmx: bool, boosted: bool) -> dict[str, str]:
+        headers = dict(self.headers)
+        if htmx:
+            headers["HX-Request"] = "true"
+        if boosted:
+            headers["HX-Boosted"] = "true"
+        return headers
+
+    def same_get(self, path: str, *, htmx: bool = False, boosted: bool = False) -> str:
+        server = self.client.get(path, headers=self.server_headers(htmx, boosted))
+        phone = self.phone("GET", path, htmx=htmx, boosted=boosted)
+        assert phone["status"] == server.status_code, path
+        html = server.get_data(as_text=True)
+        assert normal(phone["html"]) == normal(html), path
+        return html
+
+    def same_write(self, path: str, form: list[tuple[str, str]], *, status: int = 200, htmx: bool = True,
+                   boosted: bool = True) -> str:
+        """The write sent to both, as htmx sends a boosted form (the server's 303 followed as the
+        browser's request follows it); kept in the phone's records when the server stored it."""
+        mine = write_id()
+        form = [("version", str(self.version)), *form]
+        headers = {**self.server_headers(htmx, boosted), "X-Thirteen-Write": mine}
+        phone = self.phone("POST", path, form, htmx=htmx, boosted=boosted, write=mine)
+        server = self.client.post(path, data=MultiDict(form), headers=headers)
+        url = ""
+        if server.status_code == 303:
+            url = server.headers["Location"]
+            server = self.client.get(url, headers=self.server_headers(htmx, boosted))
+        assert (phone["status"], phone["url"]) == (server.status_code, url) == (status, phone["url"]), path
+        html = server.get_data(as_text=True)
+        assert normal(phone["html"]) == normal(html), path
+        assert phone["stored"] == (status == 200)
+        if phone["stored"]:
+            self.writes.append({"path": path, "params": form, "id": mine, "at": 1_700_000_050_000})
+            self.version += 1
+        return html
+
+
+@pytest.mark.parametrize("language", ["en", "vi"])
+def test_a_sheet_started_offline_is_drawn_on_the_phone_as_the_server_draws_it(client, kit, language):  # type: ignore[no-untyped-def]
+    table = Table(client, kit, language)
+    sheet, round_page = table.game, table.game + "/round/{}"
+    table.same_get(sheet)
+    table.same_get(sheet, htmx=True, boosted=True)
+    table.same_get(round_page.format(1))
+    table.same_get(round_page.format(1) + "/preview/0?cards_0=3h+4h+5h", htmx=True)
+    # Round 1 refused (a hand that does not fit the round), then saved: 422, then the sheet.
+    table.same_write(round_page.format(1), [("cards_0", "3h 4h"), ("cards_1", ""), ("cards_2", "")], status=422)
+    saved = table.same_write(round_page.format(1), [("out", "0"), ("cards_0", "3h 4h 5h"), ("cards_1", "kh qs 9c"),
+                                                    ("points_2", "17")])
+    assert "Round 1 saved." in saved or language != "en"
+    table.same_write(round_page.format(2), [("points_0", "4"), ("cards_1", "4s 4d 4c 9h"), ("out", "1"),
+                                            ("points_2", "12")])
+    # Round 1 corrected, then that correction undone.
+    table.same_get(round_page.format(1))
+    table.same_write(round_page.format(1), [("out", "0"), ("cards_0", "3h 4h 5h"), ("cards_1", "kh qs jc"),
+                                            ("points_2", "20")])
+    table.same_write(table.game + "/undo", [], htmx=True, boosted=False)
+    # What the phone shows now: the sheet, its fragment (a poll's answer), each round's page.
+    table.same_get(sheet)
+    table.same_get(sheet + f"?since={table.version - 1}", htmx=True)
+    table.same_get(round_page.format(2))
+    table.same_get(round_page.format(3))
+    # A stale phone (a version behind), a round the sheet has not reached, a watch link.
+    table.version -= 1
+    table.same_write(round_page.format(3), [("points_0", "1"), ("points_1", "2"), ("points_2", "3")], status=409)
+    table.version += 1
+    table.same_get(round_page.format(9))
+    table.same_get(f"/three-thirteen/g/{table.watch}")
+    assert table.phone("GET", sheet + f"?since={table.version}", htmx=True)["status"] == 204
+    assert len(table.writes) == 4
