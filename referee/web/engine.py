@@ -66,6 +66,14 @@ URL_PREFIX = "engine/"  # under /static/
 # their fragments and their kinds.
 PHONE_MODULES = ("referee/web/checks.py", "referee/web/words.py", "referee/web/numbers.py",
                  "referee/web/house_rules.py", "referee/web/phone.py")
+# What the phone draws a game started offline with (referee.web.phone_pages): fetched after the
+# engine is ready, in a file of its own (pages.zip), unpacked beside thirteen.zip.
+PAGES_MODULES = ("referee/web/phone_pages.py", "referee/web/events.py", "referee/web/feedback.py",
+                 "referee/web/sheets.py", "referee/web/names.py", "referee/web/players.py",
+                 "referee/web/games/three_thirteen/sheet.py", "referee/web/games/three_thirteen/pages.py")
+PAGES_TEMPLATES = ("three_thirteen/game.html", "three_thirteen/round.html", "errors/error.html",
+                   "partials/error.html")
+PAGES_FILE = "pages.zip"
 THIRD_PARTY = ("jinja2", "markupsafe")  # pure Python (MarkupSafe falls back from its C speedups)
 SCREENS_FILE = "referee/web/phone_screens.json"
 """Where the zip says which function answers each kind (read by :mod:`referee.web.phone`)."""
@@ -350,7 +358,7 @@ def _inputs_key(screens: list[PhoneScreen]) -> str:
     digest = hashlib.sha256((PYODIDE / "package.json").read_bytes())
     digest.update(Path(__file__).read_bytes())
     digest.update(json.dumps(screens_json(screens), sort_keys=True).encode())
-    for path in sorted([*library_files(), *(ROOT / n for n in phone_modules(screens)),
+    for path in sorted([*library_files(), *(ROOT / n for n in (*phone_modules(screens), *PAGES_MODULES)),
                         *TEMPLATES.rglob("*.html"), *TRANSLATIONS.glob("*/LC_MESSAGES/messages.mo")]):
         digest.update(path.as_posix().encode() + b"\0" + path.read_bytes())
     digest.update(" ".join(version(name) for name in THIRD_PARTY).encode())
@@ -375,7 +383,7 @@ def build(instance: Path, games: Iterable[GameEntry]) -> Engine | None:
     runtime["pyodide.js"] = re.sub(rb"\n//# sourceMappingURL=\S+\s*$", b"\n", runtime["pyodide.js"])
     app = app_files(games)
     app_zip = _zip(app)
-    stdlib_zip = _zip(trimmed_stdlib(app))
+    stdlib_zip = _zip(trimmed_stdlib({**app, **{name: (ROOT / name).read_bytes() for name in PAGES_MODULES}}))
     engine = Engine(home, f"runtime-{_digest(*runtime.values())}", f"app-{_digest(app_zip, stdlib_zip)}")
     _write_folder(home, engine.runtime, runtime)
     _write_folder(home, engine.app, {"python_stdlib.zip": stdlib_zip, "thirteen.zip": app_zip})
@@ -400,16 +408,6 @@ def _forget_old(home: Path, keep: set[str], releases: int = 2) -> None:
 
 
 # --------------------------------------------------------------------------- the pages
-
-# What the phone draws a game started offline with (referee.web.phone_pages): fetched after the
-# engine is ready, in a file of its own (pages.zip), unpacked beside thirteen.zip.
-PAGES_MODULES = ("referee/web/phone_pages.py", "referee/web/events.py", "referee/web/feedback.py",
-                 "referee/web/sheets.py", "referee/web/names.py", "referee/web/players.py",
-                 "referee/web/games/three_thirteen/sheet.py", "referee/web/games/three_thirteen/pages.py")
-PAGES_TEMPLATES = ("three_thirteen/game.html", "three_thirteen/round.html", "errors/error.html",
-                   "partials/error.html")
-PAGES_FILE = "pages.zip"
-
 
 def _stake_words(app: Flask) -> dict[str, dict[str, Any]]:
     """The stake form of a sheet with no stake, in each language (Babel's currency names and the
@@ -515,7 +513,8 @@ def file_urls() -> list[str]:
     if built is None:
         return []
     static = url_for("static", filename=URL_PREFIX)
-    return [static + name for name in built.files()]
+    pages = current_app.extensions.get("thirteen_pages")
+    return [static + name for name in built.files()] + ([static + pages] if pages else [])
 
 
 @bp.route("/engine.json")

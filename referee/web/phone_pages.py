@@ -41,8 +41,8 @@ the server's.  ``{"status": 0}`` means "not a page this phone draws" (the JS ask
 from __future__ import annotations
 
 import json
+import os
 import re
-import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -490,7 +490,7 @@ def _globals(k: Kit) -> dict[str, Any]:
         **values, "url_for": k.url_for, "g": _g, "request": _request,
         "get_locale": words_language, "html_lang": lambda: k.html_lang.get(words_language(), words_language()),
         "language_choices": lambda: list(k.languages), "RETENTION_DAYS": lambda: retention,
-        "new_write_id": lambda: secrets.token_hex(16), "short_names": names.short_names,
+        "new_write_id": lambda: os.urandom(16).hex(), "short_names": names.short_names,
         "kept_switches": lambda kind: {}, "game_entries": k.entries, "card_orders": k.card_orders,
         "phone_engine": engine,
     }
@@ -545,6 +545,21 @@ def answer_to(request: Mapping[str, Any]) -> Answer:
         template = "partials/error.html" if asked.fragment else "errors/error.html"
         context = {"code": refused.status, "title": words.error_title(refused.status), "detail": refused.sentence}
         return Answer(refused.status, render(template, asked, context, {"token": token}))
+
+
+def warm_up(language: str) -> None:
+    """A made-up sheet's page and round page drawn once (the worker, once pages.zip is in): the
+    templates are compiled before the first tap."""
+    words.use(catalogue(language if language in LANGUAGES else "en"))
+    try:
+        now = datetime.now(UTC)
+        game = PhoneGame(TT_KIND, ["A", "B"], {}, {"first_dealer": 0}, "k" * 32, "w" * 32, now)
+        path = kit().url_for(Sheets.endpoint, token=game.keeper_token)
+        asked = Asked("GET", path, "", Form([]), True, True, "", {"base": "", "source": "request"}, now)
+        Sheets(game, game.keeper_token).page(asked)
+        Sheets(game, game.keeper_token).round_page(asked, 1)
+    finally:
+        words.use(None)
 
 
 def draw(request_json: str) -> str:

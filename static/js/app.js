@@ -181,6 +181,11 @@
   function sendableHere(e) {
     return e.page === location.pathname || gameOf(location.pathname) === (e.game || e.page);
   }
+  /* A write of a game started on this phone waits for its start (static/js/offline-start.js,
+     "thirteen-starts") to be answered: the referee has no game to take it before. */
+  function startWaits(e) {
+    return storedList("thirteen-starts").load().some(function (s) { return s.link === (e.game || gameOf(e.page)); });
+  }
   /* An answer that does not say what became of a write: none at all, a server error (500, or a
      proxy's 502/503/504), too many requests, a timeout.  Only a clear answer (2xx/3xx done; a 4xx
      with its reason: 400, 403, 404, 409 stale, 422 refused) takes an entry out of the outbox. */
@@ -261,6 +266,11 @@
     outbox.hidden = !list.length;
     outbox.textContent = "";
     if (!list.length) return;
+    /* A game started on this phone, played here while its start waits (static/js/engine.js):
+       what waits is said under the page, not above the screen's own controls. */
+    var main = document.getElementById("main") || document.body;
+    if (list.every(startWaits)) { if (outbox !== main.lastElementChild) main.appendChild(outbox); }
+    else if (outbox !== main.firstElementChild) main.insertBefore(outbox, main.firstChild);
     var head = document.createElement("p");
     head.innerHTML = "<b></b> <span></span>";
     head.firstChild.textContent = word("waiting", "Waiting to send");
@@ -304,7 +314,7 @@
     var now = Date.now();
     var entry = null;
     for (var i = 0; i < list.length; i++) {
-      if (!sendableHere(list[i])) continue;
+      if (!sendableHere(list[i]) || startWaits(list[i])) continue;
       if (list[i].claim && now - list[i].claim.at < CLAIM_MS) return;  /* on its way from a tab */
       entry = list[i];
       break;
@@ -672,7 +682,9 @@
     if (e.target && e.target.hasAttribute && e.target.hasAttribute("data-select-on-focus")) e.target.select();
   });
 
-  window.Thirteen.outbox = { list: load, flush: flush };
+  /* keep(htmx's detail): a write answered on this phone (a game it started offline,
+     static/js/engine.js) is kept as one that could not reach the referee; whether it was. */
+  window.Thirteen.outbox = { list: load, flush: flush, keep: keep };
 })();
 
 /* The screen stays on while a game's page is open at the table: players put the phone down

@@ -1,0 +1,150 @@
+"""A game started offline is played on the phone, start to finish, and reaches the server once
+(issue 35): by touch, with the phone's engine ready and the network cut, a Three Thirteen sheet
+started from the home page, two rounds entered, one corrected and the correction undone, every
+screen drawn on the phone (referee.web.phone_pages through static/js/engine.js) and checked by
+the invariants the journeys use (tests/invariants.py); then the network comes back and within
+20 s the server holds exactly those records, once, in order, and its sheet shows the same names,
+rounds and totals as the phone did.
+
+Each tap's answer time (tap to the drawn page, on the phone) is printed (``-s``); with
+``THIRTEEN_CPU_SLOWDOWN=4`` the page's CPU is throttled (Chrome DevTools' CPU throttling, the
+page only: the engine's worker runs on the same throttled renderer) to measure the goal of
+answering within 1 s on a 4× slower CPU.  Nothing is asserted on time.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+import pytest
+from playwright.sync_api import expect
+from sqlalchemy import select
+
+from referee.web.extensions import db
+from referee.web.models import Event, Game, Write
+from tests.conftest import PHONE, Phone
+from tests.journey import Walk
+
+pytestmark = pytest.mark.browser
+
+NAMES = ["Ana", "Konstantinos Papadopoulos-Alexandropoulo", "Chi"]
+DRAWS = "() => !!(window.Thirteen && window.Thirteen.engine && window.Thirteen.engine.drawsPages && window.Thirteen.engine.drawsPages())"
+FORGIVEN = ("ERR_INTERNET_DISCONNECTED", "Failed to fetch", "net::", "htmx:sendError", "htmx:afterRequest",
+            "no-response", "when fetching the script", "EventSource", "status of 409")
+
+
+def drawn_ms(page) -> float:  # type: ignore[no-untyped-def]
+    return float(page.evaluate("(window.Thirteen.engine.last || {}).ms || -1"))
+
+
+def sheet_shown(page) -> dict[str, list[str]]:  # type: ignore[no-untyped-def]
+    """What a sheet shows: its players, each round's points and running totals, the totals."""
+    return page.evaluate("""() => {
+        const t = document.querySelector('#sheet .tt-table');
+        const cells = (sel) => [...t.querySelectorAll(sel)].map(e => e.textContent.replace(/\\s+/g, ' ').trim());
+        return {names: cells('thead th:not(.tt-rcol)').map(n => n.replace(/ ?★.*$/, '')),
+                rounds: cells('tbody tr'), totals: cells('tfoot td')};
+    }""")
+
+
+def enter_round(w, number: int, timings: list[tuple[str, float]]) -> None:  # type: ignore[no-untyped-def]
+    """Round ``number`` by touch: the first seat goes out with a run of hearts, the others' points typed."""
+    page = w.page
+    w.tap(".tt-enter", f"Enter round {number}", result=page.locator("[data-round-form]"))
+    timings.append((f"round {number}'s page", drawn_ms(page)))
+    for seat in range(3):
+        if page.locator(".tt-steps").is_visible():
+            w.tap(f".tt-step[data-step='{seat}']", f"round {number}: the hand of seat {seat + 1}")
+        if seat == 0:
+            w.tap(f"#seat-{seat} .tt-outbox", f"round {number}: seat 1 went out")
+            w.type(f"#picker-{seat}-text", " ".join(f"{r}h" for r in ["A", "2", "3", "4", "5"][: number + 2]))
+        else:
+            w.type(f"#points-{seat}", str(4 * seat + number))
+    w.tap(".tt-save", f"Save round {number}", result=page.locator("#sheet"))
+    timings.append((f"save round {number}", drawn_ms(page)))
+
+
+def stored(server, keeper: str) -> list[tuple[str, str]]:  # type: ignore[no-untyped-def]
+    """The game's events at ``keeper``: (kind, write id), in order."""
+    with server.app.app_context():
+        game = db.session.scalars(select(Game).where(Game.keeper_token == keeper)).first()
+        if game is None:
+            db.session.remove()
+            return []
+        ids = {w.seq: w.write_id for w in db.session.scalars(select(Write).where(Write.game_id == game.id))}
+        found = [(e.kind, ids.get(e.seq, "")) for e in db.session.scalars(
+            select(Event).where(Event.game_id == game.id).order_by(Event.seq))]
+        db.session.remove()
+    return found
+
+
+@pytest.mark.parametrize(("width", "height"), [(360, 740), (320, 640)], ids=["360x740", "320x640"])
+def test_a_sheet_started_offline_is_played_on_the_phone_and_reaches_the_server_once(
+        browser, engine_server, width, height):
+    context = browser.new_context(**{**PHONE, "viewport": {"width": width, "height": height}})
+    phone = Phone(context, engine_server.url)
+    w = Walk(phone)
+    page = w.page
+    slowdown = float(os.environ.get("THIRTEEN_CPU_SLOWDOWN", "0") or 0)
+    if slowdown:
+        context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": slowdown})
+    timings: list[tuple[str, float]] = []
+
+    w.open("/")
+    page.wait_for_function(DRAWS, timeout=240_000)  # the engine, then its pages, fetched once
+    w.tap("a.game-tile[href='/three-thirteen/']", "Three Thirteen")
+    page.wait_for_function(DRAWS, timeout=60_000)  # this page's engine (from its memory snapshot)
+    context.set_offline(True)
+    for i, name in enumerate(NAMES):
+        w.type(f"#name-{i}", name)
+    w.tap("form button.primary[type=submit]", "Start the sheet (offline)", result=page.locator("#sheet"))
+    timings.append(("the sheet, started", drawn_ms(page)))
+    keeper = dict(page.evaluate("JSON.parse(localStorage.getItem('thirteen-starts'))[0].params"))["keeper_token"]
+    assert page.url.endswith(f"/three-thirteen/g/{keeper}")
+    expect(page.locator("h1")).to_contain_text("Score sheet")
+
+    enter_round(w, 1, timings)
+    enter_round(w, 2, timings)
+    # Round 1 corrected, then the correction undone.
+    w.tap("#sheet a[href$='/round/1']", "Round 1 on the sheet", result=page.locator("h1, .tt-banner").first)
+    timings.append(("round 1's page", drawn_ms(page)))
+    w.tap(".tt-correct summary", "Correct this round")
+    if page.locator(".tt-steps").is_visible():
+        w.tap(".tt-step[data-step='1']", "round 1: the hand of seat 2")
+    w.type("#points-1", "30")
+    w.tap(".tt-save", "Save the correction", result=page.locator("#sheet"))
+    timings.append(("save the correction", drawn_ms(page)))
+    expect(page.locator("#sheet .tt-fix")).to_have_count(1)
+    w.tap(".tt-undo", "Undo the correction", result=page.locator("#sheet .notice").first)
+    timings.append(("undo", drawn_ms(page)))
+    expect(page.locator("#sheet .tt-fix")).to_have_count(0)
+    shown = sheet_shown(page)
+    assert shown["names"] == NAMES and len(shown["rounds"]) == 2
+    writes = page.evaluate("JSON.parse(localStorage.getItem('thirteen-outbox')).map(e => e.id)")
+    assert len(writes) == 4
+    assert stored(engine_server, keeper) == []  # nothing reached the server
+
+    back = time.monotonic()
+    context.set_offline(False)  # no tap: the start, then its four writes, in order
+    deadline = back + 20
+    while time.monotonic() < deadline and len(stored(engine_server, keeper)) < 4:
+        page.wait_for_timeout(200)
+    took = time.monotonic() - back
+    events = stored(engine_server, keeper)
+    assert events == list(zip(["round", "round", "correct", "undo"], writes, strict=True)), events
+    page.wait_for_function("() => JSON.parse(localStorage.getItem('thirteen-outbox') || '[]').length === 0", timeout=10_000)
+    page.wait_for_timeout(4500)  # a retry timer's round: nothing is sent twice
+    assert len(stored(engine_server, keeper)) == 4
+    server_page = context.new_page()
+    server_page.goto(engine_server.url + f"/three-thirteen/g/{keeper}")
+    assert sheet_shown(server_page) == shown
+    server_page.close()
+    print(f"\n{width}x{height} cpu x{slowdown or 1}: tap -> drawn on the phone (ms): "
+          + ", ".join(f"{what} {ms:.0f}" for what, ms in timings)
+          + f"; network back -> the server holds all 4 records: {took:.1f} s")
+    phone.forgive_offline(*FORGIVEN)
+    broken = phone.broken()
+    context.close()
+    assert phone.errors == [], f"console errors: {phone.errors}"
+    assert broken == [], "screens broke the invariants (tests/invariants.py):\n" + "\n".join(broken)
