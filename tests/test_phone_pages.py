@@ -21,9 +21,8 @@ import secrets
 from html.parser import HTMLParser
 from typing import Any
 
-from werkzeug.datastructures import MultiDict
-
 import pytest
+from werkzeug.datastructures import MultiDict
 
 from referee.web import engine, phone_pages
 from referee.web.sharing import public_base
