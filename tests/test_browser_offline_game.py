@@ -95,6 +95,8 @@ def test_a_sheet_started_offline_is_played_on_the_phone_and_reaches_the_server_o
     page.wait_for_function(DRAWS, timeout=240_000)  # the engine, then its pages, fetched once
     w.tap("a.game-tile[href='/three-thirteen/']", "Three Thirteen")
     page.wait_for_function(DRAWS, timeout=60_000)  # this page's engine (from its memory snapshot)
+    page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller !== null",
+                           timeout=15_000)  # as after any first visit: the app's shell kept
     context.set_offline(True)
     for i, name in enumerate(NAMES):
         w.type(f"#name-{i}", name)
@@ -121,6 +123,16 @@ def test_a_sheet_started_offline_is_played_on_the_phone_and_reaches_the_server_o
     expect(page.locator("#sheet .tt-fix")).to_have_count(0)
     shown = sheet_shown(page)
     assert shown["names"] == NAMES and len(shown["rounds"]) == 2
+    # A reload, still offline: the service worker has no copy of this page (the referee never
+    # drew it), its "No connection" page comes, and the phone draws the sheet there instead.
+    page.reload()
+    expect(page.locator("#sheet")).to_be_visible(timeout=60_000)
+    w.settle()
+    # (A fresh page asks the referee whether it answers, /healthz, and sends what waits: the
+    # browser logs each as it fails offline, by design; nothing else may be said.)
+    phone.inv.errors[:] = [e for e in phone.inv.errors if "ERR_INTERNET_DISCONNECTED" not in e]
+    phone.step("the sheet drawn again after a reload, offline")
+    assert sheet_shown(page) == shown
     writes = page.evaluate("JSON.parse(localStorage.getItem('thirteen-outbox')).map(e => e.id)")
     assert len(writes) == 4
     assert stored(engine_server, keeper) == []  # nothing reached the server

@@ -97,6 +97,9 @@
         window.Thirteen.engine.pagesMs = m.ms;
         document.dispatchEvent(new CustomEvent("thirteen:pages", { detail: { ms: m.ms } }));
         boostKeptGames(document.body);
+        /* The "No connection" page in the place of a kept game's page (a reload, a link typed,
+           the home page's list): the phone draws that page instead. */
+        if (document.querySelector("[data-no-copy]") && keptStart(location.pathname)) openKept(location.pathname + location.search);
       } else if (m.type === "failed") {
         fail();
       } else if (m.type === "answer" && pending[m.id]) {
