@@ -94,26 +94,25 @@ def kit(app):  # type: ignore[no-untyped-def]
 class Table:
     """One game asked of the server and drawn by the phone, write by write."""
 
-    def __init__(self, client: Any, share: dict[str, str], language: str) -> None:
+    def __init__(self, client: Any, share: dict[str, str], language: str, *, form: str = "/three-thirteen/",
+                 action: str = "/three-thirteen/new", names: dict[str, str] | None = None) -> None:
         self.client, self.share, self.language = client, share, language
         self.headers = {"Accept-Language": language}
-        page = client.get("/three-thirteen/", headers=self.headers).get_data(as_text=True)
-        fields = FormFields("/three-thirteen/new")
+        page = client.get(form, headers=self.headers).get_data(as_text=True)
+        fields = FormFields(action)
         fields.feed(page)
         self.keeper, self.watch = token(), token()
-        names = iter(["Ann", "Bao", "Chi Nguyễn Thị Minh Khai", ""])
-        params = [(k, next(names, "") if k == "names" else v) for k, v in fields.pairs]
-        params += [("keeper_token", self.keeper), ("watch_token", self.watch)]
-        self.start = {"action": "/three-thirteen/new", "params": params, "at": 1_700_000_000_000}
+        typed = iter(["Ann", "Bao", "Chi Nguyễn Thị Minh Khai", ""])
+        named = names or {}
+        params = [(k, next(typed, "") if k == "names" else named.pop(k, v)) for k, v in fields.pairs]
+        params += [*named.items(), ("keeper_token", self.keeper), ("watch_token", self.watch)]
+        self.start = {"action": action, "params": params, "at": 1_700_000_000_000}
         self.writes: list[dict[str, Any]] = []
-        answer = client.post("/three-thirteen/new", data=MultiDict(params), headers={**self.headers,
-                                                                          "X-Thirteen-Write": dict(params)["write"]})
+        answer = client.post(action, data=MultiDict(params), headers={**self.headers,
+                                                                      "X-Thirteen-Write": dict(params)["write"]})
         assert answer.status_code == 303 and answer.headers["Location"].endswith(f"/g/{self.keeper}")
+        self.game = answer.headers["Location"]
         self.version = 0
-
-    @property
-    def game(self) -> str:
-        return f"/three-thirteen/g/{self.keeper}"
 
     def phone(self, method: str, path: str, form: list[tuple[str, str]] | None = None, *, htmx: bool = False,
               boosted: bool = False, write: str = "") -> dict[str, Any]:
@@ -194,3 +193,29 @@ def test_a_sheet_started_offline_is_drawn_on_the_phone_as_the_server_draws_it(cl
     table.same_get(f"/three-thirteen/g/{table.watch}")
     assert table.phone("GET", sheet + f"?since={table.version}", htmx=True)["status"] == 204
     assert len(table.writes) == 4
+
+
+@pytest.mark.parametrize("language", ["en", "pt"])
+def test_a_tienlen_table_started_offline_is_drawn_on_the_phone_as_the_server_draws_it(client, kit, language):  # type: ignore[no-untyped-def]
+    table = Table(client, kit, language, form="/tienlen/new", action="/tienlen/new",
+                  names={"name0": "Ana", "name1": "Bao", "name2": "Chi", "leader": "1"})
+    here = table.game
+    table.same_get(here)
+    move = {"htmx": True, "boosted": False}
+    table.same_write(here + "/play", [("seat", "1"), ("cards", "4h")], status=422, **move)  # the opening needs 3♠
+    table.same_write(here + "/play", [("cards", "3s")], status=400, **move)  # no seat: unreadable
+    for seat, cards in [("1", "3s"), ("2", "5h"), ("0", "7d"), ("1", "9c")]:
+        table.same_write(here + "/play", [("seat", seat), ("cards", cards)], **move)
+    table.same_write(here + "/pass", [("seat", "2"), ("cards", "")], **move)
+    table.same_write(here + "/play", [("seat", "0"), ("cards", "Kd")], **move)
+    table.same_write(here + "/undo", [("cards", "")], **move)
+    table.same_get(here)
+    table.same_get(here, htmx=True)
+    table.same_write(here + "/redo", [("cards", "")], **move)
+    table.same_write(here + "/play", [("seat", "1"), ("cards", "2s")], boosted=True)  # a plain form: 303, followed
+    table.version -= 1
+    table.same_write(here + "/pass", [("seat", "2"), ("cards", "Qh")], status=409, **move)  # stale: typed kept
+    table.version += 1
+    table.same_get(here.replace(table.keeper, table.watch))
+    assert table.phone("GET", here + f"?since={table.version}", htmx=True)["status"] == 204
+    assert len(table.writes) == 9

@@ -70,9 +70,10 @@ PHONE_MODULES = ("referee/web/checks.py", "referee/web/words.py", "referee/web/n
 # engine is ready, in a file of its own (pages.zip), unpacked beside thirteen.zip.
 PAGES_MODULES = ("referee/web/phone_pages.py", "referee/web/events.py", "referee/web/feedback.py",
                  "referee/web/sheets.py", "referee/web/names.py", "referee/web/players.py",
-                 "referee/web/games/three_thirteen/sheet.py", "referee/web/games/three_thirteen/pages.py")
-PAGES_TEMPLATES = ("three_thirteen/game.html", "three_thirteen/round.html", "errors/error.html",
-                   "partials/error.html")
+                 "referee/web/games/three_thirteen/sheet.py", "referee/web/games/three_thirteen/pages.py",
+                 "referee/web/games/tienlen/pages.py")
+PAGES_TEMPLATES = ("three_thirteen/game.html", "three_thirteen/round.html", "tienlen/table.html",
+                   "errors/error.html", "partials/error.html")
 PAGES_FILE = "pages.zip"
 THIRD_PARTY = ("jinja2", "markupsafe")  # pure Python (MarkupSafe falls back from its C speedups)
 SCREENS_FILE = "referee/web/phone_screens.json"

@@ -55,6 +55,7 @@ from markupsafe import Markup
 
 from referee.cards import format_cards
 from referee.errors import REFUSED, RefereeError
+from referee.tienlen import Setup, TienLenRules
 from referee.web import events, names, words
 from referee.web.feedback import Feedback
 from referee.web.games.three_thirteen import answers as tt_answers
@@ -62,6 +63,8 @@ from referee.web.games.three_thirteen import pages as tt
 from referee.web.games.three_thirteen.answers import rules_from_form, stored_rules
 from referee.web.games.three_thirteen.sheet import KIND as TT_KIND
 from referee.web.games.three_thirteen.sheet import Sheet, build_sheet
+from referee.web.games.tienlen import pages as tl
+from referee.web.games.tienlen.pages import KIND as TL_KIND
 from referee.web.numbers import MAX_PLAYERS, whole_number
 from referee.web.phone import LANGUAGES, Form, catalogue
 from referee.web.players import read_players
@@ -236,20 +239,30 @@ def _when(ms: Any) -> datetime:
 
 
 def started(start: Mapping[str, Any]) -> PhoneGame:
-    """The game a kept start form makes, read as the server's ``new_game`` reads it (a form the
-    server would refuse makes none: :class:`Refused`)."""
+    """The game a kept start form makes, read as the server's new-game view reads it (a form
+    the server would refuse makes none: :class:`Refused`)."""
     form = Form(start.get("params", []))
-    if urlsplit(str(start.get("action", ""))).path != kit().url_for("three_thirteen.new_game"):
+    action = urlsplit(str(start.get("action", ""))).path
+    k = kit()
+    if action == k.url_for("three_thirteen.new_game"):
+        players = read_players(form, least=2, most=MAX_PLAYERS, mark="dealer", default_mark=0)
+        try:
+            rules = rules_from_form(form)
+        except RefereeError as exc:
+            raise Refused(422, words.say(exc)) from None
+        if players.error or players.marked is None:
+            raise Refused(422, players.error or "")
+        names, stored, setup = list(players.names), stored_rules(rules), {"first_dealer": players.marked}
+        kind = TT_KIND
+    elif action == k.url_for("tienlen_table.new"):
+        read = tl.read_new_table(form)
+        if read.setup is None:
+            raise Refused(422, "")
+        names, stored, setup, kind = read.names, read.rules.to_dict(), read.setup.to_dict(), TL_KIND
+    else:
         raise Refused(0, "not a game this phone draws")
-    players = read_players(form, least=2, most=MAX_PLAYERS, mark="dealer", default_mark=0)
-    try:
-        rules = rules_from_form(form)
-    except RefereeError as exc:
-        raise Refused(422, words.say(exc)) from None
-    if players.error or players.marked is None:
-        raise Refused(422, players.error or "")
-    return PhoneGame(TT_KIND, list(players.names), stored_rules(rules), {"first_dealer": players.marked},
-                     str(form.get("keeper_token", "")), str(form.get("watch_token", "")), _when(start.get("at")))
+    return PhoneGame(kind, names, stored, setup, str(form.get("keeper_token", "")), str(form.get("watch_token", "")),
+                     _when(start.get("at")))
 
 
 # --------------------------------------------------------------------------- drawing
@@ -292,23 +305,49 @@ class Asked:
         return Form(parse_qsl(self.query, keep_blank_values=True))
 
 
-class Sheets:
-    """A Three Thirteen sheet on the phone: its pages and writes, as the server's views
-    (:mod:`referee.web.games.three_thirteen.views` and :class:`referee.web.tables.FollowedGame`)."""
+def _followed(asked: Asked, location: str) -> Asked:
+    """The request a 303 to ``location`` makes: the browser's request follows it with its headers."""
+    return Asked("GET", *_split(location), Form([]), asked.htmx, asked.boosted, "", asked.share, asked.at)
 
-    endpoint = "three_thirteen.game"
+
+class Followed:
+    """A followed game on the phone: its pages and writes as the server's
+    :class:`referee.web.tables.FollowedGame` answers them (the version check, a refusal's 422
+    with what was typed, undo and redo, the answer to a plain or boosted form a 303 to the page)."""
+
+    endpoint = ""
+    fragment = ""
+    template = ""
+    live = "table"
+    undo_typed: tuple[str, ...] = ()
 
     def __init__(self, game: PhoneGame, token: str) -> None:
         self.game = game
         self.access = PhoneAccess(game, "keeper" if token == game.keeper_token else "watcher")
         self.token = token
 
-    def sheet(self) -> Sheet:
-        return build_sheet(self.game, lambda: self.game.events)
+    # --- what a game says (each game's own)
 
-    # --- what every page shows
+    def context(self, asked: Asked, feedback: Feedback) -> dict[str, Any]:
+        raise NotImplementedError
 
-    def context(self, asked: Asked, sheet: Sheet) -> dict[str, Any]:
+    def last_move(self) -> str | None:
+        raise NotImplementedError
+
+    def routes(self, asked: Asked) -> list[tuple[str, str, Callable[[dict[str, str]], Answer]]]:
+        """(method, endpoint, answer) of each address the game answers here."""
+        return [("GET", self.endpoint, lambda a: self.page(asked)),
+                ("POST", self.prefix + "undo", lambda a: self.undo(asked)),
+                ("POST", self.prefix + "redo", lambda a: self.redo(asked))]
+
+    @property
+    def prefix(self) -> str:
+        return self.endpoint.rsplit(".", 1)[0] + "."
+
+    # --- what every followed page shows
+
+    def shared(self, asked: Asked) -> dict[str, Any]:
+        """:meth:`referee.web.tables.FollowedGame.context`, the share links as the server makes them."""
         k, game = kit(), self.game
         base = str(asked.share.get("base", "")).rstrip("/")
         keeper = self.access.can_write
@@ -320,65 +359,30 @@ class Sheets:
             src = k.url_for("sharing.qr_image", link=data)
             return Markup('<img class="qr" alt="QR code" loading="lazy" width="240" height="240" src="{}">').format(src)
 
-        language = words_language()
-        stake = dict(k.stake.get(language) or k.stake["en"])
-        stake_form = {**stake, "action": k.url_for("three_thirteen.settle_money", token=game.keeper_token),
-                      "version": game.version, "stake": "", "settle": "winner"}
         links = {"watch": link(game.watch_token), "keeper": link(game.keeper_token) if keeper else None,
                  "base": base, "source": str(asked.share.get("source", "request"))}
         return {"access": self.access, "game": game, "keeper": keeper,
                 "token": game.keeper_token if keeper else game.watch_token, "links": links, "qr": qr,
-                "live": "sheet", "sheet": sheet, "chart": tt.running_chart(sheet),
-                "stake_form": stake_form, "settle_up": None}
+                "live": self.live}
 
-    def undo_label(self) -> str | None:
-        live = events.effective_events(self.game.events)
-        return events.undo_words(live, lambda e: None, lambda e: tt.round_words(e.kind, e.payload))
-
-    def redo(self) -> bool:
-        last = self.game.events[-1:]
-        return self.access.can_write and bool(last) and last[0].kind == events.UNDO
-
-    # --- pages
+    def last_undo(self) -> PhoneEvent | None:
+        """:func:`referee.web.store.last_undo`: what the latest change took back, while it is an undo."""
+        events_ = self.game.events
+        if not events_ or events_[-1].kind != events.UNDO:
+            return None
+        undoes = events_[-1].payload.get("undoes")
+        return next((e for e in events_ if e.seq == undoes), None)
 
     def page(self, asked: Asked, feedback: Feedback | None = None, status: int = 200) -> Answer:
         since = whole_number(asked.args.get("since"))
         if since is not None and since == self.game.version:
             return Answer(204)
         feedback = feedback or Feedback()
-        feedback.redo = self.redo()
-        sheet = self.sheet()
-        saved_round = whole_number(asked.args.get("saved", ""), low=1, high=999)
-        context = {**self.context(asked, sheet), "feedback": feedback, "saved_round": saved_round,
-                   "undo_label": self.undo_label()}
-        template = "three_thirteen/_sheet.html" if asked.fragment else "three_thirteen/game.html"
-        return Answer(status, render(template, asked, context, {"token": self.token}))
+        feedback.redo = self.access.can_write and self.last_undo() is not None
+        template = self.fragment if asked.fragment else self.template
+        return Answer(status, render(template, asked, self.context(asked, feedback), {"token": self.token}))
 
-    def round_page(self, asked: Asked, number: int, entry: Any = None, *, status: int = 200,
-                   splits: Any = None, stale: bool = False, with_previews: bool | None = None) -> Answer:
-        sheet = self.sheet()
-        if entry is None:
-            if not tt.round_is_open(sheet, number):
-                raise Refused(404, tt.no_such_round(number))
-            entry = tt.shown_entry(sheet, number)
-            splits = tt.saved_splits(sheet, number)
-            with_previews = sheet.saved(number) is None
-        context = {**tt.round_context(sheet, number, entry, saved_splits=splits, stale=stale,
-                                      with_previews=True if with_previews is None else with_previews),
-                   **self.context(asked, sheet), "feedback": Feedback(stale=stale)}
-        return Answer(status, render("three_thirteen/round.html", asked, context,
-                                     {"token": self.token, "number": number}))
-
-    def preview(self, asked: Asked, number: int, seat: int) -> Answer:
-        sheet = self.sheet()
-        if not tt.round_is_open(sheet, number):
-            raise Refused(404, tt.no_such_round(number))
-        if not 0 <= seat < sheet.players:
-            raise Refused(404, "")
-        answer = tt_answers.preview_screen(tt.phone_setup(sheet, number), seat, asked.args)
-        return Answer(answer.status, render(answer.fragment, asked, answer.context, {"token": self.token}))
-
-    # --- writes (FollowedGame.write, undo)
+    # --- writes
 
     def keeper(self, asked: Asked) -> int:
         if not self.access.can_write:
@@ -388,21 +392,141 @@ class Sheets:
             raise Refused(400, words.gettext("The form is missing the game version; reload the page and try again."))
         return seen
 
-    def store(self, asked: Asked, kind: str, payload: dict[str, Any], after: Mapping[str, Any] | None = None) -> Answer:
+    def typed(self, asked: Asked, names_: Sequence[str]) -> dict[str, str]:
+        return {name: str(asked.form.get(name, ""))[:200] for name in names_}
+
+    def append(self, asked: Asked, kind: str, payload: dict[str, Any]) -> None:
         self.game.events.append(PhoneEvent(self.game.version + 1, kind, payload, asked.at, asked.write))
+
+    def done(self, asked: Asked, *, notice: str | None = None, undone: str | None = None,
+             after: Mapping[str, Any] | None = None) -> Answer:
         if asked.fragment:
-            answer = self.page(asked)
+            answer = self.page(asked, Feedback(notice=notice, undone=undone))
         else:
             location = kit().url_for(self.endpoint, token=self.game.keeper_token, **dict(after or {}))
-            followed = Asked("GET", *_split(location), Form([]), asked.htmx, asked.boosted, "", asked.share, asked.at)
-            answer = self.page(followed)
+            answer = self.page(_followed(asked, location))
             answer.url = location
         answer.stored = True
         return answer
 
+    def write(self, asked: Asked, decide: Callable[[Any], Any], *, typed: Sequence[str] = (),
+              at: str | None = None) -> Answer:
+        """:meth:`referee.web.tables.FollowedGame.write` of an action whose record is its event."""
+        seen = self.keeper(asked)
+        feedback = Feedback(typed=self.typed(asked, typed))
+        if seen != self.game.version:
+            feedback.stale = True
+            return self.page(asked, feedback, 409)
+        try:
+            record = decide(self.state())
+        except RefereeError as exc:
+            feedback.error, feedback.at = words.say(exc.said), exc.field or at
+            return self.page(asked, feedback, exc.status)
+        payload = record.to_dict()
+        self.append(asked, str(payload["action"]), payload)
+        return self.done(asked)
+
+    def undo(self, asked: Asked) -> Answer:
+        seen = self.keeper(asked)
+        feedback = Feedback(typed=self.typed(asked, self.undo_typed))
+        if seen != self.game.version:
+            feedback.stale = True
+            return self.page(asked, feedback, 409)
+        what = self.last_move()
+        live = events.effective_events(self.game.events)
+        if not live:
+            feedback.error = words.gettext("There is nothing to undo.")
+            return self.page(asked, feedback, REFUSED)
+        self.append(asked, events.UNDO, {"undoes": live[-1].seq, "kind": live[-1].kind})
+        return self.done(asked, undone=what)
+
+    def redo(self, asked: Asked) -> Answer:
+        seen = self.keeper(asked)
+        feedback = Feedback(typed=self.typed(asked, self.undo_typed))
+        if seen != self.game.version:
+            feedback.stale = True
+            return self.page(asked, feedback, 409)
+        undone = self.last_undo()
+        if undone is None:
+            feedback.error = words.gettext("There is nothing to redo.")
+            return self.page(asked, feedback, REFUSED)
+        self.append(asked, undone.kind, dict(undone.payload))
+        what = self.last_move()
+        return self.done(asked, notice=words.gettext("Redone: %(what)s", what=what) if what else None)
+
+    def state(self) -> Any:
+        raise NotImplementedError
+
+    def route(self, asked: Asked) -> Answer:
+        k = kit()
+        for method, endpoint, answer in self.routes(asked):
+            found = k.match(endpoint, asked.path) if method == asked.method else None
+            if found is not None and found.get("token") == self.token:
+                return answer(found)
+        return Answer(0)
+
+
+class Sheets(Followed):
+    """A Three Thirteen sheet on the phone (:mod:`referee.web.games.three_thirteen.views`)."""
+
+    endpoint = "three_thirteen.game"
+    template = "three_thirteen/game.html"
+    fragment = "three_thirteen/_sheet.html"
+    live = "sheet"
+
+    def state(self) -> Sheet:
+        return build_sheet(self.game, lambda: self.game.events)
+
+    def last_move(self) -> str | None:
+        live = events.effective_events(self.game.events)
+        return events.undo_words(live, lambda e: None, lambda e: tt.round_words(e.kind, e.payload))
+
+    def sheet_context(self, asked: Asked, sheet: Sheet) -> dict[str, Any]:
+        k, game = kit(), self.game
+        stake = dict(k.stake.get(words_language()) or k.stake["en"])
+        stake_form = {**stake, "action": k.url_for("three_thirteen.settle_money", token=game.keeper_token),
+                      "version": game.version, "stake": "", "settle": "winner"}
+        return {**self.shared(asked), "sheet": sheet, "chart": tt.running_chart(sheet), "stake_form": stake_form,
+                "settle_up": None}
+
+    def context(self, asked: Asked, feedback: Feedback) -> dict[str, Any]:
+        saved_round = whole_number(asked.args.get("saved", ""), low=1, high=999)
+        return {**self.sheet_context(asked, self.state()), "feedback": feedback, "saved_round": saved_round,
+                "undo_label": self.last_move()}
+
+    def routes(self, asked: Asked) -> list[tuple[str, str, Callable[[dict[str, str]], Answer]]]:
+        return [*super().routes(asked),
+                ("GET", "three_thirteen.round_page", lambda a: self.round_page(asked, int(a["number"]))),
+                ("GET", "three_thirteen.preview", lambda a: self.preview(asked, int(a["number"]), int(a["seat"]))),
+                ("POST", "three_thirteen.save_round", lambda a: self.save_round(asked, int(a["number"])))]
+
+    def round_page(self, asked: Asked, number: int, entry: Any = None, *, status: int = 200,
+                   splits: Any = None, stale: bool = False, with_previews: bool | None = None) -> Answer:
+        sheet = self.state()
+        if entry is None:
+            if not tt.round_is_open(sheet, number):
+                raise Refused(404, tt.no_such_round(number))
+            entry = tt.shown_entry(sheet, number)
+            splits = tt.saved_splits(sheet, number)
+            with_previews = sheet.saved(number) is None
+        context = {**tt.round_context(sheet, number, entry, saved_splits=splits, stale=stale,
+                                      with_previews=True if with_previews is None else with_previews),
+                   **self.sheet_context(asked, sheet), "feedback": Feedback(stale=stale)}
+        return Answer(status, render("three_thirteen/round.html", asked, context,
+                                     {"token": self.token, "number": number}))
+
+    def preview(self, asked: Asked, number: int, seat: int) -> Answer:
+        sheet = self.state()
+        if not tt.round_is_open(sheet, number):
+            raise Refused(404, tt.no_such_round(number))
+        if not 0 <= seat < sheet.players:
+            raise Refused(404, "")
+        answer = tt_answers.preview_screen(tt.phone_setup(sheet, number), seat, asked.args)
+        return Answer(answer.status, render(answer.fragment, asked, answer.context, {"token": self.token}))
+
     def save_round(self, asked: Asked, number: int) -> Answer:
         seen = self.keeper(asked)
-        sheet = self.sheet()
+        sheet = self.state()
         if not (seen != self.game.version and 1 <= number <= sheet.schedule.rounds) and not tt.round_is_open(sheet, number):
             raise Refused(404, tt.no_such_round(number))
         cards, points, out, entry = tt.read_round(asked.form, asked.form.getlist("out"), number, sheet.players)
@@ -414,45 +538,39 @@ class Sheets:
         except RefereeError as exc:
             return self.round_page(asked, number, exc.detail if exc.detail is not None else entry, status=exc.status)
         payload = record.to_dict()
-        return self.store(asked, str(payload["action"]), payload, after={"saved": number})
+        self.append(asked, str(payload["action"]), payload)
+        return self.done(asked, after={"saved": number})
 
-    def undo(self, asked: Asked) -> Answer:
-        seen = self.keeper(asked)
-        if seen != self.game.version:
-            return self.page(asked, Feedback(stale=True), 409)
-        what = self.undo_label()
-        live = events.effective_events(self.game.events)
-        if not live:
-            return self.page(asked, Feedback(error=words.gettext("There is nothing to undo.")), REFUSED)
-        target = live[-1]
-        self.game.events.append(PhoneEvent(self.game.version + 1, events.UNDO,
-                                           {"undoes": target.seq, "kind": target.kind}, asked.at, asked.write))
-        if asked.fragment:
-            answer = self.page(asked, Feedback(undone=what))
-        else:
-            location = kit().url_for(self.endpoint, token=self.game.keeper_token)
-            followed = Asked("GET", *_split(location), Form([]), asked.htmx, asked.boosted, "", asked.share, asked.at)
-            answer = self.page(followed)
-            answer.url = location
-        answer.stored = True
-        return answer
 
-    # --- routing
+class Tables(Followed):
+    """A followed Tiến lên table on the phone (:mod:`referee.web.games.tienlen.table`)."""
 
-    def route(self, asked: Asked) -> Answer:
-        k = kit()
-        paths: list[tuple[str, str, Callable[[dict[str, str]], Answer]]] = [
-            ("GET", self.endpoint, lambda a: self.page(asked)),
-            ("GET", "three_thirteen.round_page", lambda a: self.round_page(asked, int(a["number"]))),
-            ("GET", "three_thirteen.preview", lambda a: self.preview(asked, int(a["number"]), int(a["seat"]))),
-            ("POST", "three_thirteen.save_round", lambda a: self.save_round(asked, int(a["number"]))),
-            ("POST", "three_thirteen.undo", lambda a: self.undo(asked)),
-        ]
-        for method, endpoint, answer in paths:
-            found = k.match(endpoint, asked.path) if method == asked.method else None
-            if found is not None and found.get("token") == self.token:
-                return answer(found)
-        return Answer(0)
+    endpoint = "tienlen_table.table"
+    template = "tienlen/table.html"
+    fragment = "tienlen/table_fragment.html"
+    undo_typed = ("cards",)
+
+    def state(self) -> Any:
+        return tl.live_state(self.game.setup, self.game.events)
+
+    def last_move(self) -> str | None:
+        return tl.last_move(self.game.events, tuple(self.game.player_names))
+
+    def context(self, asked: Asked, feedback: Feedback) -> dict[str, Any]:
+        return {**self.shared(asked), "feedback": feedback,
+                **tl.table_context(self.state(), self.game.setup, self.game.events, self.access.can_write)}
+
+    def routes(self, asked: Asked) -> list[tuple[str, str, Callable[[dict[str, str]], Answer]]]:
+        form = asked.form
+        return [*super().routes(asked),
+                ("POST", "tienlen_table.play",
+                 lambda a: self.write(asked, lambda s: tl.play(s, form), typed=("cards",), at="cards")),
+                ("POST", "tienlen_table.pass", lambda a: self.write(asked, lambda s: tl.pass_(s, form), typed=("cards",))),
+                ("POST", "tienlen_table.next", lambda a: self.write(asked, lambda s: s.next_hand())),
+                ("POST", "tienlen_table.instant", lambda a: self.write(asked, lambda s: tl.declare(s, form), typed=("seat",)))]
+
+
+GAMES: dict[str, type[Followed]] = {TT_KIND: Sheets, TL_KIND: Tables}
 
 
 def words_language() -> str:
@@ -516,7 +634,7 @@ def records(game: PhoneGame, writes: Sequence[Mapping[str, Any]], share: Mapping
         asked = Asked("POST", path, query, Form(write.get("params", [])), True, True, str(write.get("id", "")),
                       share, _when(write.get("at")))
         try:
-            Sheets(game, game.keeper_token).route(asked)
+            GAMES[game.kind](game, game.keeper_token).route(asked)
         except Refused:
             continue
 
@@ -538,7 +656,7 @@ def answer_to(request: Mapping[str, Any]) -> Answer:
                   bool(request.get("htmx")), bool(request.get("boosted")), str(request.get("write", "")), share,
                   _when(request.get("at")))
     try:
-        return Sheets(game, token).route(asked)
+        return GAMES[game.kind](game, token).route(asked)
     except Refused as refused:
         if not refused.status:
             return Answer(0)
@@ -558,6 +676,10 @@ def warm_up(language: str) -> None:
         asked = Asked("GET", path, "", Form([]), True, True, "", {"base": "", "source": "request"}, now)
         Sheets(game, game.keeper_token).page(asked)
         Sheets(game, game.keeper_token).round_page(asked, 1)
+        setup = Setup(("A", "B"), TienLenRules(), leader=0, opening=True).to_dict()
+        table = PhoneGame(TL_KIND, ["A", "B"], {}, setup, "k" * 32, "w" * 32, now)
+        Tables(table, table.keeper_token).page(Asked("GET", kit().url_for(Tables.endpoint, token=table.keeper_token),
+                                                     "", Form([]), True, True, "", asked.share, now))
     finally:
         words.use(None)
 

@@ -390,7 +390,7 @@
     var cfg = d.requestConfig;
     var seam = window.Thirteen.answerHere;
     if (!pagesReady || !worker || !seam || !d.xhr || !cfg) return;
-    if (d.elt && d.elt.getAttribute && d.elt.getAttribute("data-local")) return;  /* answered above, as any check */
+    if (d.elt && d.elt.getAttribute && d.elt.getAttribute("data-local") && !gameHolder(d.elt)) return;  /* answered above, as any check */
     if (cfg.headers && cfg.headers["X-Thirteen-Replay"]) return;  /* sent to the referee: the start was answered */
     var url = new URL((d.pathInfo && d.pathInfo.finalRequestPath) || cfg.path, location.href);
     if (url.origin !== location.origin) return;
@@ -465,7 +465,11 @@
     var elt = d && d.elt;
     var kind = elt && elt.getAttribute && elt.getAttribute("data-local");
     if (!kind || !ready || !worker || !window.htmx) return;
-    if (gameHolder(elt)) { tableMove(e, d, elt, kind); return; }
+    if (gameHolder(elt)) {
+      /* A table started on this phone: the move is drawn whole below (its refusal too). */
+      if (!(pagesReady && keptStart(location.pathname))) tableMove(e, d, elt, kind);
+      return;
+    }
     var early = answeredEarly.get(elt);
     if (early === undefined) return;
     if (!d.triggeringEvent) return;  /* htmx.ajax's own request, at the change */

@@ -33,6 +33,8 @@ from referee.web.numbers import whole_number
 from referee.web.players import read_players
 from referee.web.words import gettext, say
 
+KIND = "tienlen"
+"""The store's name for a followed table."""
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 
 

@@ -36,6 +36,7 @@ from referee.tienlen import (
 from referee.web import store
 from referee.web.games.tienlen import pages
 from referee.web.games.tienlen.check import switch_specs
+from referee.web.games.tienlen.pages import KIND as KIND  # the store's name for a table
 from referee.web.games.tienlen.pages import (
     MAX_PLAYERS as MAX_PLAYERS,  # the new-table form's bounds, read by the registry
 )
@@ -55,7 +56,6 @@ from referee.web.views import render_page
 
 bp = Blueprint("tienlen_table", __name__, url_prefix="/tienlen")
 
-KIND = "tienlen"
 
 
 # ---------------------------------------------------------------------------
