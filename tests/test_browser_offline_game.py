@@ -1,7 +1,8 @@
 """A game started offline is played on the phone, start to finish, and reaches the server once
 (issue 35): by touch, with the phone's engine ready and the network cut, a Three Thirteen sheet
-started from the home page, two rounds entered, one corrected and the correction undone, every
-screen drawn on the phone (referee.web.phone_pages through static/js/engine.js) and checked by
+started from the home page, two rounds entered, one corrected and the correction undone (and a
+Tiến lên table started from the home page, five plays, a pass and an undo), every screen drawn
+on the phone (referee.web.phone_pages through static/js/engine.js) and checked by
 the invariants the journeys use (tests/invariants.py); then the network comes back and within
 20 s the server holds exactly those records, once, in order, and its sheet shows the same names,
 rounds and totals as the phone did.
@@ -155,6 +156,90 @@ def test_a_sheet_started_offline_is_played_on_the_phone_and_reaches_the_server_o
     print(f"\n{width}x{height} cpu x{slowdown or 1}: tap -> drawn on the phone (ms): "
           + ", ".join(f"{what} {ms:.0f}" for what, ms in timings)
           + f"; network back -> the server holds all 4 records: {took:.1f} s")
+    phone.forgive_offline(*FORGIVEN)
+    broken = phone.broken()
+    context.close()
+    assert phone.errors == [], f"console errors: {phone.errors}"
+    assert broken == [], "screens broke the invariants (tests/invariants.py):\n" + "\n".join(broken)
+
+
+def table_shown(page) -> dict[str, list[str]]:  # type: ignore[no-untyped-def]
+    """What a followed table shows: whose turn, what lies on the felt, the players, the moves."""
+    return page.evaluate("""() => {
+        const texts = (sel) => [...document.querySelectorAll(sel)].map(e => e.textContent.replace(/\\s+/g, ' ').trim());
+        return {status: texts('#tl-followed .tl-status'), felt: texts('#tl-followed .tl-felt'),
+                players: texts('#tl-followed .tl-player'), log: texts('#tl-followed .tl-log li')};
+    }""")
+
+
+MOVES = [("play", 1, "3s"), ("play", 2, "5h"), ("play", 0, "7d"), ("play", 1, "9c"), ("pass", 2, ""),
+         ("play", 0, "Kd")]
+
+
+@pytest.mark.parametrize(("width", "height"), [(360, 740), (320, 640)], ids=["360x740", "320x640"])
+def test_a_tienlen_table_started_offline_is_played_on_the_phone_and_reaches_the_server_once(
+        browser, engine_server, width, height):
+    context = browser.new_context(**{**PHONE, "viewport": {"width": width, "height": height}})
+    phone = Phone(context, engine_server.url)
+    w = Walk(phone)
+    page = w.page
+    slowdown = float(os.environ.get("THIRTEEN_CPU_SLOWDOWN", "0") or 0)
+    if slowdown:
+        context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": slowdown})
+    timings: list[tuple[str, float]] = []
+
+    w.open("/")
+    page.wait_for_function(DRAWS, timeout=240_000)
+    w.tap("a.game-tile[href='/tienlen/']", "Tiến lên")
+    w.tap("a.game-tile[href='/tienlen/new']", "Start a game")
+    page.wait_for_function(DRAWS, timeout=60_000)
+    page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller !== null",
+                           timeout=15_000)
+    context.set_offline(True)
+    for i, name in enumerate(["Ana", "Bao", NAMES[1]]):
+        w.type(f"#name{i}", name)
+    w.tap(".tl-3s >> nth=1", "Bao holds 3♠")
+    w.tap("#tl-new button[type=submit]", "Start the game (offline)", result=page.locator("#tl-followed"))
+    timings.append(("the table, started", drawn_ms(page)))
+    keeper = dict(page.evaluate("JSON.parse(localStorage.getItem('thirteen-starts'))[0].params"))["keeper_token"]
+    assert page.url.endswith(f"/tienlen/g/{keeper}")
+    for n, (what, seat, cards) in enumerate(MOVES, 1):
+        if what == "play":
+            for card in cards.split():
+                w.touch.tap(page.locator(f"#tl-followed [data-card='{card}']"))
+            w.tap(".tl-go", f"move {n}: seat {seat + 1} plays {cards}", result=page.locator(".tl-status"))
+        else:
+            w.tap(".tl-pass", f"move {n}: seat {seat + 1} passes", result=page.locator(".tl-status"))
+        timings.append((f"move {n}", drawn_ms(page)))
+    expect(page.locator("#tl-followed .tl-log li")).to_have_count(6)
+    w.tap(".tl-undo button[data-action=undo]", "Undo the last play", result=page.locator("#tl-followed [data-show]"))
+    timings.append(("undo", drawn_ms(page)))
+    expect(page.locator("#tl-followed .tl-log li")).to_have_count(5)
+    shown = table_shown(page)
+    writes = page.evaluate("JSON.parse(localStorage.getItem('thirteen-outbox')).map(e => e.id)")
+    assert len(writes) == 7
+    assert stored(engine_server, keeper) == []
+
+    back = time.monotonic()
+    context.set_offline(False)
+    deadline = back + 20
+    while time.monotonic() < deadline and len(stored(engine_server, keeper)) < 7:
+        page.wait_for_timeout(200)
+    took = time.monotonic() - back
+    events = stored(engine_server, keeper)
+    kinds = ["play", "play", "play", "play", "pass", "play", "undo"]
+    assert events == list(zip(kinds, writes, strict=True)), events
+    page.wait_for_function("() => JSON.parse(localStorage.getItem('thirteen-outbox') || '[]').length === 0",
+                           timeout=10_000)
+    page.wait_for_timeout(4500)
+    assert len(stored(engine_server, keeper)) == 7
+    server_page = context.new_page()
+    server_page.goto(engine_server.url + f"/tienlen/g/{keeper}")
+    assert table_shown(server_page) == shown
+    server_page.close()
+    print(f"\n{width}x{height} cpu x{slowdown or 1}: tap -> drawn on the phone (ms): "
+          + ", ".join(f"{what} {ms:.0f}" for what, ms in timings)
+          + f"; network back -> the server holds all 7 records: {took:.1f} s")
     phone.forgive_offline(*FORGIVEN)
     broken = phone.broken()
     context.close()

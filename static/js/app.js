@@ -154,7 +154,7 @@
     var holder = elt && elt.closest && elt.closest("[hx-swap]");
     return detail.requestConfig.boosted ? "innerHTML" : ((holder && holder.getAttribute("hx-swap")) || "innerHTML");
   }
-  function keep(detail) {
+  function keep(detail, extra) {
     var cfg = detail.requestConfig;
     var pairs = pairsOf(cfg.formData);
     var version = "";
@@ -166,6 +166,7 @@
       target: cfg.boosted ? "body" : target, swap: swapOf(detail), boosted: !!cfg.boosted,
       label: describe(detail, pairs), at: Date.now()
     };
+    Object.assign(entry, extra || {});
     var list = load();
     if (list.some(function (e) { return sameWrite(e, entry); })) { render(); return true; }
     list.push(entry);
@@ -266,10 +267,10 @@
     outbox.hidden = !list.length;
     outbox.textContent = "";
     if (!list.length) return;
-    /* A game started on this phone, played here while its start waits (static/js/engine.js):
-       what waits is said under the page, not above the screen's own controls. */
+    /* A game started on this phone, played here while its start waited (static/js/engine.js,
+       entries marked "drawn"): what waits is said under the page, not above its own controls. */
     var main = document.getElementById("main") || document.body;
-    if (list.every(startWaits)) { if (outbox !== main.lastElementChild) main.appendChild(outbox); }
+    if (list.every(function (e) { return e.drawn || startWaits(e); })) { if (outbox !== main.lastElementChild) main.appendChild(outbox); }
     else if (outbox !== main.firstElementChild) main.insertBefore(outbox, main.firstChild);
     var head = document.createElement("p");
     head.innerHTML = "<b></b> <span></span>";
@@ -682,7 +683,7 @@
     if (e.target && e.target.hasAttribute && e.target.hasAttribute("data-select-on-focus")) e.target.select();
   });
 
-  /* keep(htmx's detail): a write answered on this phone (a game it started offline,
+  /* keep(htmx's detail, fields): a write answered on this phone (a game it started offline,
      static/js/engine.js) is kept as one that could not reach the referee; whether it was. */
   window.Thirteen.outbox = { list: load, flush: flush, keep: keep };
 })();

@@ -406,7 +406,7 @@
     seam.answer(d.xhr, function () {
       return draw(request).then(function (answer) {
         if (!answer || !answer.status) return null;  /* not a page the phone draws: the network's */
-        if (answer.stored && !(window.Thirteen.outbox && window.Thirteen.outbox.keep(d))) return null;
+        if (answer.stored && !(window.Thirteen.outbox && window.Thirteen.outbox.keep(d, { drawn: true }))) return null;
         var reply = { status: answer.status, body: answer.html, headers: answer.headers || {} };
         if (answer.url) reply.url = new URL(answer.url, location.href).href;
         return reply;
