@@ -219,3 +219,29 @@ def test_a_tienlen_table_started_offline_is_drawn_on_the_phone_as_the_server_dra
     table.same_get(here.replace(table.keeper, table.watch))
     assert table.phone("GET", here + f"?since={table.version}", htmx=True)["status"] == 204
     assert len(table.writes) == 9
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_a_trece_table_started_offline_is_drawn_on_the_phone_as_the_server_draws_it(client, kit, language):  # type: ignore[no-untyped-def]
+    table = Table(client, kit, language, form="/trece/", action="/trece/new",
+                  names={"name0": "Ana", "name1": "Ben", "dealer": "0", "turned_rank": "Q", "turned_suit": "h"})
+    here = table.game
+    table.same_get(here)
+    move = {"htmx": True, "boosted": False}
+    act = here + "/act"
+    table.same_write(act, [("action", "play"), ("cards", "9♦ 10♦")], status=422, **move)  # not one rank from Q♥
+    table.same_write(act, [("action", "play"), ("cards", "Q♦ K♦ 1x")], status=422, **move)  # not a card
+    table.same_write(act, [("action", "play"), ("cards", "K♥")], **move)  # Ben
+    table.same_write(act, [("action", "play"), ("cards", "Q♣")], **move)  # Ana
+    table.same_write(act, [("action", "play"), ("cards", "K♦ RJ")], **move)  # Ben: the joker demands a ♦
+    table.same_write(act, [("action", "draw")], **move)  # Ana cannot follow: the penalty, 13 cards
+    table.same_get(here)
+    table.same_write(here + "/undo", [("cards", "")], **move)
+    table.same_write(here + "/redo", [("cards", "")], **move)
+    table.same_write(act, [("action", "last_card"), ("player", "5")], status=400, **move)
+    table.version -= 1
+    table.same_write(act, [("action", "draw")], status=409, **move)
+    table.version += 1
+    table.same_get(here.replace(table.keeper, table.watch))
+    table.same_get(here + f"?since={table.version - 1}", htmx=True)
+    assert len(table.writes) == 6

@@ -71,9 +71,10 @@ PHONE_MODULES = ("referee/web/checks.py", "referee/web/words.py", "referee/web/n
 PAGES_MODULES = ("referee/web/phone_pages.py", "referee/web/events.py", "referee/web/feedback.py",
                  "referee/web/sheets.py", "referee/web/names.py", "referee/web/players.py",
                  "referee/web/games/three_thirteen/sheet.py", "referee/web/games/three_thirteen/pages.py",
-                 "referee/web/games/tienlen/pages.py")
+                 "referee/web/games/tienlen/pages.py", "referee/web/games/trece/pages.py",
+                 "referee/web/evening_words.py")
 PAGES_TEMPLATES = ("three_thirteen/game.html", "three_thirteen/round.html", "tienlen/table.html",
-                   "errors/error.html", "partials/error.html")
+                   "trece/table.html", "errors/error.html", "partials/error.html")
 PAGES_FILE = "pages.zip"
 THIRD_PARTY = ("jinja2", "markupsafe")  # pure Python (MarkupSafe falls back from its C speedups)
 SCREENS_FILE = "referee/web/phone_screens.json"
@@ -417,8 +418,10 @@ def _stake_words(app: Flask) -> dict[str, dict[str, Any]]:
     for language in app.config["LANGUAGES"]:
         with app.test_request_context("/"), force_locale(language):
             form = settle_up.stake_form("", 0, None, with_settle=True)
+            per_game = settle_up.stake_form("", 0, None, per="game")
             found[language] = {"currency": form.currency, "currencies": [list(c) for c in form.currencies],
-                               "label": form.label, "settle_choices": [list(c) for c in form.settle_choices]}
+                               "label": form.label, "settle_choices": [list(c) for c in form.settle_choices],
+                               "label_game": per_game.label}
     return found
 
 

@@ -56,6 +56,7 @@ from markupsafe import Markup
 from referee.cards import format_cards
 from referee.errors import REFUSED, RefereeError
 from referee.tienlen import Setup, TienLenRules
+from referee.trece import TreceRules
 from referee.web import events, names, words
 from referee.web.feedback import Feedback
 from referee.web.games.three_thirteen import answers as tt_answers
@@ -65,6 +66,10 @@ from referee.web.games.three_thirteen.sheet import KIND as TT_KIND
 from referee.web.games.three_thirteen.sheet import Sheet, build_sheet
 from referee.web.games.tienlen import pages as tl
 from referee.web.games.tienlen.pages import KIND as TL_KIND
+from referee.web.games.trece import pages as tc
+from referee.web.games.trece.answers import judge
+from referee.web.games.trece.pages import KIND as TC_KIND
+from referee.web.house_rules import rules_from_form as rules_from_switches
 from referee.web.numbers import MAX_PLAYERS, whole_number
 from referee.web.phone import LANGUAGES, Form, catalogue
 from referee.web.players import read_players
@@ -259,6 +264,13 @@ def started(start: Mapping[str, Any]) -> PhoneGame:
         if read.setup is None:
             raise Refused(422, "")
         names, stored, setup, kind = read.names, read.rules.to_dict(), read.setup.to_dict(), TL_KIND
+    elif action == k.url_for("trece.new_game"):
+        errors: dict[str, str] = {}
+        trece_rules = rules_from_switches(form, TreceRules, errors)
+        trece_setup = tc.read_setup(form, trece_rules, errors)
+        if trece_setup is None or errors:
+            raise Refused(422, "")
+        names, stored, setup, kind = list(trece_setup.players), trece_rules.to_dict(), trece_setup.to_dict(), TC_KIND
     else:
         raise Refused(0, "not a game this phone draws")
     return PhoneGame(kind, names, stored, setup, str(form.get("keeper_token", "")), str(form.get("watch_token", "")),
@@ -570,7 +582,37 @@ class Tables(Followed):
                 ("POST", "tienlen_table.instant", lambda a: self.write(asked, lambda s: tl.declare(s, form), typed=("seat",)))]
 
 
-GAMES: dict[str, type[Followed]] = {TT_KIND: Sheets, TL_KIND: Tables}
+class Treces(Followed):
+    """A Trece table on the phone (:mod:`referee.web.games.trece.views`)."""
+
+    endpoint = "trece.table"
+    template = "trece/table.html"
+    fragment = "trece/_table.html"
+
+    def state(self) -> Any:
+        return tc.game_state(self.game.setup, self.game.events)
+
+    def last_move(self) -> str | None:
+        return tc.last_move(self.game.events, self.state())
+
+    def context(self, asked: Asked, feedback: Feedback) -> dict[str, Any]:
+        k, game, state = kit(), self.game, self.state()
+        stake = dict(k.stake.get(words_language()) or k.stake["en"])
+        stake_form = {**stake, "label": stake["label_game"], "settle_choices": [], "stake": "", "settle": "winner",
+                      "action": k.url_for("trece.settle_money", token=game.keeper_token), "version": game.version}
+        ended = tc.evening_end(state, game.setup, game.events, start=game.created_at, version=game.version,
+                               action=k.url_for("trece.evening_end", token=game.keeper_token))
+        return {**self.shared(asked), "feedback": feedback,
+                **tc.table_context(state, game.setup, game.events, self.access.can_write),
+                "evening_end": ended, "stake_form": stake_form, "settle_up": None}
+
+    def routes(self, asked: Asked) -> list[tuple[str, str, Callable[[dict[str, str]], Answer]]]:
+        form = asked.form
+        return [*super().routes(asked),
+                ("POST", "trece.act", lambda a: self.write(asked, lambda s: judge(s, form), typed=("cards",)))]
+
+
+GAMES: dict[str, type[Followed]] = {TT_KIND: Sheets, TL_KIND: Tables, TC_KIND: Treces}
 
 
 def words_language() -> str:
