@@ -1,8 +1,8 @@
 """A game started offline is played on the phone, start to finish, and reaches the server once
 (issue 35): by touch, with the phone's engine ready and the network cut, a Three Thirteen sheet
 started from the home page, two rounds entered, one corrected and the correction undone (and a
-Tiến lên table started from the home page, five plays, a pass and an undo), every screen drawn
-on the phone (referee.web.phone_pages through static/js/engine.js) and checked by
+Tiến lên table started from the home page, five plays, a pass and an undo; a Trece table to a
+joker's penalty), every screen drawn on the phone (referee.web.phone_pages through static/js/engine.js) and checked by
 the invariants the journeys use (tests/invariants.py); then the network comes back and within
 20 s the server holds exactly those records, once, in order, and its sheet shows the same names,
 rounds and totals as the phone did.
@@ -286,6 +286,83 @@ def test_a_tienlen_table_started_offline_is_played_on_the_phone_and_reaches_the_
     print(f"\n{width}x{height} cpu x{slowdown or 1}: tap -> drawn on the phone (ms): "
           + ", ".join(f"{what} {ms:.0f} ({python:.0f} in Python)" for what, (ms, python) in timings)
           + f"; network back -> the server holds all 7 records: {took:.1f} s")
+    phone.forgive_offline(*FORGIVEN)
+    broken = phone.broken()
+    context.close()
+    assert phone.errors == [], f"console errors: {phone.errors}"
+    assert broken == [], "screens broke the invariants (tests/invariants.py):\n" + "\n".join(broken)
+
+
+def trece_shown(page) -> dict[str, list[str]]:  # type: ignore[no-untyped-def]
+    """What a Trece table shows: the pile, the demand, each player's count, the moves."""
+    return page.evaluate("""() => {
+        const texts = (sel) => [...document.querySelectorAll(sel)].map(e => e.textContent.replace(/\\s+/g, ' ').trim());
+        return {top: texts('#table [data-top]'), stock: texts('#table [data-stock]'),
+                counts: [...document.querySelectorAll('#table [data-player] [data-count]')].map(e => e.dataset.count),
+                turn: texts('#table .turn'), log: texts('#table .log li, #table ol li')};
+    }""")
+
+
+@pytest.mark.parametrize(("width", "height"), [(360, 740), (320, 640)], ids=["360x740", "320x640"])
+def test_a_trece_table_started_offline_is_played_to_a_penalty_on_the_phone_and_reaches_the_server_once(
+        browser, engine_server, width, height):
+    context = browser.new_context(**{**PHONE, "viewport": {"width": width, "height": height}})
+    phone = Phone(context, engine_server.url)
+    w = Walk(phone)
+    page = w.page
+    slow = Slow(context, page)
+    timings: list[tuple[str, tuple[float, float]]] = []
+
+    w.open("/")
+    slow.wait_drawn(page, 240)
+    w.tap("a.game-tile[href='/trece/']", "Trece")
+    slow.wait_drawn(page, 120)
+    page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller !== null",
+                           timeout=15_000)
+    context.set_offline(True)
+    w.type("#name0", "Ana")
+    w.type("#name1", NAMES[1])
+    w.tap("input[name=dealer][value='0'] + span", "Ana deals")
+    w.tap("input[name=turned_rank][value='Q'] + span", "a queen turned")
+    w.tap("input[name=turned_suit][value='h'] + span", "of hearts")
+    w.tap("form button.primary[type=submit]", "Start the table (offline)", result=page.locator("#table"))
+    timings.append(("the table, started", drawn_ms(page)))
+    keeper = dict(page.evaluate("JSON.parse(localStorage.getItem('thirteen-starts'))[0].params"))["keeper_token"]
+    assert page.url.endswith(f"/trece/g/{keeper}")
+    for n, cards in enumerate([["Kh"], ["Qc"], ["Kd", "RJ"]], 1):
+        for card in cards:
+            w.touch.tap(page.locator(f"#table .picker-grid [data-card='{card}']"))
+        w.tap("#table [data-action=play]", f"play {n}: {' '.join(cards)}", result=page.locator("#table"))
+        timings.append((f"play {n}", drawn_ms(page)))
+    expect(page.locator("[data-demand]")).to_contain_text("Ana must play a ♦ or pick up 13")
+    w.tap("#table [data-action=draw]", "Ana cannot follow: she picks up 13", result=page.locator("#table"))
+    timings.append(("the penalty", drawn_ms(page)))
+    expect(page.locator("[data-player='0'] [data-count]")).to_have_attribute("data-count", "25")
+    shown = trece_shown(page)
+    writes = page.evaluate("JSON.parse(localStorage.getItem('thirteen-outbox')).map(e => e.id)")
+    assert len(writes) == 4
+    assert stored(engine_server, keeper) == []
+
+    back = time.monotonic()
+    context.set_offline(False)
+    deadline = back + 20
+    while time.monotonic() < deadline and len(stored(engine_server, keeper)) < 4:
+        slow.workers()
+        page.wait_for_timeout(200)
+    took = time.monotonic() - back
+    events = stored(engine_server, keeper)
+    assert events == list(zip(["play", "play", "play", "draw"], writes, strict=True)), events
+    page.wait_for_function("() => JSON.parse(localStorage.getItem('thirteen-outbox') || '[]').length === 0",
+                           timeout=10_000)
+    page.wait_for_timeout(4500)
+    assert len(stored(engine_server, keeper)) == 4
+    server_page = context.new_page()
+    server_page.goto(engine_server.url + f"/trece/g/{keeper}")
+    assert trece_shown(server_page) == shown
+    server_page.close()
+    print(f"\n{width}x{height} cpu x{slow.rate or 1}: tap -> drawn on the phone (ms): "
+          + ", ".join(f"{what} {ms:.0f} ({python:.0f} in Python)" for what, (ms, python) in timings)
+          + f"; network back -> the server holds all 4 records: {took:.1f} s")
     phone.forgive_offline(*FORGIVEN)
     broken = phone.broken()
     context.close()

@@ -245,3 +245,12 @@ def test_a_trece_table_started_offline_is_drawn_on_the_phone_as_the_server_draws
     table.same_get(here.replace(table.keeper, table.watch))
     table.same_get(here + f"?since={table.version - 1}", htmx=True)
     assert len(table.writes) == 6
+
+
+def test_the_worker_warms_up_each_game_it_draws_before_the_first_tap(kit):  # type: ignore[no-untyped-def]
+    """The engine's worker draws a made-up sheet, round, table and Trece table once pages.zip is
+    in (a failure there is silent in the worker: the first tap pays for it instead)."""
+    phone_pages.warm_up("vi")
+    assert phone_pages._env is not None and phone_pages._env.cache is not None
+    compiled = {name for _loader, name in phone_pages._env.cache}
+    assert {"three_thirteen/game.html", "three_thirteen/round.html", "tienlen/table.html", "trece/table.html"} <= compiled

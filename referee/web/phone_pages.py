@@ -53,9 +53,10 @@ from urllib.parse import parse_qsl, quote, urlencode, urlsplit
 from jinja2 import Environment, FileSystemLoader
 from markupsafe import Markup
 
-from referee.cards import format_cards
+from referee.cards import Card, format_cards
 from referee.errors import REFUSED, RefereeError
 from referee.tienlen import Setup, TienLenRules
+from referee.trece import Setup as TreceSetup
 from referee.trece import TreceRules
 from referee.web import events, names, words
 from referee.web.feedback import Feedback
@@ -708,8 +709,8 @@ def answer_to(request: Mapping[str, Any]) -> Answer:
 
 
 def warm_up(language: str) -> None:
-    """A made-up sheet's page and round page drawn once (the worker, once pages.zip is in): the
-    templates are compiled before the first tap."""
+    """A made-up sheet's page and round page, a table and a Trece table drawn once (the worker,
+    once pages.zip is in): the templates are compiled before the first tap."""
     words.use(catalogue(language if language in LANGUAGES else "en"))
     try:
         now = datetime.now(UTC)
@@ -721,6 +722,10 @@ def warm_up(language: str) -> None:
         setup = Setup(("A", "B"), TienLenRules(), leader=0, opening=True).to_dict()
         table = PhoneGame(TL_KIND, ["A", "B"], {}, setup, "k" * 32, "w" * 32, now)
         Tables(table, table.keeper_token).page(Asked("GET", kit().url_for(Tables.endpoint, token=table.keeper_token),
+                                                     "", Form([]), True, True, "", asked.share, now))
+        pile = TreceSetup(("A", "B"), Card.parse("Q♥")).to_dict()
+        trece = PhoneGame(TC_KIND, ["A", "B"], {}, pile, "k" * 32, "w" * 32, now)
+        Treces(trece, trece.keeper_token).page(Asked("GET", kit().url_for(Treces.endpoint, token=trece.keeper_token),
                                                      "", Form([]), True, True, "", asked.share, now))
     finally:
         words.use(None)
