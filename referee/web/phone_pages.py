@@ -3,8 +3,9 @@
 A game started offline (``static/js/offline-start.js`` keeps its new-game form, with the keeper
 and watch links the phone made, in localStorage ``thirteen-starts``) has no page on the server
 until the network is back.  The phone draws its pages itself, with the same templates and the
-same Python the server's views use (:mod:`referee.web.games.three_thirteen.pages`), from the
-records the phone holds: the start form, then the writes kept in the outbox for that game
+same Python the server's views use (a Three Thirteen sheet, a followed Tiến lên table, a Trece
+table: :mod:`referee.web.games.three_thirteen.pages`, :mod:`referee.web.games.tienlen.pages`,
+:mod:`referee.web.games.trece.pages`), from the records the phone holds: the start form, then the writes kept in the outbox for that game
 (``thirteen-outbox``), in order.  Those records are exactly what is sent once the network is
 back, so the server then holds the same game and draws the same pages.
 
