@@ -384,7 +384,7 @@
     };
   }
   function draw(request) { return ask(request, "draw"); }
-  window.Thirteen.drawn = { keptStart: keptStart, draw: draw, records: records };
+  window.Thirteen.drawn = { keptStart: keptStart };  /* live.js asks no stream of such a game */
   document.addEventListener("htmx:beforeSend", function (e) {
     var d = e.detail || {};
     var cfg = d.requestConfig;
