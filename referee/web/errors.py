@@ -38,6 +38,7 @@ from referee.text import Message
 from referee.web import i18n
 from referee.web.i18n import message_json
 from referee.web.views import render_page, say
+from referee.web.words import error_title as title  # the phone's error pages say it too
 
 
 def wants_json() -> bool:
@@ -103,20 +104,6 @@ def plain_words(exc: HTTPException) -> str | None:
         405: gettext("This page cannot be used that way; go back and use its buttons."),
         413: gettext("That was too much to send at once."),
     }.get(exc.code or 0, exc.description)
-
-
-def title(code: int | None) -> str | None:
-    """The error page's heading in the reader's language (``None``: the server library's name)."""
-    return {
-        400: gettext("Bad request"),
-        403: gettext("Not allowed"),
-        404: gettext("Not found"),
-        405: gettext("Not this way"),
-        409: gettext("Changed meanwhile"),
-        413: gettext("Too much at once"),
-        422: gettext("Cannot be done"),
-        429: gettext("Too many requests"),
-    }.get(code or 0)
 
 
 def http_error(exc: HTTPException) -> ResponseReturnValue:

@@ -81,3 +81,16 @@ def rank_plural(rank: Rank) -> str:
     # Translators: a number rank in the plural, e.g. "7s" (English adds an s; most languages keep "7").
     return faces.get(rank) or gettext("%(rank)ss", rank=rank.symbol)
 
+
+def error_title(code: int | None) -> str | None:
+    """The error page's heading in the reader's language (``None``: the server library's name)."""
+    return {
+        400: gettext("Bad request"),
+        403: gettext("Not allowed"),
+        404: gettext("Not found"),
+        405: gettext("Not this way"),
+        409: gettext("Changed meanwhile"),
+        413: gettext("Too much at once"),
+        422: gettext("Cannot be done"),
+        429: gettext("Too many requests"),
+    }.get(code or 0)

@@ -10,12 +10,12 @@ from referee import stats
 from referee.three_thirteen import ThreeThirteenRules
 from referee.web.games.three_thirteen import money, sheet, views
 from referee.web.registry import GameEntry, GroupStart, HomeLink, PhoneScreen
-from referee.web.store import MAX_PLAYERS
+from referee.web.store import MAX_PLAYERS, history
 
 
 def sheet_results(game: Any) -> tuple[stats.Result, ...]:
     """A stored sheet as one game and its rounds, for a group's evenings and stats."""
-    return stats.three_thirteen_results(sheet.rebuild(game))
+    return stats.three_thirteen_results(sheet.rebuild(game, history(game)))
 
 
 ENTRY = GameEntry(

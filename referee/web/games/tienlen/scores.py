@@ -60,7 +60,7 @@ from referee.web.guard import whole_number
 from referee.web.house_rules import SwitchLabel, Words, rules_from_form, sent_switches, switch_labels
 from referee.web.models import Game as StoredGame
 from referee.web.players import read_players
-from referee.web.sheets import Chart, csv_download, spreadsheet_cell
+from referee.web.sheets import Chart, spreadsheet_cell
 from referee.web.store import Access, find_by_token
 from referee.web.tables import (
     Done,
@@ -72,7 +72,7 @@ from referee.web.tables import (
     seen_version,
     this_write,
 )
-from referee.web.views import redirect_to, render_page, say
+from referee.web.views import csv_download, redirect_to, render_page, say
 
 bp = Blueprint("tienlen_scores", __name__, url_prefix="/tienlen/scores")
 

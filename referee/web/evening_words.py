@@ -1,0 +1,95 @@
+"""The end of an evening in the reader's words, and the kinds of a sheet's money events, with no
+Flask: the server's sheets and tables (:mod:`referee.web.settle_up`) and the phone drawing a
+table started offline (:mod:`referee.web.phone_pages`) say them the same way."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from referee.errors import RefereeError
+from referee.evening_end import EveningEnd, Progress, progress
+from referee.switches import rules_from_mapping
+from referee.web.events import effective_events
+from referee.web.words import gettext, ngettext, say
+
+MONEY = "money"
+"""The event kind of a sheet's stake and currency."""
+END = "end"
+"""The event kind of a sheet's end switches (``target``, ``games``, ``until``)."""
+EVENT_KINDS = frozenset({MONEY, END})
+"""The event kinds of this module: a sheet's replay leaves them out."""
+
+
+@dataclass(frozen=True)
+class EndView:
+    """The end of the evening on a sheet (``partials/evening_end.html``): how far there is to go
+    (``lines``), or that it is over (``over``, ``winners``, ``past_end``), and the keeper's end
+    form (``action``, ``version``; what was typed comes back through ``feedback.typed``)."""
+
+    progress: Progress
+    end: EveningEnd
+    lines: tuple[str, ...]
+    over: str | None
+    winners: str | None
+    past_end: str | None
+    action: str
+    version: int
+    switches: tuple[str, ...] = ("target", "games", "until")
+    """The end switches the game takes (the form shows these)."""
+    target_label: str | None = None
+    """The target field's words when the target is not points (a table that counts games won)."""
+
+    def value(self, name: str) -> str:
+        """A stored end switch as the form shows it (off: empty)."""
+        raw = self.end.to_dict()[name]
+        return "" if raw in (0, "") else str(raw)
+
+
+def end_view(end: EveningEnd, names: Sequence[str], running: Sequence[Sequence[int]], entered: Sequence[datetime],
+             *, start: datetime, action: str, version: int, lowest_wins: bool = False,
+             switches: tuple[str, ...] = ("target", "games", "until"), target_label: str | None = None,
+             got: Progress | None = None) -> EndView:
+    """Where the evening stands against its end switches, in the reader's words (``got``: the
+    progress already read, else read from ``running``)."""
+    if got is None:
+        got = progress(end, names, running, entered, start=start, now=datetime.now(UTC), lowest_wins=lowest_wins)
+    over = say(got.why) if got.why is not None else None
+    winners = None
+    if got.over and got.winners:
+        winners = ngettext("%(names)s won the evening.", "%(names)s won the evening.", len(got.winners),
+                           names=_and(got.winners))
+    past = None
+    if got.past_end:
+        past = ngettext("%(num)d game was played past the end; it is not in the result.",
+                        "%(num)d games were played past the end; they are not in the result.", got.past_end)
+    return EndView(got, end, tuple(say(m) for m in got.to_go), over, winners, past, action, version, switches,
+                   target_label)
+
+
+def _and(names: Sequence[str]) -> str:
+    if len(names) < 2:
+        return "".join(names)
+    return gettext("%(first)s and %(last)s", first=", ".join(names[:-1]), last=names[-1])
+
+
+def undo_label(event: Any) -> str | None:
+    """The undo button's words for one of this module's events, else ``None``."""
+    if event.kind == MONEY:
+        return gettext("Stake changed")
+    if event.kind == END:
+        return gettext("End of the evening changed")
+    return None
+
+
+def end_from(events: Sequence[Any], setup: dict[str, Any] | None) -> EveningEnd:
+    """A sheet's end switches: its latest :data:`END` event still in force of ``events`` (every
+    event as of its version), else those it was started with (``setup["end"]``), else all off."""
+    found = [event for event in effective_events(events) if event.kind == END]
+    raw = found[-1].payload if found else (setup or {}).get("end") or {}
+    try:
+        return rules_from_mapping(EveningEnd, raw)
+    except RefereeError:
+        return EveningEnd()
