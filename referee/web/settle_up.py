@@ -66,9 +66,9 @@ from referee.web.store import Access, live_events
 from referee.web.tables import FollowedGame
 
 __all__ = [
-    "END", "EVENT_KINDS", "MONEY", "MAX_STAKE", "EndView", "MoneyRow", "SettleUpView", "Stake", "StakeForm",
+    "END", "END_FIELDS", "EVENT_KINDS", "MONEY", "MAX_STAKE", "EndView", "MoneyRow", "SettleUpView", "Stake", "StakeForm",
     "TransferRow", "add_sheet_routes", "end_of", "end_view", "entered_times", "format_money", "locale_currency",
-    "last_entered", "money_of", "settle_up_view", "sheet_rows", "sitting_block", "sitting_of", "stake_form",
+    "last_entered", "money_of", "read_end", "settle_up_view", "sheet_rows", "sitting_block", "sitting_of", "stake_form",
     "undo_label",
 ]
 
