@@ -1,7 +1,7 @@
 """A Tiến lên evening (its score sheet) started offline is played whole on the phone and reaches
 the server once (issue 35): by touch, with the phone's engine ready and the network cut, the
 evening started from its new-evening form (three games, its end), three games entered by hand, one
-corrected and the correction undone, every screen drawn on the phone (referee.web.phone_pages and
+corrected and the correction undone, the end moved to four games (the sheet's own form), every screen drawn on the phone (referee.web.phone_pages and
 referee.web.games.tienlen.score_pages, through static/js/engine.js) and checked by the invariants
 the journeys use (tests/invariants.py), the end of the evening said as the sheet says it; then
 the network comes back and the server holds exactly those records, once, in order, and its sheet
@@ -96,31 +96,39 @@ def test_an_evening_started_offline_is_played_on_the_phone_and_reaches_the_serve
     assert corrected["totals"] != before["totals"]
     w.tap("#ts-sheet [data-action=undo]", "Undo the correction", result=page.locator("#ts-sheet .notice").first)
     timings.append(("undo", drawn_ms(page)))
+    assert sheet_shown(page)["totals"] == before["totals"]
+    # The end of the evening moved to four games (its form on the sheet): one game to go again.
+    w.tap(".evening-end-form summary", "End of the evening")
+    w.type(".evening-end-form #end-games", "4")
+    w.tap("[data-action=set-end]", "Save the end", result=page.locator("#ts-sheet"))
+    timings.append(("save the end", drawn_ms(page)))
+    expect(page.locator("#ts-sheet .evening-to-go")).to_have_count(1)
+    expect(page.locator("#ts-sheet .evening-over")).to_have_count(0)
     shown = sheet_shown(page)
     assert shown["totals"] == before["totals"] and len(shown["games"]) == 3 and shown["end"]
     writes = page.evaluate("JSON.parse(localStorage.getItem('thirteen-outbox')).map(e => e.id)")
-    assert len(writes) == 5
+    assert len(writes) == 6
     assert stored(engine_server, keeper) == []  # nothing reached the server
 
     back = time.monotonic()
-    context.set_offline(False)  # no tap: the start, then its five writes, in order
+    context.set_offline(False)  # no tap: the start, then its six writes, in order
     deadline = back + 20
-    while time.monotonic() < deadline and len(stored(engine_server, keeper)) < 5:
+    while time.monotonic() < deadline and len(stored(engine_server, keeper)) < 6:
         page.wait_for_timeout(200)
     took = time.monotonic() - back
     events = stored(engine_server, keeper)
-    assert events == list(zip(["game", "game", "game", "correct", "undo"], writes, strict=True)), events
+    assert events == list(zip(["game", "game", "game", "correct", "undo", "end"], writes, strict=True)), events
     page.wait_for_function("() => JSON.parse(localStorage.getItem('thirteen-outbox') || '[]').length === 0",
                            timeout=10_000)
     page.wait_for_timeout(4500)  # a retry timer's round: nothing is sent twice
-    assert len(stored(engine_server, keeper)) == 5
+    assert len(stored(engine_server, keeper)) == 6
     server_page = context.new_page()
     server_page.goto(engine_server.url + f"/tienlen/scores/g/{keeper}")
     assert sheet_shown(server_page) == shown
     server_page.close()
     print(f"\n{width}x{height} cpu x{slowdown or 1}: tap -> drawn on the phone (ms): "
           + ", ".join(f"{what} {ms:.0f}" for what, ms in timings)
-          + f"; network back -> the server holds all 5 records: {took:.1f} s")
+          + f"; network back -> the server holds all 6 records: {took:.1f} s")
     phone.forgive_offline(*FORGIVEN)
     broken = phone.broken()
     context.close()

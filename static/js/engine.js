@@ -427,6 +427,15 @@
       a.setAttribute("hx-boost", "true");
       window.htmx.process(a);
     });
+    /* Its plain forms too (a sheet's end of the evening, its stake): htmx sends them, so the phone
+       draws what it can and the outbox keeps the rest; not a form that starts another game. */
+    root.querySelectorAll("form[method=post]").forEach(function (form) {
+      var url = new URL(form.action, location.href);
+      if (url.origin !== location.origin || form.hasAttribute("hx-boost") || form.hasAttribute("hx-post")) return;
+      if (form.querySelector("[data-write-id]") || !keptStart(url.pathname)) return;
+      form.setAttribute("hx-boost", "true");
+      window.htmx.process(form);
+    });
   }
   document.addEventListener("htmx:load", function (e) { boostKeptGames(e.detail && e.detail.elt); });
   /* Open a kept game's page (the start just kept, a game of the home page's list): as a boosted
