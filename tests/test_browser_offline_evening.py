@@ -1,7 +1,8 @@
 """A Tiến lên evening (its score sheet) started offline is played whole on the phone and reaches
 the server once (issue 35): by touch, with the phone's engine ready and the network cut, the
 evening started from its new-evening form (three games, its end), three games entered by hand, one
-corrected and the correction undone, the end moved to four games (the sheet's own form), the page reloaded offline, every screen drawn on the phone (referee.web.phone_pages and
+corrected and the correction undone, the end moved to four games (the sheet's own form), a stake refused (the referee alone sets it), the page
+reloaded offline, every screen drawn on the phone (referee.web.phone_pages and
 referee.web.games.tienlen.score_pages, through static/js/engine.js) and checked by the invariants
 the journeys use (tests/invariants.py), the end of the evening said as the sheet says it; then
 the network comes back and the server holds exactly those records, once, in order, and its sheet
@@ -106,6 +107,11 @@ def test_an_evening_started_offline_is_played_on_the_phone_and_reaches_the_serve
     expect(page.locator("#ts-sheet .evening-over")).to_have_count(0)
     shown = sheet_shown(page)
     assert shown["totals"] == before["totals"] and len(shown["games"]) == 3 and shown["end"]
+    # The stake: the referee alone reads money; refused where it stands, the amount kept, nothing kept to send.
+    w.tap(".settle-stake-form summary", "Play for money")
+    w.type("#settle-stake", "2")
+    w.tap("[data-action=set-stake]", "Save the stake (offline)", result=page.locator(".settle-stake-form .field-error"))
+    expect(page.locator("#settle-stake")).to_have_value("2")
     # A reload, still offline: the service worker's "No connection" page, replaced by the phone's drawing.
     page.reload()
     expect(page.locator("#ts-sheet")).to_be_visible(timeout=60_000)

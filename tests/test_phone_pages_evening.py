@@ -91,3 +91,22 @@ def test_a_new_evening_form_the_server_refuses_makes_no_game_on_the_phone(client
     table = evening(client, kit, "en")
     table.start["params"] = [(k, "" if k.startswith("name") else v) for k, v in table.start["params"]]
     assert table.phone("GET", table.game)["status"] == 0  # the network is asked: nothing drawn here
+
+
+def test_the_stake_of_an_evening_the_referee_has_not_got_is_refused_on_the_phone_with_what_was_typed(client, kit):  # type: ignore[no-untyped-def]  # noqa: F811
+    """The referee alone reads and formats money (Babel): the phone keeps no stake to send (its
+    version would fall behind the referee's), it says so beside the field and keeps the amount."""
+    table = evening(client, kit, "en")
+    sheet = table.game
+    table.same_write(sheet + "/add", [("out", "0"), ("left_1", "4"), ("left_2", "3")])
+    answer = table.phone("POST", sheet + "/money", [("version", "1"), ("stake", "2.50"), ("currency", "EUR")],
+                         htmx=True, boosted=True, write="abcdef123456")
+    assert (answer["status"], answer["stored"], answer["url"]) == (422, False, sheet)  # a reload there shows the sheet
+    assert answer["headers"] == {"HX-Reswap": "innerHTML show:#settle-stake:top"}  # the refusal in view
+    html = answer["html"]
+    assert "No connection to the referee. Nothing was sent; what you entered is still here." in html
+    assert 'value="2.50"' in html and '<option value="EUR" selected>' in html
+    assert '<details class="settle-stake-form" open>' in html
+    assert table.phone("POST", sheet.replace(table.keeper, table.watch) + "/money",
+                       [("version", "1"), ("stake", "1")])["status"] == 403
+    assert table.phone("GET", sheet + "?since=1", htmx=True)["status"] == 204  # nothing changed

@@ -427,12 +427,11 @@
       a.setAttribute("hx-boost", "true");
       window.htmx.process(a);
     });
-    /* Its plain forms too (a sheet's end of the evening, its stake): htmx sends them, so the phone
-       draws what it can and the outbox keeps the rest; not a form that starts another game. */
-    root.querySelectorAll("form[method=post]").forEach(function (form) {
+    /* Its plain forms the phone draws the answer of (data-phone-draws: a sheet's end of the
+       evening): htmx sends them, answered above.  (Other plain forms still ask the network.) */
+    root.querySelectorAll("form[data-phone-draws]").forEach(function (form) {
       var url = new URL(form.action, location.href);
-      if (url.origin !== location.origin || form.hasAttribute("hx-boost") || form.hasAttribute("hx-post")) return;
-      if (form.querySelector("[data-write-id]") || !keptStart(url.pathname)) return;
+      if (url.origin !== location.origin || form.hasAttribute("hx-boost") || !keptStart(url.pathname)) return;
       form.setAttribute("hx-boost", "true");
       window.htmx.process(form);
     });

@@ -5,9 +5,10 @@ draw it: the same templates, and the same Flask-free parts
 
 What it answers: the sheet (whole, its fragment, a poll's 204), a game by hand (its page, its
 save: the sheet, or the form again with each mistake beside its field), a correction (its page,
-its save), undo and redo, and the end of the evening (its form).  What it leaves to the network
-(the answer ``{"status": 0}``): the stake (Babel formats money, on the server only), a table
-started or followed from the sheet, the CSV, a rematch, a group.
+its save), undo and redo, and the end of the evening (its form).  The stake form is refused
+until the referee has the sheet (Babel reads and formats money, on the server only).  What it
+leaves to the network (the answer ``{"status": 0}``): a table started or followed from the
+sheet, the CSV, a rematch, a group.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from referee.errors import RefereeError
+from referee.errors import REFUSED, RefereeError
 from referee.web import events
 from referee.web.evening_ends import END, END_FIELDS, read_end
 from referee.web.feedback import Feedback
@@ -33,7 +34,7 @@ from referee.web.phone_pages import (
     render,
     words_language,
 )
-from referee.web.words import say
+from referee.web.words import gettext, say
 
 
 def read_start(form: Form) -> tuple[str, list[str], dict[str, Any], dict[str, Any]]:
@@ -86,7 +87,8 @@ class Evenings(Followed):
                 ("GET", "tienlen_scores.game_page", lambda a: self.entry_page(asked, int(a["number"]))),
                 ("POST", "tienlen_scores.add_by_hand", lambda a: self.save_by_hand(asked, None)),
                 ("POST", "tienlen_scores.correct", lambda a: self.save_by_hand(asked, int(a["number"]))),
-                ("POST", "tienlen_scores.evening_end", lambda a: self.end(asked))]
+                ("POST", "tienlen_scores.evening_end", lambda a: self.end(asked)),
+                ("POST", "tienlen_scores.settle_money", lambda a: self.stake(asked))]
 
     # --- a game by hand, or a correction
 
@@ -145,7 +147,22 @@ class Evenings(Followed):
         self.append(asked, str(payload["action"]), payload)
         return self.done(asked, after={"added": added})
 
-    # --- the end of the evening
+    # --- the stake and the end of the evening
+
+    def stake(self, asked: Asked) -> Answer:
+        """The stake is set by the referee only (Babel reads and formats money, on the server): on
+        a sheet it does not have yet, the form is refused where it stands, what was typed kept in
+        it, and nothing is kept to send (a write kept but not drawn would put the phone's version
+        behind the referee's, and its next write would come back a 409)."""
+        self.keeper(asked)
+        typed = {"stake": str(asked.form.get("stake", ""))[:30], "currency": str(asked.form.get("currency", ""))[:3],
+                 "settle": str(asked.form.get("settle", "winner"))[:10]}
+        said = gettext("No connection to the referee. Nothing was sent; what you entered is still here.")
+        answer = self.page(asked, Feedback(typed=typed, error=said, at="stake"), REFUSED)
+        if not asked.fragment:  # drawn at the sheet's address (a reload shows it), the refusal in view
+            answer.url = kit().url_for(self.endpoint, token=self.token)
+            answer.headers["HX-Reswap"] = "innerHTML show:#settle-stake:top"
+        return answer
 
     def end(self, asked: Asked) -> Answer:
         """:func:`referee.web.settle_up.add_sheet_routes`' end form (a Tiến lên sheet takes every end switch)."""
