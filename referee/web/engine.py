@@ -72,9 +72,11 @@ PAGES_MODULES = ("referee/web/phone_pages.py", "referee/web/events.py", "referee
                  "referee/web/sheets.py", "referee/web/names.py", "referee/web/players.py",
                  "referee/web/games/three_thirteen/sheet.py", "referee/web/games/three_thirteen/pages.py",
                  "referee/web/games/tienlen/pages.py", "referee/web/games/trece/pages.py",
-                 "referee/web/evening_words.py")
+                 "referee/web/evening_ends.py", "referee/web/games/tienlen/forms.py",
+                 "referee/web/games/tienlen/evening_pages.py", "referee/web/games/tienlen/score_pages.py")
 PAGES_TEMPLATES = ("three_thirteen/game.html", "three_thirteen/round.html", "tienlen/table.html",
-                   "trece/table.html", "errors/error.html", "partials/error.html")
+                   "trece/table.html", "tienlen_scores/sheet.html", "tienlen_scores/entry.html",
+                   "errors/error.html", "partials/error.html")
 PAGES_FILE = "pages.zip"
 THIRD_PARTY = ("jinja2", "markupsafe")  # pure Python (MarkupSafe falls back from its C speedups)
 SCREENS_FILE = "referee/web/phone_screens.json"

@@ -41,6 +41,7 @@ the server's.  ``{"status": 0}`` means "not a page this phone draws" (the JS ask
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import re
@@ -274,7 +275,10 @@ def started(start: Mapping[str, Any]) -> PhoneGame:
             raise Refused(422, "")
         names, stored, setup, kind = list(trece_setup.players), trece_rules.to_dict(), trece_setup.to_dict(), TC_KIND
     else:
-        raise Refused(0, "not a game this phone draws")
+        reads = next((read for endpoint, read in STARTS.items() if action == k.url_for(endpoint)), None)
+        if reads is None:
+            raise Refused(0, "not a game this phone draws")
+        kind, names, stored, setup = reads(form)
     return PhoneGame(kind, names, stored, setup, str(form.get("keeper_token", "")), str(form.get("watch_token", "")),
                      _when(start.get("at")))
 
@@ -615,6 +619,12 @@ class Treces(Followed):
 
 
 GAMES: dict[str, type[Followed]] = {TT_KIND: Sheets, TL_KIND: Tables, TC_KIND: Treces}
+STARTS: dict[str, Callable[[Form], tuple[str, list[str], dict[str, Any], dict[str, Any]]]] = {}
+"""The new-game forms of the games drawn by modules of their own, by endpoint: the game each starts."""
+PAGE_GAMES = ("referee.web.games.tienlen.score_pages",)
+"""Those modules: each subclasses :class:`Followed` (so imports this one) and puts its class in
+:data:`GAMES` and its form in :data:`STARTS`; :func:`answer_to` imports them by name, as
+:mod:`referee.web.phone` imports the screens its zip names."""
 
 
 def words_language() -> str:
@@ -685,6 +695,8 @@ def records(game: PhoneGame, writes: Sequence[Mapping[str, Any]], share: Mapping
 
 def answer_to(request: Mapping[str, Any]) -> Answer:
     """:func:`draw`'s answer, as a value."""
+    for module in PAGE_GAMES:
+        importlib.import_module(module)
     held = request.get("game") or {}
     share = request.get("share") or {}
     try:

@@ -45,30 +45,32 @@ from referee.evening_end import EveningEnd
 from referee.evening_money import Sitting
 from referee.settle import MAX_PEOPLE, SETTLE_CHOICES, Transfer, settle
 from referee.stats import Result
-from referee.switches import rules_from_mapping
 from referee.text import Message, message
 from referee.web import events, openapi
 from referee.web.api import bp as api_bp
 from referee.web.api import json_body
-from referee.web.evening_words import END as END  # the event kinds of this module, read on the phone too
-from referee.web.evening_words import EVENT_KINDS as EVENT_KINDS
-from referee.web.evening_words import MONEY as MONEY
-from referee.web.evening_words import EndView as EndView
-from referee.web.evening_words import end_from
-from referee.web.evening_words import end_view as end_view
-from referee.web.evening_words import undo_label as undo_label
+from referee.web.evening_ends import (
+    END,
+    END_FIELDS,
+    EVENT_KINDS,
+    MONEY,
+    EndView,
+    end_from,
+    end_view,
+    entered_at,
+    read_end,
+    undo_label,
+)
 from referee.web.models import Event, Game
-from referee.web.store import Access, history, live_events
+from referee.web.store import Access, live_events
 from referee.web.tables import FollowedGame
-from referee.web.words import say
 
 __all__ = [
-    "END", "EVENT_KINDS", "MONEY", "MAX_STAKE", "EndView", "MoneyRow", "SettleUpView", "Stake", "StakeForm",
+    "END", "END_FIELDS", "EVENT_KINDS", "MONEY", "MAX_STAKE", "EndView", "MoneyRow", "SettleUpView", "Stake", "StakeForm",
     "TransferRow", "add_sheet_routes", "end_of", "end_view", "entered_times", "format_money", "locale_currency",
-    "last_entered", "money_of", "settle_up_view", "sheet_rows", "sitting_block", "sitting_of", "stake_form",
+    "last_entered", "money_of", "read_end", "settle_up_view", "sheet_rows", "sitting_block", "sitting_of", "stake_form",
     "undo_label",
 ]
-
 
 MAX_STAKE = 10**12
 """The largest stake (in the currency's smallest unit) a sheet takes."""
@@ -212,14 +214,13 @@ def money_of(game: Game) -> Stake | None:
 
 
 def end_of(game: Game) -> EveningEnd:
-    """The sheet's end switches: its latest :data:`END` event, else those it was started with
-    (``setup["end"]``), else all off."""
-    return end_from(history(game), game.setup)
+    """The sheet's end switches (:func:`referee.web.evening_ends.end_from` of its events still in force)."""
+    return end_from(live_events(game), game.setup)
 
 
 def entered_times(game: Game, kind: str) -> list[datetime]:
     """When each game of a sheet was entered: its events of ``kind`` still in force, in order."""
-    return [event.created_at for event in live_events(game) if event.kind == kind]
+    return entered_at(live_events(game), kind)
 
 
 def undo_words(game: Game, entry_words: Callable[[Event], str]) -> str | None:
@@ -419,32 +420,6 @@ def sheet_rows(names: Sequence[str], totals: Sequence[int], stake: Stake) -> dic
 
 # ---------------------------------------------------------------------------
 # The sheet's forms
-
-
-END_FIELDS = ("target", "games", "until", "utc_offset")
-
-
-def read_end(form: Mapping[str, Any], errors: dict[str, str] | None = None) -> EveningEnd:
-    """The end switches of a form (empty fields: off); a mistake raises :class:`~referee.errors.RefereeError`
-    at the field (or, with ``errors``, is put there and all off is answered)."""
-    raw = {key: str(form.get(key, ""))[:12].strip() for key in END_FIELDS}
-    values: dict[str, Any] = {}
-    for key in ("target", "games"):
-        if raw[key]:
-            values[key] = raw[key]
-    if raw["until"]:
-        values["until"] = raw["until"]
-    offset = raw["utc_offset"]
-    if offset.lstrip("-").isascii() and offset.lstrip("-").isdigit() and len(offset) < 6:
-        values["utc_offset"] = int(offset)
-    try:
-        return rules_from_mapping(EveningEnd, values)
-    except RefereeError as exc:
-        switch = getattr(exc, "switch", "") or "target"
-        if errors is None:
-            raise exc.about(switch) from None
-        errors[switch] = say(exc)
-        return EveningEnd()
 
 
 def add_sheet_routes(bp: Blueprint, followed: FollowedGame[Any],

@@ -428,6 +428,14 @@
       a.setAttribute("hx-boost", "true");
       window.htmx.process(a);
     });
+    /* Its plain forms the phone draws the answer of (data-phone-draws: a sheet's end of the
+       evening): htmx sends them, answered above.  (Other plain forms still ask the network.) */
+    root.querySelectorAll("form[data-phone-draws]").forEach(function (form) {
+      var url = new URL(form.action, location.href);
+      if (url.origin !== location.origin || form.hasAttribute("hx-boost") || !keptStart(url.pathname)) return;
+      form.setAttribute("hx-boost", "true");
+      window.htmx.process(form);
+    });
   }
   document.addEventListener("htmx:load", function (e) { boostKeptGames(e.detail && e.detail.elt); });
   /* Open a kept game's page (the start just kept, a game of the home page's list): as a boosted

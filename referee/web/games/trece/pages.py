@@ -13,7 +13,7 @@ from referee import evening_money, stats
 from referee.cards import Card
 from referee.text import message
 from referee.trece import Setup, SetupError, State, TreceRules, replay
-from referee.web.evening_words import EVENT_KINDS, EndView, end_from, end_view, undo_label
+from referee.web.evening_ends import EVENT_KINDS, EndView, end_from, end_view, undo_label
 from referee.web.events import effective_events, records_of
 from referee.web.games.trece.answers import describe, read_one_card
 from referee.web.players import read_players
@@ -81,7 +81,7 @@ def table_context(state: State, setup: Mapping[str, Any], events: Sequence[Any],
 def evening_end(state: State, setup: Mapping[str, Any], events: Sequence[Any], *, start: datetime, action: str,
                 version: int) -> EndView:
     """Where the table's evening stands against its end switches (games, target)."""
-    end = end_from(events, dict(setup))
+    end = end_from(effective_events(events), dict(setup))
     got = evening_money.end_progress(end, state.players, stats.trece_results(state), start=start)
     return end_view(end, state.players, [], [], start=start, action=action, version=version, switches=ENDS, got=got,
                     target_label=gettext("Target: ends when a player has won this many games"))
