@@ -77,6 +77,15 @@ class Slow:
             page.wait_for_timeout(100)
 
 
+def kept(page) -> None:  # type: ignore[no-untyped-def]
+    """As after any first visit: the service worker runs and has kept, in the background, every
+    stylesheet and script of this release (the page says so: data-kept), so the game's own
+    (a table's, never opened on this phone) are there offline."""
+    page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller !== null",
+                           timeout=15_000)
+    page.wait_for_function("() => document.documentElement.dataset.kept === '1'", timeout=30_000)
+
+
 def drawn_ms(page) -> tuple[float, float]:  # type: ignore[no-untyped-def]
     """The last tap's answer on the phone: from the tap's request to the drawn answer, and the
     Python part of it (in the engine's worker)."""
@@ -140,9 +149,9 @@ def test_a_sheet_started_offline_is_played_on_the_phone_and_reaches_the_server_o
     slow.wait_drawn(page, 240)  # the engine, then its pages, fetched once
     w.tap("a.game-tile[href='/three-thirteen/']", "Three Thirteen")
     slow.wait_drawn(page, 120)  # this page's engine (from its memory snapshot)
-    page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller !== null",
-                           timeout=15_000)  # as after any first visit: the app's shell kept
+    kept(page)
     context.set_offline(True)
+    page.wait_for_function("() => navigator.onLine === false")  # as the page sees it (the start is then kept at once)
     for i, name in enumerate(NAMES):
         w.type(f"#name-{i}", name)
     w.tap("form button.primary[type=submit]", "Start the sheet (offline)", result=page.locator("#sheet"))
@@ -238,9 +247,9 @@ def test_a_tienlen_table_started_offline_is_played_on_the_phone_and_reaches_the_
     w.tap("a.game-tile[href='/tienlen/']", "Tiến lên")
     w.tap("a.game-tile[href='/tienlen/new']", "Start a game")
     slow.wait_drawn(page, 120)
-    page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller !== null",
-                           timeout=15_000)
+    kept(page)
     context.set_offline(True)
+    page.wait_for_function("() => navigator.onLine === false")  # as the page sees it (the start is then kept at once)
     for i, name in enumerate(["Ana", "Bao", NAMES[1]]):
         w.type(f"#name{i}", name)
     w.tap(".tl-3s >> nth=1", "Bao holds 3♠")
@@ -317,9 +326,9 @@ def test_a_trece_table_started_offline_is_played_to_a_penalty_on_the_phone_and_r
     slow.wait_drawn(page, 240)
     w.tap("a.game-tile[href='/trece/']", "Trece")
     slow.wait_drawn(page, 120)
-    page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller !== null",
-                           timeout=15_000)
+    kept(page)
     context.set_offline(True)
+    page.wait_for_function("() => navigator.onLine === false")  # as the page sees it (the start is then kept at once)
     w.type("#name0", "Ana")
     w.type("#name1", NAMES[1])
     w.tap("input[name=dealer][value='0'] + span", "Ana deals")
