@@ -692,6 +692,8 @@ def warm_up(language: str) -> None:
         table = PhoneGame(TL_KIND, ["A", "B"], {}, setup, "k" * 32, "w" * 32, now)
         Tables(table, table.keeper_token).page(Asked("GET", kit().url_for(Tables.endpoint, token=table.keeper_token),
                                                      "", Form([]), True, True, "", asked.share, now))
+        for module in PAGE_GAMES:  # each draws its own made-up game once
+            importlib.import_module(module).warm_up(now)
     finally:
         words.use(None)
 
