@@ -63,6 +63,7 @@ def test_an_evening_started_offline_is_drawn_on_the_phone_as_the_server_draws_it
     table.version -= 1
     table.same_write(sheet + "/add", [("out", "1"), ("left_0", "4"), ("left_2", "4")], status=409)
     table.same_write(sheet + "/game/1", [("out", "1"), ("left_0", "4"), ("left_2", "4")], status=409)
+    table.same_write(sheet + "/end", [("target", "30"), ("games", ""), ("until", ""), ("utc_offset", "0")], status=409)
     table.version += 1
     table.same_get(sheet + "/game/9")
     table.same_write(sheet + "/game/9", [("out", "1"), ("left_0", "4"), ("left_2", "4")], status=404)
@@ -70,6 +71,8 @@ def test_an_evening_started_offline_is_drawn_on_the_phone_as_the_server_draws_it
     table.same_get(watch)
     table.same_get(watch + "/add")
     table.same_get(watch + "/game/1")
+    table.same_write(watch + "/add", [("out", "1"), ("left_0", "4"), ("left_2", "4")], status=403)
+    table.same_write(watch + "/end", [("games", "9")], status=403)
     assert table.phone("GET", sheet + f"?since={table.version}", htmx=True)["status"] == 204
     assert len(table.writes) == 9
 

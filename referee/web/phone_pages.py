@@ -740,6 +740,8 @@ def warm_up(language: str) -> None:
         trece = PhoneGame(TC_KIND, ["A", "B"], {}, pile, "k" * 32, "w" * 32, now)
         Treces(trece, trece.keeper_token).page(Asked("GET", kit().url_for(Treces.endpoint, token=trece.keeper_token),
                                                      "", Form([]), True, True, "", asked.share, now))
+        for module in PAGE_GAMES:  # each draws its own made-up game once
+            importlib.import_module(module).warm_up(now)
     finally:
         words.use(None)
 

@@ -14,6 +14,7 @@ sheet, the CSV, a rematch, a group.
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime
 from typing import Any
 
 from referee.errors import REFUSED, RefereeError
@@ -29,6 +30,7 @@ from referee.web.phone_pages import (
     Answer,
     Asked,
     Followed,
+    PhoneGame,
     Refused,
     kit,
     render,
@@ -179,6 +181,16 @@ class Evenings(Followed):
             return self.page(asked, feedback, exc.status)
         self.append(asked, END, payload)
         return self.done(asked)
+
+
+def warm_up(now: datetime) -> None:
+    """A made-up evening's sheet and by-hand page drawn once (:func:`referee.web.phone_pages.warm_up`,
+    in the reader's language): their templates are compiled before the first tap."""
+    game = PhoneGame(ep.KIND, ["A", "B"], {}, {}, "k" * 32, "w" * 32, now)
+    path = kit().url_for(Evenings.endpoint, token=game.keeper_token)
+    asked = Asked("GET", path, "", Form([]), True, True, "", {"base": "", "source": "request"}, now)
+    Evenings(game, game.keeper_token).page(asked)
+    Evenings(game, game.keeper_token).entry_page(asked, None)
 
 
 GAMES[ep.KIND] = Evenings
