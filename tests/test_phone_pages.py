@@ -193,6 +193,7 @@ def test_a_sheet_started_offline_is_drawn_on_the_phone_as_the_server_draws_it(cl
     table.same_write(round_page.format(3), [("points_0", "1"), ("points_1", "2"), ("points_2", "3")], status=409)
     table.version += 1
     table.same_get(round_page.format(9))
+    table.same_get(round_page.format(1) + "/preview/7?cards_7=3h", htmx=True)  # no such seat: the plain 404
     table.same_get(f"/three-thirteen/g/{table.watch}")
     assert table.phone("GET", sheet + f"?since={table.version}", htmx=True)["status"] == 204
     assert len(table.writes) == 4

@@ -30,7 +30,6 @@ from typing import Any
 
 from flask import Response, jsonify, request
 from flask.typing import ResponseReturnValue
-from flask_babel import gettext
 from werkzeug.exceptions import HTTPException
 
 from referee.errors import REFUSED, UNREADABLE, RefereeError
@@ -39,6 +38,7 @@ from referee.web import i18n
 from referee.web.i18n import message_json
 from referee.web.views import render_page, say
 from referee.web.words import error_title as title  # the phone's error pages say it too
+from referee.web.words import plain_refusal
 
 
 def wants_json() -> bool:
@@ -97,13 +97,7 @@ def plain_words(exc: HTTPException) -> str | None:
     """Our own sentence for an error that carries only the server library's stock text."""
     if exc.description != type(exc).description:
         return exc.description  # a view's own reason, already in players' words
-    return {
-        400: gettext("The referee could not read what was sent. Check the form and send it again."),
-        403: gettext("This link may not do that."),
-        404: gettext("There is nothing at this address. If it came from a share link, it may have been cut short."),
-        405: gettext("This page cannot be used that way; go back and use its buttons."),
-        413: gettext("That was too much to send at once."),
-    }.get(exc.code or 0, exc.description)
+    return plain_refusal(exc.code) or exc.description
 
 
 def http_error(exc: HTTPException) -> ResponseReturnValue:

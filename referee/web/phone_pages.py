@@ -717,7 +717,8 @@ def answer_to(request: Mapping[str, Any]) -> Answer:
         if not refused.status:
             return Answer(0)
         template = "partials/error.html" if asked.fragment else "errors/error.html"
-        context = {"code": refused.status, "title": words.error_title(refused.status), "detail": refused.sentence}
+        context = {"code": refused.status, "title": words.error_title(refused.status),
+                   "detail": refused.sentence or words.plain_refusal(refused.status)}
         return Answer(refused.status, render(template, asked, context, {"token": token}))
 
 

@@ -94,3 +94,15 @@ def error_title(code: int | None) -> str | None:
         422: gettext("Cannot be done"),
         429: gettext("Too many requests"),
     }.get(code or 0)
+
+
+def plain_refusal(code: int | None) -> str | None:
+    """The error page's sentence for a refusal that gives no reason of its own (``None``: the
+    server library's)."""
+    return {
+        400: gettext("The referee could not read what was sent. Check the form and send it again."),
+        403: gettext("This link may not do that."),
+        404: gettext("There is nothing at this address. If it came from a share link, it may have been cut short."),
+        405: gettext("This page cannot be used that way; go back and use its buttons."),
+        413: gettext("That was too much to send at once."),
+    }.get(code or 0)
