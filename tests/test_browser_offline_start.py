@@ -210,6 +210,9 @@ def test_a_start_dropped_by_another_tabs_write_at_the_same_moment_is_put_back_an
     other.close()
     phone.context.set_offline(False)
     page.wait_for_url(f"**/g/{keeper}", timeout=20_000)
+    # The game itself, not the "No connection" page that may come first at its address and then
+    # opens it (a navigation: a read of the page meanwhile would find no page to read).
+    expect(page.locator("#table")).to_be_visible(timeout=20_000)
     assert games_at(live_server, keeper) == [("trece", ["Ana", "Ben"])]
     assert kept_starts(page) == []
     phone.forgive_offline("status of 409", "ERR_CONNECTION_RESET")
