@@ -16,6 +16,7 @@ The only differences allowed, each normalised away below and why:
 from __future__ import annotations
 
 import json
+import random
 import re
 import secrets
 from html.parser import HTMLParser
@@ -26,6 +27,7 @@ from werkzeug.datastructures import MultiDict
 
 from referee.web import engine, phone_pages
 from referee.web.sharing import public_base
+from tests.sizes import examples
 
 
 def token() -> str:
@@ -150,10 +152,11 @@ class Table:
         if server.status_code == 303:
             url = server.headers["Location"]
             server = self.client.get(url, headers=self.server_headers(htmx, boosted))
-        assert (phone["status"], phone["url"]) == (server.status_code, url) == (status, phone["url"]), path
+        assert (phone["status"], phone["url"]) == (server.status_code, url), path
+        assert status in (0, phone["status"]), path  # 0: whatever the server says, as long as the phone says it too
         html = server.get_data(as_text=True)
         assert normal(phone["html"]) == normal(html), path
-        assert phone["stored"] == (status == 200)
+        assert phone["stored"] == (server.status_code == 200)
         if phone["stored"]:
             self.writes.append({"path": path, "params": form, "id": mine, "at": 1_700_000_050_000})
             self.version += 1
@@ -219,3 +222,116 @@ def test_a_tienlen_table_started_offline_is_drawn_on_the_phone_as_the_server_dra
     table.same_get(here.replace(table.keeper, table.watch))
     assert table.phone("GET", here + f"?since={table.version}", htmx=True)["status"] == 204
     assert len(table.writes) == 9
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_a_trece_table_started_offline_is_drawn_on_the_phone_as_the_server_draws_it(client, kit, language):  # type: ignore[no-untyped-def]
+    table = Table(client, kit, language, form="/trece/", action="/trece/new",
+                  names={"name0": "Ana", "name1": "Ben", "dealer": "0", "turned_rank": "Q", "turned_suit": "h"})
+    here = table.game
+    table.same_get(here)
+    move = {"htmx": True, "boosted": False}
+    act = here + "/act"
+    table.same_write(act, [("action", "play"), ("cards", "9♦ 10♦")], status=422, **move)  # not one rank from Q♥
+    table.same_write(act, [("action", "play"), ("cards", "Q♦ K♦ 1x")], status=422, **move)  # not a card
+    table.same_write(act, [("action", "play"), ("cards", "K♥")], **move)  # Ben
+    table.same_write(act, [("action", "play"), ("cards", "Q♣")], **move)  # Ana
+    table.same_write(act, [("action", "play"), ("cards", "K♦ RJ")], **move)  # Ben: the joker demands a ♦
+    table.same_write(act, [("action", "draw")], **move)  # Ana cannot follow: the penalty, 13 cards
+    table.same_get(here)
+    table.same_write(here + "/undo", [("cards", "")], **move)
+    table.same_write(here + "/redo", [("cards", "")], **move)
+    table.same_write(act, [("action", "last_card"), ("player", "5")], status=400, **move)
+    table.version -= 1
+    table.same_write(act, [("action", "draw")], status=409, **move)
+    table.version += 1
+    table.same_get(here.replace(table.keeper, table.watch))
+    table.same_get(here + f"?since={table.version - 1}", htmx=True)
+    assert len(table.writes) == 6
+
+
+def test_the_worker_warms_up_each_game_it_draws_before_the_first_tap(kit):  # type: ignore[no-untyped-def]
+    """The engine's worker draws a made-up sheet, round, table and Trece table once pages.zip is
+    in (a failure there is silent in the worker: the first tap pays for it instead)."""
+    phone_pages.warm_up("vi")
+    assert phone_pages._env is not None and phone_pages._env.cache is not None
+    compiled = {name for _loader, name in phone_pages._env.cache}
+    assert {"three_thirteen/game.html", "three_thirteen/round.html", "tienlen/table.html", "trece/table.html"} <= compiled
+
+
+RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+DECK = [f"{r}{s}" for r in RANKS for s in "shdc"]
+
+
+LADDER = [f"{r}{s}" for r in ["3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2"] for s in "scdh"]
+"""Tiến lên's singles from the lowest up: each beats the one before it."""
+
+
+def random_write(game: str, chance: random.Random, shown: str, climbed: list[str]) -> tuple[str, list[tuple[str, str]], bool]:
+    """A random write of ``game`` (its path under the game, its fields, whether htmx sends it as
+    a fragment's request): often one the rules take, else refused or unreadable; undo and redo
+    among them.  ``shown`` is the page the last answer drew (whose turn it is)."""
+    roll = chance.random()
+    if roll < 0.1:
+        return "/undo", [("cards", "")], True
+    if roll < 0.15:
+        return "/redo", [("cards", "")], True
+    junk = roll > 0.85
+    if game == "three_thirteen":
+        number = chance.choice([1, 1, 2, 2, 3])
+        out = chance.randrange(3)
+        fields = [("out", str(out)), (f"cards_{out}", " ".join(f"{r}h" for r in RANKS[: number + 2]))]
+        fields += [(f"points_{seat}", str(chance.choice([0, 3, 12, 45]))) for seat in range(3) if seat != out]
+        if junk:
+            fields = [(f"cards_{seat}", " ".join(chance.sample(DECK, number + 1))) for seat in range(3)]
+            fields.append(("out", chance.choice(["0", "7", "x"])))
+        return f"/round/{number}", fields, False
+    if game == "tienlen":
+        seat = re.search(r'name="seat" value="(\d)"', shown)
+        turn = seat.group(1) if seat else "0"
+        if junk:
+            return "/play", [("seat", chance.choice(["0", "1", "2", "9"])), ("cards", " ".join(chance.sample(DECK, 2)))], True
+        if chance.random() < 0.25:
+            return "/pass", [("seat", turn), ("cards", "")], True
+        card = LADDER[min(len(climbed), len(LADDER) - 1)]
+        climbed.append(card)
+        return "/play", [("seat", turn), ("cards", card)], True
+    kind = chance.choice(["play", "play", "play", "draw", "last_card", "thirteen"])
+    fields = [("action", kind)]
+    if kind == "play":
+        fields.append(("cards", " ".join(chance.sample([*DECK, "RJ", "BJ"], chance.choice([1, 1, 2])))))
+    elif kind != "draw":
+        fields.append(("player", chance.choice(["0", "1"])))
+    return "/act", fields, True
+
+
+STARTS = {
+    "three_thirteen": {"form": "/three-thirteen/", "action": "/three-thirteen/new", "names": None},
+    "tienlen": {"form": "/tienlen/new", "action": "/tienlen/new",
+                "names": {"name0": "Ana", "name1": "Bao", "name2": "Chi", "leader": "1"}},
+    "trece": {"form": "/trece/", "action": "/trece/new",
+              "names": {"name0": "Ana", "name1": "Ben", "dealer": "1", "turned_rank": "7", "turned_suit": "c"}},
+}
+
+
+@pytest.mark.parametrize("game", list(STARTS))
+def test_random_writes_on_a_game_started_offline_are_answered_by_the_phone_as_by_the_server(client, kit, game):  # type: ignore[no-untyped-def]
+    """Random writes, most of them refused, on each game: every answer (status, page, address,
+    whether it is stored) and the page after it the same on the phone as on the server."""
+    stored = 0
+    for seed in range(examples(3, 12)):
+        chance = random.Random(f"{game}-{seed}")
+        start = STARTS[game]
+        table = Table(client, kit, chance.choice(["en", "es", "pt", "vi"]), form=str(start["form"]),
+                      action=str(start["action"]), names=dict(start["names"] or {}) or None)
+        shown, climbed = table.same_get(table.game), []  # type: ignore[var-annotated]
+        for _ in range(examples(12, 30)):
+            path, fields, fragment = random_write(game, chance, shown, climbed)
+            stale = chance.random() < 0.05
+            table.version -= stale
+            answer = table.same_write(table.game + path, fields, status=0, htmx=True, boosted=not fragment)
+            table.version += stale
+            shown = answer if 'name="seat"' in answer else table.same_get(table.game)
+        table.same_get(table.game)
+        stored += len(table.writes)
+    assert stored >= 6, "the random writes must store some: the rules took too few"

@@ -71,11 +71,11 @@ PHONE_MODULES = ("referee/web/checks.py", "referee/web/words.py", "referee/web/n
 PAGES_MODULES = ("referee/web/phone_pages.py", "referee/web/events.py", "referee/web/feedback.py",
                  "referee/web/sheets.py", "referee/web/names.py", "referee/web/players.py",
                  "referee/web/games/three_thirteen/sheet.py", "referee/web/games/three_thirteen/pages.py",
-                 "referee/web/games/tienlen/pages.py",
-                 "referee/web/evening_ends.py", "referee/web/games/tienlen/forms.py",
+                 "referee/web/games/tienlen/pages.py", "referee/web/games/trece/pages.py",
+                 "referee/web/evening_words.py", "referee/web/games/tienlen/forms.py",
                  "referee/web/games/tienlen/evening_pages.py", "referee/web/games/tienlen/score_pages.py")
 PAGES_TEMPLATES = ("three_thirteen/game.html", "three_thirteen/round.html", "tienlen/table.html",
-                   "tienlen_scores/sheet.html", "tienlen_scores/entry.html",
+                   "trece/table.html", "tienlen_scores/sheet.html", "tienlen_scores/entry.html",
                    "errors/error.html", "partials/error.html")
 PAGES_FILE = "pages.zip"
 THIRD_PARTY = ("jinja2", "markupsafe")  # pure Python (MarkupSafe falls back from its C speedups)
@@ -420,8 +420,10 @@ def _stake_words(app: Flask) -> dict[str, dict[str, Any]]:
     for language in app.config["LANGUAGES"]:
         with app.test_request_context("/"), force_locale(language):
             form = settle_up.stake_form("", 0, None, with_settle=True)
+            per_game = settle_up.stake_form("", 0, None, per="game")
             found[language] = {"currency": form.currency, "currencies": [list(c) for c in form.currencies],
-                               "label": form.label, "settle_choices": [list(c) for c in form.settle_choices]}
+                               "label": form.label, "settle_choices": [list(c) for c in form.settle_choices],
+                               "label_game": per_game.label}
     return found
 
 

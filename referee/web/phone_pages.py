@@ -3,8 +3,9 @@
 A game started offline (``static/js/offline-start.js`` keeps its new-game form, with the keeper
 and watch links the phone made, in localStorage ``thirteen-starts``) has no page on the server
 until the network is back.  The phone draws its pages itself, with the same templates and the
-same Python the server's views use (:mod:`referee.web.games.three_thirteen.pages`), from the
-records the phone holds: the start form, then the writes kept in the outbox for that game
+same Python the server's views use (a Three Thirteen sheet, a followed Tiến lên table, a Trece
+table: :mod:`referee.web.games.three_thirteen.pages`, :mod:`referee.web.games.tienlen.pages`,
+:mod:`referee.web.games.trece.pages`), from the records the phone holds: the start form, then the writes kept in the outbox for that game
 (``thirteen-outbox``), in order.  Those records are exactly what is sent once the network is
 back, so the server then holds the same game and draws the same pages.
 
@@ -54,9 +55,11 @@ from urllib.parse import parse_qsl, quote, urlencode, urlsplit
 from jinja2 import Environment, FileSystemLoader
 from markupsafe import Markup
 
-from referee.cards import format_cards
+from referee.cards import Card, format_cards
 from referee.errors import REFUSED, RefereeError
 from referee.tienlen import Setup, TienLenRules
+from referee.trece import Setup as TreceSetup
+from referee.trece import TreceRules
 from referee.web import events, names, words
 from referee.web.feedback import Feedback
 from referee.web.games.three_thirteen import answers as tt_answers
@@ -66,6 +69,10 @@ from referee.web.games.three_thirteen.sheet import KIND as TT_KIND
 from referee.web.games.three_thirteen.sheet import Sheet, build_sheet
 from referee.web.games.tienlen import pages as tl
 from referee.web.games.tienlen.pages import KIND as TL_KIND
+from referee.web.games.trece import pages as tc
+from referee.web.games.trece.answers import judge
+from referee.web.games.trece.pages import KIND as TC_KIND
+from referee.web.house_rules import rules_from_form as rules_from_switches
 from referee.web.numbers import MAX_PLAYERS, whole_number
 from referee.web.phone import LANGUAGES, Form, catalogue
 from referee.web.players import read_players
@@ -260,6 +267,13 @@ def started(start: Mapping[str, Any]) -> PhoneGame:
         if read.setup is None:
             raise Refused(422, "")
         names, stored, setup, kind = read.names, read.rules.to_dict(), read.setup.to_dict(), TL_KIND
+    elif action == k.url_for("trece.new_game"):
+        errors: dict[str, str] = {}
+        trece_rules = rules_from_switches(form, TreceRules, errors)
+        trece_setup = tc.read_setup(form, trece_rules, errors)
+        if trece_setup is None or errors:
+            raise Refused(422, "")
+        names, stored, setup, kind = list(trece_setup.players), trece_rules.to_dict(), trece_setup.to_dict(), TC_KIND
     else:
         reads = next((read for endpoint, read in STARTS.items() if action == k.url_for(endpoint)), None)
         if reads is None:
@@ -574,7 +588,37 @@ class Tables(Followed):
                 ("POST", "tienlen_table.instant", lambda a: self.write(asked, lambda s: tl.declare(s, form), typed=("seat",)))]
 
 
-GAMES: dict[str, type[Followed]] = {TT_KIND: Sheets, TL_KIND: Tables}
+class Treces(Followed):
+    """A Trece table on the phone (:mod:`referee.web.games.trece.views`)."""
+
+    endpoint = "trece.table"
+    template = "trece/table.html"
+    fragment = "trece/_table.html"
+
+    def state(self) -> Any:
+        return tc.game_state(self.game.setup, self.game.events)
+
+    def last_move(self) -> str | None:
+        return tc.last_move(self.game.events, self.state())
+
+    def context(self, asked: Asked, feedback: Feedback) -> dict[str, Any]:
+        k, game, state = kit(), self.game, self.state()
+        stake = dict(k.stake.get(words_language()) or k.stake["en"])
+        stake_form = {**stake, "label": stake["label_game"], "settle_choices": [], "stake": "", "settle": "winner",
+                      "action": k.url_for("trece.settle_money", token=game.keeper_token), "version": game.version}
+        ended = tc.evening_end(state, game.setup, game.events, start=game.created_at, version=game.version,
+                               action=k.url_for("trece.evening_end", token=game.keeper_token))
+        return {**self.shared(asked), "feedback": feedback,
+                **tc.table_context(state, game.setup, game.events, self.access.can_write),
+                "evening_end": ended, "stake_form": stake_form, "settle_up": None}
+
+    def routes(self, asked: Asked) -> list[tuple[str, str, Callable[[dict[str, str]], Answer]]]:
+        form = asked.form
+        return [*super().routes(asked),
+                ("POST", "trece.act", lambda a: self.write(asked, lambda s: judge(s, form), typed=("cards",)))]
+
+
+GAMES: dict[str, type[Followed]] = {TT_KIND: Sheets, TL_KIND: Tables, TC_KIND: Treces}
 STARTS: dict[str, Callable[[Form], tuple[str, list[str], dict[str, Any], dict[str, Any]]]] = {}
 """The new-game forms of the games drawn by modules of their own, by endpoint: the game each starts."""
 PAGE_GAMES = ("referee.web.games.tienlen.score_pages",)
@@ -678,8 +722,8 @@ def answer_to(request: Mapping[str, Any]) -> Answer:
 
 
 def warm_up(language: str) -> None:
-    """A made-up sheet's page and round page drawn once (the worker, once pages.zip is in): the
-    templates are compiled before the first tap."""
+    """A made-up sheet's page and round page, a table and a Trece table drawn once (the worker,
+    once pages.zip is in): the templates are compiled before the first tap."""
     words.use(catalogue(language if language in LANGUAGES else "en"))
     try:
         now = datetime.now(UTC)
@@ -691,6 +735,10 @@ def warm_up(language: str) -> None:
         setup = Setup(("A", "B"), TienLenRules(), leader=0, opening=True).to_dict()
         table = PhoneGame(TL_KIND, ["A", "B"], {}, setup, "k" * 32, "w" * 32, now)
         Tables(table, table.keeper_token).page(Asked("GET", kit().url_for(Tables.endpoint, token=table.keeper_token),
+                                                     "", Form([]), True, True, "", asked.share, now))
+        pile = TreceSetup(("A", "B"), Card.parse("Q♥")).to_dict()
+        trece = PhoneGame(TC_KIND, ["A", "B"], {}, pile, "k" * 32, "w" * 32, now)
+        Treces(trece, trece.keeper_token).page(Asked("GET", kit().url_for(Treces.endpoint, token=trece.keeper_token),
                                                      "", Form([]), True, True, "", asked.share, now))
         for module in PAGE_GAMES:  # each draws its own made-up game once
             importlib.import_module(module).warm_up(now)

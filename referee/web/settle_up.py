@@ -49,20 +49,17 @@ from referee.text import Message, message
 from referee.web import events, openapi
 from referee.web.api import bp as api_bp
 from referee.web.api import json_body
-from referee.web.evening_ends import (
-    END,
-    END_FIELDS,
-    EVENT_KINDS,
-    MONEY,
-    EndView,
-    end_from,
-    end_view,
-    entered_at,
-    read_end,
-    undo_label,
-)
+from referee.web.evening_words import END as END  # the event kinds of this module, read on the phone too
+from referee.web.evening_words import END_FIELDS as END_FIELDS
+from referee.web.evening_words import EVENT_KINDS as EVENT_KINDS
+from referee.web.evening_words import MONEY as MONEY
+from referee.web.evening_words import EndView as EndView
+from referee.web.evening_words import end_from, entered_at
+from referee.web.evening_words import end_view as end_view
+from referee.web.evening_words import read_end as read_end
+from referee.web.evening_words import undo_label as undo_label
 from referee.web.models import Event, Game
-from referee.web.store import Access, live_events
+from referee.web.store import Access, history, live_events
 from referee.web.tables import FollowedGame
 
 __all__ = [
@@ -71,6 +68,7 @@ __all__ = [
     "last_entered", "money_of", "read_end", "settle_up_view", "sheet_rows", "sitting_block", "sitting_of", "stake_form",
     "undo_label",
 ]
+
 
 MAX_STAKE = 10**12
 """The largest stake (in the currency's smallest unit) a sheet takes."""
@@ -214,8 +212,9 @@ def money_of(game: Game) -> Stake | None:
 
 
 def end_of(game: Game) -> EveningEnd:
-    """The sheet's end switches (:func:`referee.web.evening_ends.end_from` of its events still in force)."""
-    return end_from(live_events(game), game.setup)
+    """The sheet's end switches: its latest :data:`END` event, else those it was started with
+    (``setup["end"]``), else all off."""
+    return end_from(history(game), game.setup)
 
 
 def entered_times(game: Game, kind: str) -> list[datetime]:

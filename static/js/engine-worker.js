@@ -231,7 +231,10 @@ self.onmessage = function (event) {
   } else if (message.type === "draw") {
     try {
       if (!drawPython) throw new Error("no pages yet");
-      post({ type: "answer", id: message.id, answer: JSON.parse(drawPython(JSON.stringify(message.request))) });
+      var t0 = performance.now();
+      var drawn = JSON.parse(drawPython(JSON.stringify(message.request)));
+      drawn.ms = performance.now() - t0;  /* Python's time, measured in the worker */
+      post({ type: "answer", id: message.id, answer: drawn });
     } catch (err) {
       post({ type: "answer", id: message.id, error: String(err && err.message || err).slice(-500) });
     }

@@ -384,7 +384,7 @@
     };
   }
   function draw(request) { return ask(request, "draw"); }
-  window.Thirteen.drawn = { keptStart: keptStart, draw: draw, records: records };
+  window.Thirteen.drawn = { keptStart: keptStart };  /* live.js asks no stream of such a game */
   document.addEventListener("htmx:beforeSend", function (e) {
     var d = e.detail || {};
     var cfg = d.requestConfig;
@@ -407,12 +407,13 @@
       return draw(request).then(function (answer) {
         if (!answer || !answer.status) return null;  /* not a page the phone draws: the network's */
         if (answer.stored && !(window.Thirteen.outbox && window.Thirteen.outbox.keep(d, { drawn: true }))) return null;
-        var reply = { status: answer.status, body: answer.html, headers: answer.headers || {} };
+        var reply = { status: answer.status, body: answer.html, headers: answer.headers || {}, workerMs: answer.ms };
         if (answer.url) reply.url = new URL(answer.url, location.href).href;
         return reply;
       }).catch(function (err) { console.warn("thirteen: the phone could not draw " + request.path + ": " + err); return null; });
     }, url.href, function (reply) {
-      window.Thirteen.engine.last = { kind: "page", ms: performance.now() - tapped, status: reply.status };
+      window.Thirteen.engine.last = { kind: "page", ms: performance.now() - tapped, status: reply.status,
+                                      workerMs: reply.workerMs };
       document.dispatchEvent(new CustomEvent("thirteen:drawn", { detail: { path: request.path, status: reply.status,
                                                                            ms: performance.now() - tapped } }));
     });

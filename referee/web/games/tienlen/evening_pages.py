@@ -20,7 +20,7 @@ from referee.tienlen import lowest_cards
 from referee.tienlen_evening import NOTHING_SAVED, EntryRefused, Evening, EveningSetup, GameAdded, replay
 from referee.tienlen_scores import FinishedGame, Payment, ScoreError, ScoreRules
 from referee.web import sheets
-from referee.web.evening_ends import (
+from referee.web.evening_words import (
     EVENT_KINDS,
     EndView,
     end_from,
@@ -97,7 +97,7 @@ def running_chart(sheet: Evening) -> sheets.Chart | None:
 def evening_end(sheet: Evening, live: Sequence[Any], setup: Mapping[str, Any] | None, *, start: datetime,
                 action: str, version: int) -> EndView:
     """Where the evening stands against its end switches (``action``: the end form's address)."""
-    return end_view(end_from(live, setup), sheet.names, [g.totals for g in sheet.games], entered_at(live, GAME),
+    return end_view(end_from(live, dict(setup or {})), sheet.names, [g.totals for g in sheet.games], entered_at(live, GAME),
                     start=start, action=action, version=version)
 
 

@@ -1,7 +1,7 @@
 """A Tiến lên evening (its score sheet, ``tienlen_scores``) started on this phone, drawn on the
 phone (:mod:`referee.web.phone_pages`) as the server's views (:mod:`referee.web.games.tienlen.scores`)
 draw it: the same templates, and the same Flask-free parts
-(:mod:`referee.web.games.tienlen.evening_pages`, :mod:`referee.web.evening_ends`).
+(:mod:`referee.web.games.tienlen.evening_pages`, :mod:`referee.web.evening_words`).
 
 What it answers: the sheet (whole, its fragment, a poll's 204), a game by hand (its page, its
 save: the sheet, or the form again with each mistake beside its field), a correction (its page,
@@ -19,7 +19,7 @@ from typing import Any
 
 from referee.errors import REFUSED, RefereeError
 from referee.web import events
-from referee.web.evening_ends import END, END_FIELDS, read_end
+from referee.web.evening_words import END, END_FIELDS, read_end
 from referee.web.feedback import Feedback
 from referee.web.games.tienlen import evening_pages as ep
 from referee.web.games.tienlen.forms import typed_from

@@ -1,9 +1,7 @@
-"""The end of an evening on a sheet, and the stake and end records, with no Flask: the server's
-:mod:`referee.web.settle_up` and the phone drawing a sheet started offline
-(:mod:`referee.web.games.tienlen.score_pages`) both read them here, so both say the same.
-
-An event is anything :mod:`referee.web.events` reads (the store's, or the phone's own records).
-"""
+"""The end of an evening in the reader's words, and the kinds of a sheet's money events, with no
+Flask: the server's sheets and tables (:mod:`referee.web.settle_up`) and the phone drawing a
+table or an evening started offline (:mod:`referee.web.phone_pages`,
+:mod:`referee.web.games.tienlen.score_pages`) say them the same way; and the end form read."""
 
 from __future__ import annotations
 
@@ -15,44 +13,17 @@ from typing import Any
 from referee.errors import RefereeError
 from referee.evening_end import EveningEnd, Progress, progress
 from referee.switches import rules_from_mapping
-from referee.web.events import StoredEvent
+from referee.web.events import effective_events
 from referee.web.words import gettext, ngettext, say
-
-__all__ = ["END", "END_FIELDS", "EVENT_KINDS", "MONEY", "EndView", "end_from", "end_view", "entered_at",
-           "read_end", "undo_label"]
 
 MONEY = "money"
 """The event kind of a sheet's stake and currency."""
 END = "end"
 """The event kind of a sheet's end switches (``target``, ``games``, ``until``)."""
 EVENT_KINDS = frozenset({MONEY, END})
-"""The event kinds of a sheet's money and end: a sheet's replay leaves them out."""
+"""The event kinds of this module: a sheet's replay leaves them out."""
 END_FIELDS = ("target", "games", "until", "utc_offset")
-
-
-def end_from(live: Sequence[StoredEvent], setup: Mapping[str, Any] | None) -> EveningEnd:
-    """A sheet's end switches: its latest :data:`END` event of ``live`` (the events still in
-    force), else those it was started with (``setup["end"]``), else all off."""
-    found = [event for event in live if event.kind == END]
-    raw = found[-1].payload if found else (setup or {}).get("end") or {}
-    try:
-        return rules_from_mapping(EveningEnd, raw)
-    except RefereeError:
-        return EveningEnd()
-
-
-def entered_at(live: Sequence[Any], kind: str) -> list[datetime]:
-    """When each game of a sheet was entered: its events of ``kind`` among ``live``, in order."""
-    return [event.created_at for event in live if event.kind == kind]
-
-
-def undo_label(event: StoredEvent) -> str | None:
-    """The undo button's words for a stake or an end event, else ``None``."""
-    if event.kind == MONEY:
-        return gettext("Stake changed")
-    if event.kind == END:
-        return gettext("End of the evening changed")
-    return None
+"""The end form's fields."""
 
 
 @dataclass(frozen=True)
@@ -105,6 +76,32 @@ def _and(names: Sequence[str]) -> str:
     if len(names) < 2:
         return "".join(names)
     return gettext("%(first)s and %(last)s", first=", ".join(names[:-1]), last=names[-1])
+
+
+def undo_label(event: Any) -> str | None:
+    """The undo button's words for one of this module's events, else ``None``."""
+    if event.kind == MONEY:
+        return gettext("Stake changed")
+    if event.kind == END:
+        return gettext("End of the evening changed")
+    return None
+
+
+def end_from(events: Sequence[Any], setup: dict[str, Any] | None) -> EveningEnd:
+    """A sheet's end switches: its latest :data:`END` event still in force of ``events`` (every
+    event as of its version), else those it was started with (``setup["end"]``), else all off."""
+    found = [event for event in effective_events(events) if event.kind == END]
+    raw = found[-1].payload if found else (setup or {}).get("end") or {}
+    try:
+        return rules_from_mapping(EveningEnd, raw)
+    except RefereeError:
+        return EveningEnd()
+
+
+def entered_at(live: Sequence[Any], kind: str) -> list[datetime]:
+    """When each game of a sheet was entered: its events of ``kind`` among ``live`` (the events
+    still in force), in order."""
+    return [event.created_at for event in live if event.kind == kind]
 
 
 def read_end(form: Mapping[str, Any], errors: dict[str, str] | None = None) -> EveningEnd:
