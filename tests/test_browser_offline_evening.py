@@ -8,13 +8,13 @@ the journeys use (tests/invariants.py), the end of the evening said as the sheet
 the network comes back and the server holds exactly those records, once, in order, and its sheet
 shows the same names, games, totals and end as the phone did.
 
-Each tap's answer time (tap to the drawn page) is printed (``-s``); ``THIRTEEN_CPU_SLOWDOWN=4``
-throttles the page's CPU as in tests/test_browser_offline_game.py.  Nothing is asserted on time.
+Each tap's answer time (tap to the drawn page, and its Python part in the worker) is printed
+(``-s``); ``THIRTEEN_CPU_SLOWDOWN=4`` throttles the page's CPU as in
+tests/test_browser_offline_game.py (not the worker's).  Nothing is asserted on time.
 """
 
 from __future__ import annotations
 
-import os
 import time
 
 import pytest
@@ -22,7 +22,7 @@ from playwright.sync_api import expect
 
 from tests.conftest import PHONE, Phone
 from tests.journey import Walk
-from tests.test_browser_offline_game import DRAWS, FORGIVEN, drawn_ms, stored
+from tests.test_browser_offline_game import FORGIVEN, Slow, drawn_ms, kept, stored
 
 pytestmark = pytest.mark.browser
 
@@ -40,7 +40,7 @@ def sheet_shown(page) -> dict[str, list[str]]:  # type: ignore[no-untyped-def]
     }""")
 
 
-def enter_game(w, out: int, left: dict[int, str], timings: list[tuple[str, float]]) -> None:  # type: ignore[no-untyped-def]
+def enter_game(w, out: int, left: dict[int, str], timings: list[tuple[str, tuple[float, float]]]) -> None:  # type: ignore[no-untyped-def]
     page = w.page
     number = page.locator("#ts-sheet .ts-game").count() + 1
     w.tap("[data-action=by-hand]", f"Enter game {number} by hand", result=page.locator(".ts-entry"))
@@ -60,19 +60,18 @@ def test_an_evening_started_offline_is_played_on_the_phone_and_reaches_the_serve
     phone = Phone(context, engine_server.url)
     w = Walk(phone)
     page = w.page
-    slowdown = float(os.environ.get("THIRTEEN_CPU_SLOWDOWN", "0") or 0)
-    if slowdown:
-        context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": slowdown})
-    timings: list[tuple[str, float]] = []
+    slow = Slow(context, page)
+    slowdown = slow.rate
+    timings: list[tuple[str, tuple[float, float]]] = []
 
     w.open("/")
-    page.wait_for_function(DRAWS, timeout=240_000)  # the engine, then its pages, fetched once
+    slow.wait_drawn(page, 240)  # the engine, then its pages, fetched once
     w.tap("a.game-tile[href='/tienlen/']", "Tiến lên")
     w.tap("a[href='/tienlen/scores/']", "Score an evening")
-    page.wait_for_function(DRAWS, timeout=60_000)
-    page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller !== null",
-                           timeout=15_000)
+    slow.wait_drawn(page, 120)  # this page's engine (from its memory snapshot)
+    kept(page)
     context.set_offline(True)
+    page.wait_for_function("() => navigator.onLine === false")  # as the page sees it (the start is then kept at once)
     for i, name in enumerate(NAMES):
         w.type(f"#name{i}", name)
     w.type("#end-games", "3")
@@ -114,6 +113,7 @@ def test_an_evening_started_offline_is_played_on_the_phone_and_reaches_the_serve
     expect(page.locator("#settle-stake")).to_have_value("2")
     # A reload, still offline: the service worker's "No connection" page, replaced by the phone's drawing.
     page.reload()
+    slow.wait_drawn(page, 120)
     expect(page.locator("#ts-sheet")).to_be_visible(timeout=60_000)
     w.settle()
     phone.inv.errors[:] = [e for e in phone.inv.errors if "ERR_INTERNET_DISCONNECTED" not in e]  # its /healthz asks
@@ -127,6 +127,7 @@ def test_an_evening_started_offline_is_played_on_the_phone_and_reaches_the_serve
     context.set_offline(False)  # no tap: the start, then its six writes, in order
     deadline = back + 20
     while time.monotonic() < deadline and len(stored(engine_server, keeper)) < 6:
+        slow.workers()
         page.wait_for_timeout(200)
     took = time.monotonic() - back
     events = stored(engine_server, keeper)
@@ -140,7 +141,7 @@ def test_an_evening_started_offline_is_played_on_the_phone_and_reaches_the_serve
     assert sheet_shown(server_page) == shown
     server_page.close()
     print(f"\n{width}x{height} cpu x{slowdown or 1}: tap -> drawn on the phone (ms): "
-          + ", ".join(f"{what} {ms:.0f}" for what, ms in timings)
+          + ", ".join(f"{what} {ms:.0f} ({python:.0f} in Python)" for what, (ms, python) in timings)
           + f"; network back -> the server holds all 6 records: {took:.1f} s")
     phone.forgive_offline(*FORGIVEN)
     broken = phone.broken()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from referee.web import phone_pages
 from tests.test_phone_pages import Table, kit  # noqa: F401  (the kit fixture: pages.zip's, given to the phone)
 
 NAMES = {"name0": "Ann", "name1": "Bao", "name2": "Chi Nguyễn Thị Minh Khai", "name3": ""}
@@ -113,3 +114,11 @@ def test_the_stake_of_an_evening_the_referee_has_not_got_is_refused_on_the_phone
     assert table.phone("POST", sheet.replace(table.keeper, table.watch) + "/money",
                        [("version", "1"), ("stake", "1")])["status"] == 403
     assert table.phone("GET", sheet + "?since=1", htmx=True)["status"] == 204  # nothing changed
+
+
+def test_the_worker_warms_up_the_evening_before_the_first_tap(kit):  # type: ignore[no-untyped-def]  # noqa: F811
+    """The worker's warm-up draws a made-up evening too: its sheet and by-hand page compiled."""
+    phone_pages.warm_up("pt")
+    assert phone_pages._env is not None and phone_pages._env.cache is not None
+    compiled = {name for _loader, name in phone_pages._env.cache}
+    assert {"tienlen_scores/sheet.html", "tienlen_scores/entry.html"} <= compiled
