@@ -15,14 +15,10 @@ tests/test_browser_offline_game.py (not the worker's).  Nothing is asserted on t
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from playwright.sync_api import expect
 
-from tests.conftest import PHONE, Phone
-from tests.journey import Walk
-from tests.test_browser_offline_game import FORGIVEN, Slow, drawn_ms, kept, stored
+from tests.test_browser_offline_game import OfflinePhone
 
 pytestmark = pytest.mark.browser
 
@@ -40,68 +36,55 @@ def sheet_shown(page) -> dict[str, list[str]]:  # type: ignore[no-untyped-def]
     }""")
 
 
-def enter_game(w, out: int, left: dict[int, str], timings: list[tuple[str, tuple[float, float]]]) -> None:  # type: ignore[no-untyped-def]
-    page = w.page
+def enter_game(t: OfflinePhone, out: int, left: dict[int, str]) -> None:
+    """A game by hand: who went out first, the cards the others were left with."""
+    w, page = t.w, t.page
     number = page.locator("#ts-sheet .ts-game").count() + 1
     w.tap("[data-action=by-hand]", f"Enter game {number} by hand", result=page.locator(".ts-entry"))
-    timings.append((f"game {number}'s form", drawn_ms(page)))
+    t.drawn(f"game {number}'s form")
     w.tap(f".ts-out input[name=out][value='{out}']", f"game {number}: seat {out + 1} went out first")
     for seat, count in left.items():
         w.type(f"#left_{seat}", count)
     w.tap(".ts-entry button[type=submit]", f"Save game {number}", result=page.locator(".ts-game").first)
-    timings.append((f"save game {number}", drawn_ms(page)))
+    t.drawn(f"save game {number}")
     expect(page.locator(f".ts-game[data-game='{number}']")).to_have_count(1)
 
 
 @pytest.mark.parametrize(("width", "height"), [(360, 740), (320, 640)], ids=["360x740", "320x640"])
 def test_an_evening_started_offline_is_played_on_the_phone_and_reaches_the_server_once(
         browser, engine_server, width, height):
-    context = browser.new_context(**{**PHONE, "viewport": {"width": width, "height": height}})
-    phone = Phone(context, engine_server.url)
-    w = Walk(phone)
-    page = w.page
-    slow = Slow(context, page)
-    slowdown = slow.rate
-    timings: list[tuple[str, tuple[float, float]]] = []
-
-    w.open("/")
-    slow.wait_drawn(page, 240)  # the engine, then its pages, fetched once
-    w.tap("a.game-tile[href='/tienlen/']", "Tiến lên")
-    w.tap("a[href='/tienlen/scores/']", "Score an evening")
-    slow.wait_drawn(page, 120)  # this page's engine (from its memory snapshot)
-    kept(page)
-    context.set_offline(True)
-    page.wait_for_function("() => navigator.onLine === false")  # as the page sees it (the start is then kept at once)
+    t = OfflinePhone(browser, engine_server, width, height)
+    w, page = t.w, t.page
+    t.offline_at(("a.game-tile[href='/tienlen/']", "Tiến lên"), ("a[href='/tienlen/scores/']", "Score an evening"))
     for i, name in enumerate(NAMES):
         w.type(f"#name{i}", name)
     w.type("#end-games", "3")
     w.tap(".ts-start button[type=submit]", "Start the sheet (offline)", result=page.locator("#ts-sheet"))
-    timings.append(("the sheet, started", drawn_ms(page)))
-    keeper = dict(page.evaluate("JSON.parse(localStorage.getItem('thirteen-starts'))[0].params"))["keeper_token"]
-    assert page.url.endswith(f"/tienlen/scores/g/{keeper}")
+    t.drawn("the sheet, started")
+    keeper = t.started("/tienlen/scores")
     expect(page.locator("#ts-sheet .evening-to-go")).to_have_count(1)
 
     for out, left in GAMES:
-        enter_game(w, out, left, timings)
+        enter_game(t, out, left)
     expect(page.locator("#ts-sheet .evening-over")).to_have_count(1)  # three games: the evening is over
     # Game 2 corrected (Chi had 4 cards left, not 2), then the correction undone.
     before = sheet_shown(page)
     w.tap(".ts-game[data-game='2'] .ts-correct", "Correct game 2", result=page.locator(".ts-entry"))
-    timings.append(("game 2's form", drawn_ms(page)))
+    t.drawn("game 2's form")
     expect(page.locator("#left_2")).to_have_value("2")
     w.type("#left_2", "4")
     w.tap(".ts-entry button[type=submit]", "Save the correction", result=page.locator(".ts-game").first)
-    timings.append(("save the correction", drawn_ms(page)))
+    t.drawn("save the correction")
     corrected = sheet_shown(page)
     assert corrected["totals"] != before["totals"]
     w.tap("#ts-sheet [data-action=undo]", "Undo the correction", result=page.locator("#ts-sheet .notice").first)
-    timings.append(("undo", drawn_ms(page)))
+    t.drawn("undo")
     assert sheet_shown(page)["totals"] == before["totals"]
     # The end of the evening moved to four games (its form on the sheet): one game to go again.
     w.tap(".evening-end-form summary", "End of the evening")
     w.type(".evening-end-form #end-games", "4")
     w.tap("[data-action=set-end]", "Save the end", result=page.locator("#ts-sheet"))
-    timings.append(("save the end", drawn_ms(page)))
+    t.drawn("save the end")
     expect(page.locator("#ts-sheet .evening-to-go")).to_have_count(1)
     expect(page.locator("#ts-sheet .evening-over")).to_have_count(0)
     shown = sheet_shown(page)
@@ -111,40 +94,7 @@ def test_an_evening_started_offline_is_played_on_the_phone_and_reaches_the_serve
     w.type("#settle-stake", "2")
     w.tap("[data-action=set-stake]", "Save the stake (offline)", result=page.locator(".settle-stake-form .field-error"))
     expect(page.locator("#settle-stake")).to_have_value("2")
-    # A reload, still offline: the service worker's "No connection" page, replaced by the phone's drawing.
-    page.reload()
-    slow.wait_drawn(page, 120)
-    expect(page.locator("#ts-sheet")).to_be_visible(timeout=60_000)
-    w.settle()
-    phone.inv.errors[:] = [e for e in phone.inv.errors if "ERR_INTERNET_DISCONNECTED" not in e]  # its /healthz asks
-    phone.step("the sheet drawn again after a reload, offline")
+    t.reloaded_offline("#ts-sheet")
     assert sheet_shown(page) == shown
-    writes = page.evaluate("JSON.parse(localStorage.getItem('thirteen-outbox')).map(e => e.id)")
-    assert len(writes) == 6
-    assert stored(engine_server, keeper) == []  # nothing reached the server
-
-    back = time.monotonic()
-    context.set_offline(False)  # no tap: the start, then its six writes, in order
-    deadline = back + 20
-    while time.monotonic() < deadline and len(stored(engine_server, keeper)) < 6:
-        slow.workers()
-        page.wait_for_timeout(200)
-    took = time.monotonic() - back
-    events = stored(engine_server, keeper)
-    assert events == list(zip(["game", "game", "game", "correct", "undo", "end"], writes, strict=True)), events
-    page.wait_for_function("() => JSON.parse(localStorage.getItem('thirteen-outbox') || '[]').length === 0",
-                           timeout=10_000)
-    page.wait_for_timeout(4500)  # a retry timer's round: nothing is sent twice
-    assert len(stored(engine_server, keeper)) == 6
-    server_page = context.new_page()
-    server_page.goto(engine_server.url + f"/tienlen/scores/g/{keeper}")
-    assert sheet_shown(server_page) == shown
-    server_page.close()
-    print(f"\n{width}x{height} cpu x{slowdown or 1}: tap -> drawn on the phone (ms): "
-          + ", ".join(f"{what} {ms:.0f} ({python:.0f} in Python)" for what, (ms, python) in timings)
-          + f"; network back -> the server holds all 6 records: {took:.1f} s")
-    phone.forgive_offline(*FORGIVEN)
-    broken = phone.broken()
-    context.close()
-    assert phone.errors == [], f"console errors: {phone.errors}"
-    assert broken == [], "screens broke the invariants (tests/invariants.py):\n" + "\n".join(broken)
+    t.sent_once(keeper, ["game", "game", "game", "correct", "undo", "end"], f"/tienlen/scores/g/{keeper}", sheet_shown, shown)
+    t.finish()
