@@ -67,16 +67,15 @@ URL_PREFIX = "engine/"  # under /static/
 PHONE_MODULES = ("referee/web/checks.py", "referee/web/words.py", "referee/web/numbers.py",
                  "referee/web/house_rules.py", "referee/web/phone.py")
 # What the phone draws a game started offline with (referee.web.phone_pages): fetched after the
-# engine is ready, in a file of its own (pages.zip), unpacked beside thirteen.zip.
+# engine is ready, in a file of its own (pages.zip), unpacked beside thirteen.zip.  These are the
+# shared parts; each game's own modules and pages come from its registry entry
+# (referee.web.registry.PhonePages).
 PAGES_MODULES = ("referee/web/phone_pages.py", "referee/web/events.py", "referee/web/feedback.py",
                  "referee/web/sheets.py", "referee/web/names.py", "referee/web/players.py",
-                 "referee/web/games/three_thirteen/sheet.py", "referee/web/games/three_thirteen/pages.py",
-                 "referee/web/games/tienlen/pages.py", "referee/web/games/trece/pages.py",
-                 "referee/web/evening_ends.py", "referee/web/games/tienlen/forms.py",
-                 "referee/web/games/tienlen/evening_pages.py", "referee/web/games/tienlen/score_pages.py")
-PAGES_TEMPLATES = ("three_thirteen/game.html", "three_thirteen/round.html", "tienlen/table.html",
-                   "trece/table.html", "tienlen_scores/sheet.html", "tienlen_scores/entry.html",
-                   "errors/error.html", "partials/error.html")
+                 "referee/web/evening_ends.py")
+PAGES_TEMPLATES = ("errors/error.html", "partials/error.html")
+PAGES_LIST_FILE = "referee/web/phone_pages.json"
+"""Where pages.zip lists the games' modules that draw pages (read by :mod:`referee.web.phone_pages`)."""
 PAGES_FILE = "pages.zip"
 THIRD_PARTY = ("jinja2", "markupsafe")  # pure Python (MarkupSafe falls back from its C speedups)
 SCREENS_FILE = "referee/web/phone_screens.json"
@@ -147,6 +146,24 @@ def screens_json(screens: Iterable[PhoneScreen]) -> dict[str, dict[str, Any]]:
     ``phone_screens.json``)."""
     return {s.kind: {"answer": s.answer, "warm_up": None if s.warm_up is None else [list(p) for p in s.warm_up],
                      "warm_setup": None if s.warm_setup is None else dict(s.warm_setup)} for s in screens}
+
+
+def pages_modules(games: Iterable[GameEntry]) -> list[str]:
+    """The games' modules that draw pages (each registers its games when imported), in the
+    registry's order (pages.zip's ``phone_pages.json``)."""
+    return [module for entry in games if entry.pages is not None for module in entry.pages.draws]
+
+
+def pages_paths(games: Iterable[GameEntry]) -> list[str]:
+    """Every module pages.zip carries: the shared ones, then each game's (those that draw pages
+    and those they need)."""
+    found = list(PAGES_MODULES)
+    for entry in games:
+        if entry.pages is not None:
+            for module in (*entry.pages.needs, *entry.pages.draws):
+                if _module_path(module) not in found:
+                    found.append(_module_path(module))
+    return found
 
 
 def _module_path(module: str) -> str:
@@ -356,13 +373,13 @@ def _write_folder(home: Path, name: str, files: dict[str, bytes]) -> None:
         shutil.rmtree(work, ignore_errors=True)
 
 
-def _inputs_key(screens: list[PhoneScreen]) -> str:
+def _inputs_key(screens: list[PhoneScreen], pages: list[str]) -> str:
     """A hash of everything the engine is made of: a start with nothing changed reuses the
     build without reading the standard library again."""
     digest = hashlib.sha256((PYODIDE / "package.json").read_bytes())
     digest.update(Path(__file__).read_bytes())
     digest.update(json.dumps(screens_json(screens), sort_keys=True).encode())
-    for path in sorted([*library_files(), *(ROOT / n for n in (*phone_modules(screens), *PAGES_MODULES)),
+    for path in sorted([*library_files(), *(ROOT / n for n in (*phone_modules(screens), *pages)),
                         *TEMPLATES.rglob("*.html"), *TRANSLATIONS.glob("*/LC_MESSAGES/messages.mo")]):
         digest.update(path.as_posix().encode() + b"\0" + path.read_bytes())
     digest.update(" ".join(version(name) for name in THIRD_PARTY).encode())
@@ -377,7 +394,8 @@ def build(instance: Path, games: Iterable[GameEntry]) -> Engine | None:
     games = tuple(games)
     home = instance / "engine-build"
     home.mkdir(parents=True, exist_ok=True)
-    key = home / f"{_inputs_key(screens_of(games))}.json"
+    pages = pages_paths(games)
+    key = home / f"{_inputs_key(screens_of(games), pages)}.json"
     if key.exists():
         names = json.loads(key.read_text(encoding="utf-8"))
         engine = Engine(home, names["runtime"], names["app"])
@@ -387,7 +405,7 @@ def build(instance: Path, games: Iterable[GameEntry]) -> Engine | None:
     runtime["pyodide.js"] = re.sub(rb"\n//# sourceMappingURL=\S+\s*$", b"\n", runtime["pyodide.js"])
     app = app_files(games)
     app_zip = _zip(app)
-    stdlib_zip = _zip(trimmed_stdlib({**app, **{name: (ROOT / name).read_bytes() for name in PAGES_MODULES}}))
+    stdlib_zip = _zip(trimmed_stdlib({**app, **{name: (ROOT / name).read_bytes() for name in pages}}))
     engine = Engine(home, f"runtime-{_digest(*runtime.values())}", f"app-{_digest(app_zip, stdlib_zip)}")
     _write_folder(home, engine.runtime, runtime)
     _write_folder(home, engine.app, {"python_stdlib.zip": stdlib_zip, "thirteen.zip": app_zip})
@@ -454,10 +472,13 @@ def pages_kit(app: Flask) -> dict[str, Any]:
 
 def pages_files(app: Flask, games: Iterable[GameEntry]) -> dict[str, bytes]:
     """What ``pages.zip`` holds: the modules and templates the pages need that ``thirteen.zip``
-    has not, and the app's kit (``referee/web/phone_kit.json``)."""
+    has not (the shared ones and each game's, :class:`~referee.web.registry.PhonePages`), the app's
+    kit (``referee/web/phone_kit.json``) and the games' modules that draw pages (``phone_pages.json``)."""
+    games = tuple(games)
     have = app_files(games)
-    files = {name: (ROOT / name).read_bytes() for name in PAGES_MODULES}
-    wanted, found = list(PAGES_TEMPLATES), {}
+    files = {name: (ROOT / name).read_bytes() for name in pages_paths(games)}
+    wanted = [*PAGES_TEMPLATES, *(t for entry in games if entry.pages is not None for t in entry.pages.templates)]
+    found: dict[str, bytes] = {}
     while wanted:
         name = wanted.pop()
         if name in found:
@@ -467,6 +488,7 @@ def pages_files(app: Flask, games: Iterable[GameEntry]) -> dict[str, bytes]:
         wanted.extend(_TEMPLATE_REF.findall(source))
     files.update({f"templates/{name}": data for name, data in found.items() if f"templates/{name}" not in have})
     files["referee/web/phone_kit.json"] = json.dumps(pages_kit(app), sort_keys=True, ensure_ascii=False).encode("utf-8")
+    files[PAGES_LIST_FILE] = json.dumps(pages_modules(games)).encode("utf-8")
     return {name: data for name, data in files.items() if have.get(name) != data}
 
 

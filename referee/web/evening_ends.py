@@ -1,6 +1,6 @@
 """The end of an evening on a sheet, and the stake and end records, with no Flask: the server's
 :mod:`referee.web.settle_up` and the phone drawing a sheet started offline
-(:mod:`referee.web.games.tienlen.score_pages`) both read them here, so both say the same.
+(a game's module, :mod:`referee.web.phone_pages`) both read them here, so both say the same.
 
 An event is anything :mod:`referee.web.events` reads (the store's, or the phone's own records).
 """

@@ -3,9 +3,10 @@
 A game started offline (``static/js/offline-start.js`` keeps its new-game form, with the keeper
 and watch links the phone made, in localStorage ``thirteen-starts``) has no page on the server
 until the network is back.  The phone draws its pages itself, with the same templates and the
-same Python the server's views use (a Three Thirteen sheet, a followed Tiến lên table, a Trece
-table: :mod:`referee.web.games.three_thirteen.pages`, :mod:`referee.web.games.tienlen.pages`,
-:mod:`referee.web.games.trece.pages`), from the records the phone holds: the start form, then the writes kept in the outbox for that game
+same Python the server's views use (each game's own module names its pages: a
+:class:`Followed` class per store kind and its new-game form's reader, registered in :data:`GAMES`
+and :data:`STARTS` when imported; the game's registry entry lists those modules,
+:class:`referee.web.registry.PhonePages`), from the records the phone holds: the start form, then the writes kept in the outbox for that game
 (``thirteen-outbox``), in order.  Those records are exactly what is sent once the network is
 back, so the server then holds the same game and draws the same pages.
 
@@ -19,19 +20,19 @@ when the app starts (:func:`referee.web.engine.pages_kit`); the share links' add
 
 Request::
 
-    {"method": "GET" | "POST", "path": "/three-thirteen/g/<token>/round/2?x=y",
+    {"method": "GET" | "POST", "path": "/<game>/g/<token>/<page>?x=y",
      "form": [[name, value], ...],         # the body's fields (POST)
      "htmx": true, "boosted": false,       # HX-Request, HX-Boosted
      "language": "en", "write": "<id>",    # X-Thirteen-Write of a POST
      "share": {"base": "http://…", "source": "request"},
-     "game": {"start": {"action": "/three-thirteen/new", "params": [[name, value], ...],
+     "game": {"start": {"action": "/<game>/new", "params": [[name, value], ...],
                         "at": <ms>},
               "writes": [{"path": ..., "params": [[name, value], ...], "id": ..., "at": <ms>}, ...]}}
 
 Answer::
 
     {"status": 200, "html": "…", "headers": {"Location": …, "HX-Redirect": …},
-     "url": "/three-thirteen/g/<token>?saved=2",   # the address the answer is at (after a 303)
+     "url": "/<game>/g/<token>?saved=2",   # the address the answer is at (after a 303)
      "stored": true}                               # a POST the server would store: keep it
 
 A redirect (a write that stood, answered to a plain or boosted form) is followed here as the
@@ -55,31 +56,18 @@ from urllib.parse import parse_qsl, quote, urlencode, urlsplit
 from jinja2 import Environment, FileSystemLoader
 from markupsafe import Markup
 
-from referee.cards import Card, format_cards
+from referee.cards import format_cards
 from referee.errors import REFUSED, RefereeError
-from referee.tienlen import Setup, TienLenRules
-from referee.trece import Setup as TreceSetup
-from referee.trece import TreceRules
 from referee.web import events, names, words
 from referee.web.feedback import Feedback
-from referee.web.games.three_thirteen import answers as tt_answers
-from referee.web.games.three_thirteen import pages as tt
-from referee.web.games.three_thirteen.answers import rules_from_form, stored_rules
-from referee.web.games.three_thirteen.sheet import KIND as TT_KIND
-from referee.web.games.three_thirteen.sheet import Sheet, build_sheet
-from referee.web.games.tienlen import pages as tl
-from referee.web.games.tienlen.pages import KIND as TL_KIND
-from referee.web.games.trece import pages as tc
-from referee.web.games.trece.answers import judge
-from referee.web.games.trece.pages import KIND as TC_KIND
-from referee.web.house_rules import rules_from_form as rules_from_switches
-from referee.web.numbers import MAX_PLAYERS, whole_number
+from referee.web.numbers import whole_number
 from referee.web.phone import LANGUAGES, Form, catalogue
-from referee.web.players import read_players
 
 HERE = Path(__file__).resolve().parents[2]  # the unpacked zips (or the repository)
 KIT_FILE = "referee/web/phone_kit.json"
 """Where ``pages.zip`` keeps what the templates need of the app (:func:`referee.web.engine.pages_kit`)."""
+MODULES_FILE = "referee/web/phone_pages.json"
+"""Where ``pages.zip`` lists the games' modules that draw pages (:func:`referee.web.engine.pages_modules`)."""
 _PARAM = re.compile(r"<(?:(\w+):)?(\w+)>")
 
 
@@ -252,34 +240,11 @@ def started(start: Mapping[str, Any]) -> PhoneGame:
     form = Form(start.get("params", []))
     action = urlsplit(str(start.get("action", ""))).path
     k = kit()
-    if action == k.url_for("three_thirteen.new_game"):
-        players = read_players(form, least=2, most=MAX_PLAYERS, mark="dealer", default_mark=0)
-        try:
-            rules = rules_from_form(form)
-        except RefereeError as exc:
-            raise Refused(422, words.say(exc)) from None
-        if players.error or players.marked is None:
-            raise Refused(422, players.error or "")
-        names, stored, setup = list(players.names), stored_rules(rules), {"first_dealer": players.marked}
-        kind = TT_KIND
-    elif action == k.url_for("tienlen_table.new"):
-        read = tl.read_new_table(form)
-        if read.setup is None:
-            raise Refused(422, "")
-        names, stored, setup, kind = read.names, read.rules.to_dict(), read.setup.to_dict(), TL_KIND
-    elif action == k.url_for("trece.new_game"):
-        errors: dict[str, str] = {}
-        trece_rules = rules_from_switches(form, TreceRules, errors)
-        trece_setup = tc.read_setup(form, trece_rules, errors)
-        if trece_setup is None or errors:
-            raise Refused(422, "")
-        names, stored, setup, kind = list(trece_setup.players), trece_rules.to_dict(), trece_setup.to_dict(), TC_KIND
-    else:
-        reads = next((read for endpoint, read in STARTS.items() if action == k.url_for(endpoint)), None)
-        if reads is None:
-            raise Refused(0, "not a game this phone draws")
-        kind, names, stored, setup = reads(form)
-    return PhoneGame(kind, names, stored, setup, str(form.get("keeper_token", "")), str(form.get("watch_token", "")),
+    reads = next((read for endpoint, read in STARTS.items() if action == k.url_for(endpoint)), None)
+    if reads is None:
+        raise Refused(0, "not a game this phone draws")
+    kind, player_names, stored, setup = reads(form)
+    return PhoneGame(kind, player_names, stored, setup, str(form.get("keeper_token", "")), str(form.get("watch_token", "")),
                      _when(start.get("at")))
 
 
@@ -484,147 +449,29 @@ class Followed:
         return Answer(0)
 
 
-class Sheets(Followed):
-    """A Three Thirteen sheet on the phone (:mod:`referee.web.games.three_thirteen.views`)."""
-
-    endpoint = "three_thirteen.game"
-    template = "three_thirteen/game.html"
-    fragment = "three_thirteen/_sheet.html"
-    live = "sheet"
-
-    def state(self) -> Sheet:
-        return build_sheet(self.game, lambda: self.game.events)
-
-    def last_move(self) -> str | None:
-        live = events.effective_events(self.game.events)
-        return events.undo_words(live, lambda e: None, lambda e: tt.round_words(e.kind, e.payload))
-
-    def sheet_context(self, asked: Asked, sheet: Sheet) -> dict[str, Any]:
-        k, game = kit(), self.game
-        stake = dict(k.stake.get(words_language()) or k.stake["en"])
-        stake_form = {**stake, "action": k.url_for("three_thirteen.settle_money", token=game.keeper_token),
-                      "version": game.version, "stake": "", "settle": "winner"}
-        return {**self.shared(asked), "sheet": sheet, "chart": tt.running_chart(sheet), "stake_form": stake_form,
-                "settle_up": None}
-
-    def context(self, asked: Asked, feedback: Feedback) -> dict[str, Any]:
-        saved_round = whole_number(asked.args.get("saved", ""), low=1, high=999)
-        return {**self.sheet_context(asked, self.state()), "feedback": feedback, "saved_round": saved_round,
-                "undo_label": self.last_move()}
-
-    def routes(self, asked: Asked) -> list[tuple[str, str, Callable[[dict[str, str]], Answer]]]:
-        return [*super().routes(asked),
-                ("GET", "three_thirteen.round_page", lambda a: self.round_page(asked, int(a["number"]))),
-                ("GET", "three_thirteen.preview", lambda a: self.preview(asked, int(a["number"]), int(a["seat"]))),
-                ("POST", "three_thirteen.save_round", lambda a: self.save_round(asked, int(a["number"])))]
-
-    def round_page(self, asked: Asked, number: int, entry: Any = None, *, status: int = 200,
-                   splits: Any = None, stale: bool = False, with_previews: bool | None = None) -> Answer:
-        sheet = self.state()
-        if entry is None:
-            if not tt.round_is_open(sheet, number):
-                raise Refused(404, tt.no_such_round(number))
-            entry = tt.shown_entry(sheet, number)
-            splits = tt.saved_splits(sheet, number)
-            with_previews = sheet.saved(number) is None
-        context = {**tt.round_context(sheet, number, entry, saved_splits=splits, stale=stale,
-                                      with_previews=True if with_previews is None else with_previews),
-                   **self.sheet_context(asked, sheet), "feedback": Feedback(stale=stale)}
-        return Answer(status, render("three_thirteen/round.html", asked, context,
-                                     {"token": self.token, "number": number}))
-
-    def preview(self, asked: Asked, number: int, seat: int) -> Answer:
-        sheet = self.state()
-        if not tt.round_is_open(sheet, number):
-            raise Refused(404, tt.no_such_round(number))
-        if not 0 <= seat < sheet.players:
-            raise Refused(404, "")
-        answer = tt_answers.preview_screen(tt.phone_setup(sheet, number), seat, asked.args)
-        return Answer(answer.status, render(answer.fragment, asked, answer.context, {"token": self.token}))
-
-    def save_round(self, asked: Asked, number: int) -> Answer:
-        seen = self.keeper(asked)
-        sheet = self.state()
-        if not (seen != self.game.version and 1 <= number <= sheet.schedule.rounds) and not tt.round_is_open(sheet, number):
-            raise Refused(404, tt.no_such_round(number))
-        cards, points, out, entry = tt.read_round(asked.form, asked.form.getlist("out"), number, sheet.players)
-        if seen != self.game.version:
-            shown = tt.stale_round(sheet, number)
-            return self.round_page(asked, shown, entry, status=409, splits=tt.saved_splits(sheet, shown), stale=True)
-        try:
-            record = tt.enter_round(sheet, number, cards, points, out)
-        except RefereeError as exc:
-            return self.round_page(asked, number, exc.detail if exc.detail is not None else entry, status=exc.status)
-        payload = record.to_dict()
-        self.append(asked, str(payload["action"]), payload)
-        return self.done(asked, after={"saved": number})
-
-
-class Tables(Followed):
-    """A followed Tiến lên table on the phone (:mod:`referee.web.games.tienlen.table`)."""
-
-    endpoint = "tienlen_table.table"
-    template = "tienlen/table.html"
-    fragment = "tienlen/table_fragment.html"
-    undo_typed = ("cards",)
-
-    def state(self) -> Any:
-        return tl.live_state(self.game.setup, self.game.events)
-
-    def last_move(self) -> str | None:
-        return tl.last_move(self.game.events, tuple(self.game.player_names))
-
-    def context(self, asked: Asked, feedback: Feedback) -> dict[str, Any]:
-        return {**self.shared(asked), "feedback": feedback,
-                **tl.table_context(self.state(), self.game.setup, self.game.events, self.access.can_write)}
-
-    def routes(self, asked: Asked) -> list[tuple[str, str, Callable[[dict[str, str]], Answer]]]:
-        form = asked.form
-        return [*super().routes(asked),
-                ("POST", "tienlen_table.play",
-                 lambda a: self.write(asked, lambda s: tl.play(s, form), typed=("cards",), at="cards")),
-                ("POST", "tienlen_table.pass", lambda a: self.write(asked, lambda s: tl.pass_(s, form), typed=("cards",))),
-                ("POST", "tienlen_table.next", lambda a: self.write(asked, lambda s: s.next_hand())),
-                ("POST", "tienlen_table.instant", lambda a: self.write(asked, lambda s: tl.declare(s, form), typed=("seat",)))]
-
-
-class Treces(Followed):
-    """A Trece table on the phone (:mod:`referee.web.games.trece.views`)."""
-
-    endpoint = "trece.table"
-    template = "trece/table.html"
-    fragment = "trece/_table.html"
-
-    def state(self) -> Any:
-        return tc.game_state(self.game.setup, self.game.events)
-
-    def last_move(self) -> str | None:
-        return tc.last_move(self.game.events, self.state())
-
-    def context(self, asked: Asked, feedback: Feedback) -> dict[str, Any]:
-        k, game, state = kit(), self.game, self.state()
-        stake = dict(k.stake.get(words_language()) or k.stake["en"])
-        stake_form = {**stake, "label": stake["label_game"], "settle_choices": [], "stake": "", "settle": "winner",
-                      "action": k.url_for("trece.settle_money", token=game.keeper_token), "version": game.version}
-        ended = tc.evening_end(state, game.setup, game.events, start=game.created_at, version=game.version,
-                               action=k.url_for("trece.evening_end", token=game.keeper_token))
-        return {**self.shared(asked), "feedback": feedback,
-                **tc.table_context(state, game.setup, game.events, self.access.can_write),
-                "evening_end": ended, "stake_form": stake_form, "settle_up": None}
-
-    def routes(self, asked: Asked) -> list[tuple[str, str, Callable[[dict[str, str]], Answer]]]:
-        form = asked.form
-        return [*super().routes(asked),
-                ("POST", "trece.act", lambda a: self.write(asked, lambda s: judge(s, form), typed=("cards",)))]
-
-
-GAMES: dict[str, type[Followed]] = {TT_KIND: Sheets, TL_KIND: Tables, TC_KIND: Treces}
+GAMES: dict[str, type[Followed]] = {}
+"""The games the phone draws, by store kind: each game's module puts its classes here when imported."""
 STARTS: dict[str, Callable[[Form], tuple[str, list[str], dict[str, Any], dict[str, Any]]]] = {}
-"""The new-game forms of the games drawn by modules of their own, by endpoint: the game each starts."""
-PAGE_GAMES = ("referee.web.games.tienlen.score_pages",)
-"""Those modules: each subclasses :class:`Followed` (so imports this one) and puts its class in
-:data:`GAMES` and its form in :data:`STARTS`; :func:`answer_to` imports them by name, as
-:mod:`referee.web.phone` imports the screens its zip names."""
+"""Their new-game forms, by endpoint: the game each starts (kind, names, rules, setup), or
+:class:`Refused` as the server would refuse it."""
+_modules: list[str] | None = None
+
+
+def modules() -> list[str]:
+    """The games' modules that draw pages, imported by name as :mod:`referee.web.phone` imports the
+    screens its zip names: ``pages.zip`` lists them; on the server, the registry's entries do."""
+    global _modules
+    if _modules is None:
+        listed = HERE / MODULES_FILE
+        if listed.exists():  # in pages.zip
+            _modules = [str(m) for m in json.loads(listed.read_text(encoding="utf-8"))]
+        else:  # on the server (the repository): the registry's entries, as the engine lists them
+            from referee.web import engine, registry  # they need Flask, which the phone has not
+
+            _modules = engine.pages_modules(registry.load(registry.GAME_PACKAGES))
+        for module in _modules:
+            importlib.import_module(module)
+    return _modules
 
 
 def words_language() -> str:
@@ -695,8 +542,7 @@ def records(game: PhoneGame, writes: Sequence[Mapping[str, Any]], share: Mapping
 
 def answer_to(request: Mapping[str, Any]) -> Answer:
     """:func:`draw`'s answer, as a value."""
-    for module in PAGE_GAMES:
-        importlib.import_module(module)
+    modules()
     held = request.get("game") or {}
     share = request.get("share") or {}
     try:
@@ -723,25 +569,12 @@ def answer_to(request: Mapping[str, Any]) -> Answer:
 
 
 def warm_up(language: str) -> None:
-    """A made-up sheet's page and round page, a table and a Trece table drawn once (the worker,
-    once pages.zip is in): the templates are compiled before the first tap."""
+    """Each game's made-up game drawn once by its own module (the worker, once pages.zip is in):
+    the templates are compiled before the first tap."""
     words.use(catalogue(language if language in LANGUAGES else "en"))
     try:
         now = datetime.now(UTC)
-        game = PhoneGame(TT_KIND, ["A", "B"], {}, {"first_dealer": 0}, "k" * 32, "w" * 32, now)
-        path = kit().url_for(Sheets.endpoint, token=game.keeper_token)
-        asked = Asked("GET", path, "", Form([]), True, True, "", {"base": "", "source": "request"}, now)
-        Sheets(game, game.keeper_token).page(asked)
-        Sheets(game, game.keeper_token).round_page(asked, 1)
-        setup = Setup(("A", "B"), TienLenRules(), leader=0, opening=True).to_dict()
-        table = PhoneGame(TL_KIND, ["A", "B"], {}, setup, "k" * 32, "w" * 32, now)
-        Tables(table, table.keeper_token).page(Asked("GET", kit().url_for(Tables.endpoint, token=table.keeper_token),
-                                                     "", Form([]), True, True, "", asked.share, now))
-        pile = TreceSetup(("A", "B"), Card.parse("Q♥")).to_dict()
-        trece = PhoneGame(TC_KIND, ["A", "B"], {}, pile, "k" * 32, "w" * 32, now)
-        Treces(trece, trece.keeper_token).page(Asked("GET", kit().url_for(Treces.endpoint, token=trece.keeper_token),
-                                                     "", Form([]), True, True, "", asked.share, now))
-        for module in PAGE_GAMES:  # each draws its own made-up game once
+        for module in modules():
             importlib.import_module(module).warm_up(now)
     finally:
         words.use(None)
