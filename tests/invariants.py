@@ -196,7 +196,11 @@ INIT_SCRIPT = r"""
     /* a tap that brought a whole page has its result there (its main control is checked in view):
        what the new page then fetches for itself (a hand's split drawn again) is not the tap's */
     if (whole) inv.lastInput = -1e9;
-    report({kind: 'swap', whole, refused, user, target, y0: scrollY, step: `after ${(cfg.verb || 'a').toUpperCase()} ${d.pathInfo ? d.pathInfo.requestPath : ''} swapped ${sel(target)}`});
+    const what = {kind: 'swap', whole, refused, user, target, y0: scrollY, step: `after ${(cfg.verb || 'a').toUpperCase()} ${d.pathInfo ? d.pathInfo.requestPath : ''} swapped ${sel(target)}`};
+    /* a whole page (boosted) is scrolled to its top by htmx just after this event, in the same
+       task: the screen as it is reached is the one after that scroll */
+    if (whole) Promise.resolve().then(() => { what.y0 = scrollY; });
+    report(what);
   });
   addEventListener('load', () => report({kind: 'load', step: 'page load', y0: scrollY}));
 })();

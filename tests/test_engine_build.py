@@ -75,3 +75,28 @@ def test_without_the_engine_pages_do_not_ask_for_it(app):
     client = app.test_client()
     assert client.get("/engine.json").status_code == 404
     assert "/static/js/engine." not in client.get("/tienlen/check").get_data(as_text=True)
+
+
+def test_the_pages_of_a_game_started_offline_come_after_the_engine_and_weigh_at_most_300_kb(engine_app):
+    """pages.zip (referee.web.phone_pages, the sheet's templates, the app's kit): a file of its own
+    that the worker fetches once the engine is ready (not among the engine's files), within the
+    issue's 300 KB compressed, kept by the service worker with the engine."""
+    client = engine_app.test_client()
+    config = client.get("/engine.json").get_json()
+    pages = config["pages"]
+    assert pages and pages not in config["files"] and config["share"]["base"] == "http://localhost"
+    built = engine_app.extensions["thirteen_engine"]
+    path = built.folder / engine_app.extensions["thirteen_pages"]
+    assert path.with_name(path.name + ".br").stat().st_size <= 300_000
+    with zipfile.ZipFile(path) as kept:
+        names = set(kept.namelist())
+    assert {"referee/web/phone_pages.py", "referee/web/phone_kit.json", "templates/base.html",
+            "templates/three_thirteen/round.html", "referee/web/games/three_thirteen/pages.py"} <= names
+    assert not names & {"referee/web/phone.py", "templates/three_thirteen/_macros.html"}  # in thirteen.zip already
+    response = client.get(pages, headers={"Accept-Encoding": "br"})
+    assert response.status_code == 200 and response.headers["Content-Encoding"] == "br"
+    assert response.headers["Cache-Control"] == "public, max-age=31536000, immutable"
+    response.close()
+    assert pages in client.get("/sw.js").get_data(as_text=True)
+    with zipfile.ZipFile(built.folder / built.app / "python_stdlib.zip") as stdlib:
+        assert "urllib/parse.py" in stdlib.namelist()  # what phone_pages imports is on the phone

@@ -187,6 +187,8 @@ LATE_IMPORTS = {
     ("referee/web/words.py", "flask_babel.ngettext"): _PHONE_HAS_NO_BABEL,
     ("referee/web/phone.py", "referee.web.engine"): _PHONE_HAS_NO_FLASK,
     ("referee/web/phone.py", "referee.web.registry"): _PHONE_HAS_NO_FLASK,
+    ("referee/web/phone_pages.py", "referee.web.engine"): _PHONE_HAS_NO_FLASK,
+    ("referee/web/phone_pages.py", "referee.web.registry"): _PHONE_HAS_NO_FLASK,
     ("referee/web/serve.py", "waitress.server.create_server"): "the LAN server's own, only to serve: "
                                                               "gunicorn.conf.py imports serve for its log helper",
     ("referee/web/serve.py", "waitress.task.ThreadedTaskDispatcher"): "the LAN server's own, only to serve: "

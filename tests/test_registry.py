@@ -12,7 +12,7 @@ import pytest
 from flask import url_for
 
 from referee.cards import notation_for_javascript
-from referee.web import registry
+from referee.web import phone_pages, registry
 from referee.web.registry import GameEntry
 from tests.games import ENTRIES, PACKAGES, ROWS, TOY, WORKED, row
 from tests.worked import Example
@@ -106,6 +106,20 @@ def test_every_followed_game_has_a_worked_example_and_every_example_a_followed_g
         assert set(examples) == set(entry.kinds), entry.slug
         assert all(isinstance(e, Example) for e in examples.values())
     assert {r.kind for r in ROWS} == {k for e in ENTRIES for k in e.kinds}
+
+
+def test_a_games_phone_pages_draw_only_its_own_kinds_and_start_only_its_own_games(app) -> None:  # type: ignore[no-untyped-def]
+    """The modules a game's entry names (``GameEntry.pages``) register classes for its own store
+    kinds and readers for its own new-game endpoints only (the phone imports them by name)."""
+    phone_pages.modules()
+    endpoints = {rule.endpoint: rule.endpoint.split(".")[0] for rule in app.url_map.iter_rules()}
+    for entry in ENTRIES:
+        draws = () if entry.pages is None else entry.pages.draws
+        kinds = {kind for kind, cls in phone_pages.GAMES.items() if cls.__module__ in draws}
+        assert kinds <= set(entry.kinds), entry.slug
+        starts = {e for e, read in phone_pages.STARTS.items() if read.__module__ in draws}
+        assert {endpoints[e] for e in starts} <= {bp.name for bp in entry.blueprints}, entry.slug
+    assert phone_pages.GAMES and phone_pages.STARTS
 
 
 def test_two_games_may_not_claim_one_slug_or_kind() -> None:

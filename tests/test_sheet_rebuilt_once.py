@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from referee.web.games.three_thirteen import sheet as three_thirteen_sheet
-from referee.web.games.tienlen import evening as tienlen_evening
+from referee.web.games.tienlen import evening_pages as tienlen_evening  # where the evening is replayed
 from referee.web.store import find_by_token
 
 HTMX = {"HX-Request": "true"}

@@ -150,6 +150,7 @@ def init_app(app: Flask) -> None:
     app.register_error_handler(DBAPIError, _database_error)
     app.register_error_handler(PoolTimeout, _database_error)
     app.register_error_handler(Exception, _server_error)
+    engine.add_pages(app)  # what the phone draws a game started offline with (after every route)
     live.init_app(app)  # every followed page's event stream (after every game's routes)
     quick_poll.init_app(app)  # after every route and hook: its unchanged polls answer as they would
     threads.init_app(app)  # a thread kept for static files, /sw.js and the offline page (PostgreSQL)

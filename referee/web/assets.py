@@ -46,7 +46,7 @@ ICON_SVG = STATIC / "icon.svg"
 
 YEAR = 31536000
 KEEP_RELEASES = 2  # earlier builds kept beside the current one
-HASHED = re.compile(r"\.[0-9a-f]{12}\.[A-Za-z0-9]+$|/engine/(?:runtime|app)-[0-9a-f]{12}/")  # see referee.web.engine
+HASHED = re.compile(r"\.[0-9a-f]{12}\.[A-Za-z0-9]+$|/engine/(?:runtime|app|pages)-[0-9a-f]{12}/")  # see referee.web.engine
 
 # The Workbox libraries the service worker loads, in the order they depend on each other.
 WORKBOX_MODULES = ("core", "routing", "strategies", "precaching")
@@ -271,6 +271,7 @@ def init_app(app: Flask) -> Build:
         immutable_file_test=_immutable, add_headers_function=_static_headers,
         mimetypes={".webmanifest": "application/manifest+json"},
     )
+    app.extensions["thirteen_static"] = app.wsgi_app  # more folders are added to it later (the engine's pages)
     # The phone's engine (Pyodide and the library), in folders named after their content.
     phone_engine = None
     if app.config.get("PHONE_ENGINE", True):

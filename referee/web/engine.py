@@ -46,10 +46,13 @@ from pathlib import Path
 from typing import Any
 
 import brotli
-from flask import Blueprint, Response, abort, current_app, url_for
-from flask_babel import get_locale, gettext
+from flask import Blueprint, Flask, Response, abort, current_app, url_for
+from flask_babel import force_locale, get_locale, gettext
+from markupsafe import Markup
 
+from referee.web import i18n, registry, settle_up
 from referee.web.registry import GameEntry, PhoneScreen
+from referee.web.sharing import public_base
 
 ROOT = Path(__file__).resolve().parents[2]
 PYODIDE = ROOT / "node_modules" / "pyodide"
@@ -63,6 +66,17 @@ URL_PREFIX = "engine/"  # under /static/
 # their fragments and their kinds.
 PHONE_MODULES = ("referee/web/checks.py", "referee/web/words.py", "referee/web/numbers.py",
                  "referee/web/house_rules.py", "referee/web/phone.py")
+# What the phone draws a game started offline with (referee.web.phone_pages): fetched after the
+# engine is ready, in a file of its own (pages.zip), unpacked beside thirteen.zip.  These are the
+# shared parts; each game's own modules and pages come from its registry entry
+# (referee.web.registry.PhonePages).
+PAGES_MODULES = ("referee/web/phone_pages.py", "referee/web/events.py", "referee/web/feedback.py",
+                 "referee/web/sheets.py", "referee/web/names.py", "referee/web/players.py",
+                 "referee/web/evening_ends.py")
+PAGES_TEMPLATES = ("errors/error.html", "partials/error.html")
+PAGES_LIST_FILE = "referee/web/phone_pages.json"
+"""Where pages.zip lists the games' modules that draw pages (read by :mod:`referee.web.phone_pages`)."""
+PAGES_FILE = "pages.zip"
 THIRD_PARTY = ("jinja2", "markupsafe")  # pure Python (MarkupSafe falls back from its C speedups)
 SCREENS_FILE = "referee/web/phone_screens.json"
 """Where the zip says which function answers each kind (read by :mod:`referee.web.phone`)."""
@@ -132,6 +146,24 @@ def screens_json(screens: Iterable[PhoneScreen]) -> dict[str, dict[str, Any]]:
     ``phone_screens.json``)."""
     return {s.kind: {"answer": s.answer, "warm_up": None if s.warm_up is None else [list(p) for p in s.warm_up],
                      "warm_setup": None if s.warm_setup is None else dict(s.warm_setup)} for s in screens}
+
+
+def pages_modules(games: Iterable[GameEntry]) -> list[str]:
+    """The games' modules that draw pages (each registers its games when imported), in the
+    registry's order (pages.zip's ``phone_pages.json``)."""
+    return [module for entry in games if entry.pages is not None for module in entry.pages.draws]
+
+
+def pages_paths(games: Iterable[GameEntry]) -> list[str]:
+    """Every module pages.zip carries: the shared ones, then each game's (those that draw pages
+    and those they need)."""
+    found = list(PAGES_MODULES)
+    for entry in games:
+        if entry.pages is not None:
+            for module in (*entry.pages.needs, *entry.pages.draws):
+                if _module_path(module) not in found:
+                    found.append(_module_path(module))
+    return found
 
 
 def _module_path(module: str) -> str:
@@ -341,13 +373,13 @@ def _write_folder(home: Path, name: str, files: dict[str, bytes]) -> None:
         shutil.rmtree(work, ignore_errors=True)
 
 
-def _inputs_key(screens: list[PhoneScreen]) -> str:
+def _inputs_key(screens: list[PhoneScreen], pages: list[str]) -> str:
     """A hash of everything the engine is made of: a start with nothing changed reuses the
     build without reading the standard library again."""
     digest = hashlib.sha256((PYODIDE / "package.json").read_bytes())
     digest.update(Path(__file__).read_bytes())
     digest.update(json.dumps(screens_json(screens), sort_keys=True).encode())
-    for path in sorted([*library_files(), *(ROOT / n for n in phone_modules(screens)),
+    for path in sorted([*library_files(), *(ROOT / n for n in (*phone_modules(screens), *pages)),
                         *TEMPLATES.rglob("*.html"), *TRANSLATIONS.glob("*/LC_MESSAGES/messages.mo")]):
         digest.update(path.as_posix().encode() + b"\0" + path.read_bytes())
     digest.update(" ".join(version(name) for name in THIRD_PARTY).encode())
@@ -362,7 +394,8 @@ def build(instance: Path, games: Iterable[GameEntry]) -> Engine | None:
     games = tuple(games)
     home = instance / "engine-build"
     home.mkdir(parents=True, exist_ok=True)
-    key = home / f"{_inputs_key(screens_of(games))}.json"
+    pages = pages_paths(games)
+    key = home / f"{_inputs_key(screens_of(games), pages)}.json"
     if key.exists():
         names = json.loads(key.read_text(encoding="utf-8"))
         engine = Engine(home, names["runtime"], names["app"])
@@ -372,7 +405,7 @@ def build(instance: Path, games: Iterable[GameEntry]) -> Engine | None:
     runtime["pyodide.js"] = re.sub(rb"\n//# sourceMappingURL=\S+\s*$", b"\n", runtime["pyodide.js"])
     app = app_files(games)
     app_zip = _zip(app)
-    stdlib_zip = _zip(trimmed_stdlib(app))
+    stdlib_zip = _zip(trimmed_stdlib({**app, **{name: (ROOT / name).read_bytes() for name in pages}}))
     engine = Engine(home, f"runtime-{_digest(*runtime.values())}", f"app-{_digest(app_zip, stdlib_zip)}")
     _write_folder(home, engine.runtime, runtime)
     _write_folder(home, engine.app, {"python_stdlib.zip": stdlib_zip, "thirteen.zip": app_zip})
@@ -394,6 +427,85 @@ def _forget_old(home: Path, keep: set[str], releases: int = 2) -> None:
                 shutil.rmtree(old, ignore_errors=True)
             else:
                 old.unlink(missing_ok=True)
+
+
+# --------------------------------------------------------------------------- the pages
+
+def _stake_words(app: Flask) -> dict[str, dict[str, Any]]:
+    """The stake form of a sheet with no stake, in each language (Babel's currency names and the
+    reader's currency stay on the server)."""
+    found = {}
+    for language in app.config["LANGUAGES"]:
+        with app.test_request_context("/"), force_locale(language):
+            form = settle_up.stake_form("", 0, None, with_settle=True)
+            per_game = settle_up.stake_form("", 0, None, per="game")
+            found[language] = {"currency": form.currency, "currencies": [list(c) for c in form.currencies],
+                               "label": form.label, "settle_choices": [list(c) for c in form.settle_choices],
+                               "label_game": per_game.label}
+    return found
+
+
+def pages_kit(app: Flask) -> dict[str, Any]:
+    """What the templates need of the app, for the phone (:class:`referee.web.phone_pages.Kit`):
+    its URL rules, its static files' hashed addresses, its Jinja globals that are plain values,
+    the languages, the games' names, the card orders and the stake form's words."""
+    rules: dict[str, list[list[Any]]] = {}
+    for rule in app.url_map.iter_rules():
+        rules.setdefault(rule.endpoint, []).append([rule.rule, sorted(rule.arguments)])
+    with app.test_request_context("/"):
+        static = {name: url_for("static", filename=name) for name in app.extensions["thirteen_assets"].names}
+        languages = [list(c) for c in i18n.language_choices()]
+    plain = {name: value for name, value in app.jinja_env.globals.items()
+             if isinstance(value, str | int | float | bool) and not isinstance(value, type)}
+    entries = registry.entries(app)
+    orders = registry.card_orders(entries)
+    return {
+        "rules": rules, "static": static,
+        "values": {**plain, "RETENTION_DAYS": int(app.config.get("RETENTION_DAYS") or 0)},
+        "markup": [name for name, value in plain.items() if isinstance(value, Markup)],
+        "languages": languages, "html_lang": {code: tag for code, _name, tag in languages},
+        "entries": [{"name": e.name, "kinds": list(e.kinds)} for e in entries],
+        "card_orders": {name: {"ranks": [str(r) for r in o.ranks], "suits": str(o.suits)} for name, o in orders.items()},
+        "stake": _stake_words(app),
+    }
+
+
+def pages_files(app: Flask, games: Iterable[GameEntry]) -> dict[str, bytes]:
+    """What ``pages.zip`` holds: the modules and templates the pages need that ``thirteen.zip``
+    has not (the shared ones and each game's, :class:`~referee.web.registry.PhonePages`), the app's
+    kit (``referee/web/phone_kit.json``) and the games' modules that draw pages (``phone_pages.json``)."""
+    games = tuple(games)
+    have = app_files(games)
+    files = {name: (ROOT / name).read_bytes() for name in pages_paths(games)}
+    wanted = [*PAGES_TEMPLATES, *(t for entry in games if entry.pages is not None for t in entry.pages.templates)]
+    found: dict[str, bytes] = {}
+    while wanted:
+        name = wanted.pop()
+        if name in found:
+            continue
+        source = (TEMPLATES / name).read_text(encoding="utf-8")
+        found[name] = source.encode("utf-8")
+        wanted.extend(_TEMPLATE_REF.findall(source))
+    files.update({f"templates/{name}": data for name, data in found.items() if f"templates/{name}" not in have})
+    files["referee/web/phone_kit.json"] = json.dumps(pages_kit(app), sort_keys=True, ensure_ascii=False).encode("utf-8")
+    files[PAGES_LIST_FILE] = json.dumps(pages_modules(games)).encode("utf-8")
+    return {name: data for name, data in files.items() if have.get(name) != data}
+
+
+def add_pages(app: Flask) -> None:
+    """Build ``pages-<hash>/pages.zip`` beside the engine (once per content) and serve it under
+    ``/static/engine/``; ``/engine.json`` names it.  Called once every route is registered."""
+    built: Engine | None = app.extensions.get("thirteen_engine")
+    if built is None:
+        return
+    games = registry.entries(app)
+    data = _zip(pages_files(app, games))
+    name = f"pages-{_digest(data)}"
+    _write_folder(built.folder, name, {PAGES_FILE: data})
+    app.extensions["thirteen_pages"] = f"{name}/{PAGES_FILE}"
+    static = app.extensions.get("thirteen_static")
+    if static is not None:
+        static.add_files(str(built.folder / name), prefix=f"static/{URL_PREFIX}{name}/")
 
 
 # --------------------------------------------------------------------------- what the page asks
@@ -429,7 +541,8 @@ def file_urls() -> list[str]:
     if built is None:
         return []
     static = url_for("static", filename=URL_PREFIX)
-    return [static + name for name in built.files()]
+    pages = current_app.extensions.get("thirteen_pages")
+    return [static + name for name in built.files()] + ([static + pages] if pages else [])
 
 
 @bp.route("/engine.json")
@@ -450,6 +563,8 @@ def engine_json() -> Response:
         "transfer": built.size(),
         "id": f"{built.runtime}/{built.app}",
         "worker": url_for("static", filename="js/engine-worker.js"),
+        "pages": static + current_app.extensions["thirteen_pages"] if current_app.extensions.get("thirteen_pages") else None,
+        "share": dict(zip(("base", "source"), public_base(), strict=True)),
         "language": str(get_locale() or "en"),
         "words": {
             "ready": gettext("The referee works offline on this phone."),

@@ -30,7 +30,6 @@ from typing import Any
 
 from flask import Response, jsonify, request
 from flask.typing import ResponseReturnValue
-from flask_babel import gettext
 from werkzeug.exceptions import HTTPException
 
 from referee.errors import REFUSED, UNREADABLE, RefereeError
@@ -38,6 +37,8 @@ from referee.text import Message
 from referee.web import i18n
 from referee.web.i18n import message_json
 from referee.web.views import render_page, say
+from referee.web.words import error_title as title  # the phone's error pages say it too
+from referee.web.words import plain_refusal
 
 
 def wants_json() -> bool:
@@ -96,27 +97,7 @@ def plain_words(exc: HTTPException) -> str | None:
     """Our own sentence for an error that carries only the server library's stock text."""
     if exc.description != type(exc).description:
         return exc.description  # a view's own reason, already in players' words
-    return {
-        400: gettext("The referee could not read what was sent. Check the form and send it again."),
-        403: gettext("This link may not do that."),
-        404: gettext("There is nothing at this address. If it came from a share link, it may have been cut short."),
-        405: gettext("This page cannot be used that way; go back and use its buttons."),
-        413: gettext("That was too much to send at once."),
-    }.get(exc.code or 0, exc.description)
-
-
-def title(code: int | None) -> str | None:
-    """The error page's heading in the reader's language (``None``: the server library's name)."""
-    return {
-        400: gettext("Bad request"),
-        403: gettext("Not allowed"),
-        404: gettext("Not found"),
-        405: gettext("Not this way"),
-        409: gettext("Changed meanwhile"),
-        413: gettext("Too much at once"),
-        422: gettext("Cannot be done"),
-        429: gettext("Too many requests"),
-    }.get(code or 0)
+    return plain_refusal(exc.code) or exc.description
 
 
 def http_error(exc: HTTPException) -> ResponseReturnValue:

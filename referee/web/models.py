@@ -26,8 +26,8 @@ from sqlalchemy import (
 from sqlalchemy.orm import Mapped, Mapper, mapped_column, relationship
 
 from referee.web.extensions import Base
+from referee.web.numbers import NAME_MAX as NAME_MAX  # the longest name (its column here)
 
-NAME_MAX = 40
 WRITE_ID_MAX = 40
 MADE_FOR_MAX = 60
 

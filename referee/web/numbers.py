@@ -10,6 +10,9 @@ MAX_NUMBER = 2**31 - 1
 #: The most players a game may have (the sheets and tables; the score page's form too).
 MAX_PLAYERS = 8
 
+#: The longest player name (a stored player's column too).
+NAME_MAX = 40
+
 _ASCII_NUMBER = re.compile(r"[0-9]{1,10}")
 
 

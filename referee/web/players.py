@@ -1,21 +1,57 @@
-"""The players a new-game form names, read the same way for every game.
+"""The players a new-game form names, read the same way for every game (no Flask, no
+database: the phone reads a game started offline with it too).
 
 Every game's new-game form sends its players' names (``name0``, ``name1``, … or a ``names``
 list) and may mark one of the rows (who deals first, who leads): :func:`read_players` reads
-them once, checks the names (:func:`referee.web.store.clean_names`: a count in range, none
+them once, checks the names (:func:`clean_names`: a count in range, none
 too long, no two alike) and finds the marked player among the named ones.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from referee.errors import RefereeError
-from referee.web.numbers import whole_number
-from referee.web.store import clean_names
+from referee.text import Message, message
+from referee.web.numbers import MAX_PLAYERS, NAME_MAX, whole_number
 from referee.web.words import say
+
+# C0 controls and DEL: nobody types them, and PostgreSQL cannot store NUL in text.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def _bad_names(reason: Message) -> RefereeError:
+    return RefereeError(reason, field="names")
+
+
+def clean_names(names: Iterable[str], *, least: int, most: int = MAX_PLAYERS) -> list[str]:
+    """Player names, trimmed and checked: a count in range, none empty, none too long, no repeats
+    (a :class:`~referee.errors.RefereeError` about the field ``names`` otherwise)."""
+    names = list(names)
+    for n in names:
+        if _CONTROL.search(n):
+            raise _bad_names(message(
+                "the name {name} holds a control character (such as NUL) that nobody can type",
+                name=repr(_CONTROL.sub("", n)[:NAME_MAX])))
+    cleaned = [" ".join(n.split()) for n in names]
+    cleaned = [n for n in cleaned if n]
+    if least == most and len(cleaned) != least:
+        raise _bad_names(message("this game needs exactly {n} players, not {count}", n=least, count=len(cleaned)))
+    if not least <= len(cleaned) <= most:
+        raise _bad_names(message(
+            "this game needs {least} to {most} players, not {count}", least=least, most=most, count=len(cleaned)))
+    for n in cleaned:
+        if len(n) > NAME_MAX:
+            raise _bad_names(message(
+                "the name {name}… is longer than {most} characters", name=repr(n[:NAME_MAX]), most=NAME_MAX))
+    lowered = [n.casefold() for n in cleaned]
+    for n in cleaned:
+        if lowered.count(n.casefold()) > 1:
+            raise _bad_names(message("two players are both called {name}", name=repr(n)))
+    return cleaned
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,7 +5,8 @@ Each package under ``referee/web/games/`` describes itself once, in its ``__init
 blueprints, the links of its home tile, its followed games (a :class:`~referee.web.tables.FollowedGame`
 per store kind: the live fragment, the poll, the keeper-only writes), the order its card
 picker shows the ranks in, the library's rules classes behind its switches, its part of the
-OpenAPI document, and the screens its phone's engine answers.  (The worked examples the shared
+OpenAPI document, the screens its phone's engine answers and the pages it draws of a game
+started offline.  (The worked examples the shared
 test suites drive each game with are the tests' own: ``tests/worked/<slug>.py``.)  Everything shared is derived from the
 entries: :func:`referee.web.init_app` registers the blueprints, the home page draws one tile per
 entry, the card picker reads the rank orders, the OpenAPI document gathers the paths and builds
@@ -88,6 +89,22 @@ class PhoneScreen:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class PhonePages:
+    """The pages the phone draws of a game started offline (see :mod:`referee.web.phone_pages`).
+
+    ``draws`` names the modules (Flask-free) that put their :class:`~referee.web.phone_pages.Followed`
+    classes in ``phone_pages.GAMES`` and their new-game form readers in ``phone_pages.STARTS`` when
+    imported, each with a ``warm_up(now)`` drawing a made-up game once; ``needs`` the game's other
+    Flask-free modules they import; ``templates`` the whole pages they draw (what those import or
+    include comes along).  All of it goes into ``pages.zip``.
+    """
+
+    draws: tuple[str, ...]
+    needs: tuple[str, ...] = ()
+    templates: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class GroupStart:
     """How a group's page starts one of the game's followed games with the group's people
     (:mod:`referee.web.groups`): a form posting to the game's own new-game endpoint, with the
@@ -137,6 +154,8 @@ class GameEntry:
     """The game's paths and schemas in the OpenAPI document."""
     phone: tuple[PhoneScreen, ...] = ()
     """The screens the phone's engine answers too (by their ``data-local`` kinds)."""
+    pages: PhonePages | None = None
+    """The pages the phone draws of a game of this kind started offline (``None``: none)."""
     starts: tuple[GroupStart, ...] = ()
     """What a group's page offers to start of this game ("Start tonight's")."""
     results: Mapping[str, Callable[[Any], Sequence[Any]]] = field(default_factory=dict)

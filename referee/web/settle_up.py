@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from decimal import Decimal, InvalidOperation
 from typing import Any, TypedDict
 
@@ -37,37 +37,40 @@ from babel.numbers import (
 )
 from flask import Blueprint, Response, jsonify, request, url_for
 from flask.typing import ResponseReturnValue
-from flask_babel import get_locale, gettext, ngettext
+from flask_babel import get_locale, gettext
 
 from referee import evening_money
 from referee.errors import RefereeError, UnreadableInput
-from referee.evening_end import EveningEnd, Progress, progress
+from referee.evening_end import EveningEnd
 from referee.evening_money import Sitting
 from referee.settle import MAX_PEOPLE, SETTLE_CHOICES, Transfer, settle
 from referee.stats import Result
-from referee.switches import rules_from_mapping
 from referee.text import Message, message
-from referee.web import openapi
+from referee.web import events, openapi
 from referee.web.api import bp as api_bp
 from referee.web.api import json_body
+from referee.web.evening_ends import (
+    END,
+    END_FIELDS,
+    EVENT_KINDS,
+    MONEY,
+    EndView,
+    end_from,
+    end_view,
+    entered_at,
+    read_end,
+    undo_label,
+)
 from referee.web.models import Event, Game
 from referee.web.store import Access, live_events
 from referee.web.tables import FollowedGame
-from referee.web.words import say
 
 __all__ = [
-    "END", "EVENT_KINDS", "MONEY", "MAX_STAKE", "EndView", "MoneyRow", "SettleUpView", "Stake", "StakeForm",
+    "END", "END_FIELDS", "EVENT_KINDS", "MONEY", "MAX_STAKE", "EndView", "MoneyRow", "SettleUpView", "Stake", "StakeForm",
     "TransferRow", "add_sheet_routes", "end_of", "end_view", "entered_times", "format_money", "locale_currency",
-    "last_entered", "money_of", "settle_up_view", "sheet_rows", "sitting_block", "sitting_of", "stake_form",
+    "last_entered", "money_of", "read_end", "settle_up_view", "sheet_rows", "sitting_block", "sitting_of", "stake_form",
     "undo_label",
 ]
-
-MONEY = "money"
-"""The event kind of a sheet's stake and currency."""
-END = "end"
-"""The event kind of a sheet's end switches (``target``, ``games``, ``until``)."""
-EVENT_KINDS = frozenset({MONEY, END})
-"""The event kinds of this module: a sheet's replay leaves them out."""
 
 MAX_STAKE = 10**12
 """The largest stake (in the currency's smallest unit) a sheet takes."""
@@ -211,40 +214,20 @@ def money_of(game: Game) -> Stake | None:
 
 
 def end_of(game: Game) -> EveningEnd:
-    """The sheet's end switches: its latest :data:`END` event, else those it was started with
-    (``setup["end"]``), else all off."""
-    event = _latest(game, END)
-    raw = event.payload if event is not None else (game.setup or {}).get("end") or {}
-    try:
-        return rules_from_mapping(EveningEnd, raw)
-    except RefereeError:
-        return EveningEnd()
+    """The sheet's end switches (:func:`referee.web.evening_ends.end_from` of its events still in force)."""
+    return end_from(live_events(game), game.setup)
 
 
 def entered_times(game: Game, kind: str) -> list[datetime]:
     """When each game of a sheet was entered: its events of ``kind`` still in force, in order."""
-    return [event.created_at for event in live_events(game) if event.kind == kind]
-
-
-def undo_label(event: Event) -> str | None:
-    """The undo button's words for one of this module's events, else ``None``."""
-    if event.kind == MONEY:
-        return gettext("Stake changed")
-    if event.kind == END:
-        return gettext("End of the evening changed")
-    return None
+    return entered_at(live_events(game), kind)
 
 
 def undo_words(game: Game, entry_words: Callable[[Event], str]) -> str | None:
     """The undo button's words for a sheet's latest entry still in force (``None`` before the
     first): a stake or an end in this module's words (:func:`undo_label`), any other entry (a
     round, a game, a correction) in the sheet's own, ``entry_words``."""
-    live = live_events(game)
-    if not live:
-        return None
-    event = live[-1]
-    label = undo_label(event)
-    return label if label is not None else entry_words(event)
+    return events.undo_words(live_events(game), undo_label, entry_words)
 
 
 # ---------------------------------------------------------------------------
@@ -378,62 +361,10 @@ def stake_form(action: str, version: int, stake: Stake | None, *, per: str = "po
                      settle_choices)
 
 
-@dataclass(frozen=True)
-class EndView:
-    """The end of the evening on a sheet (``partials/evening_end.html``): how far there is to go
-    (``lines``), or that it is over (``over``, ``winners``, ``past_end``), and the keeper's end
-    form (``action``, ``version``; what was typed comes back through ``feedback.typed``)."""
-
-    progress: Progress
-    end: EveningEnd
-    lines: tuple[str, ...]
-    over: str | None
-    winners: str | None
-    past_end: str | None
-    action: str
-    version: int
-    switches: tuple[str, ...] = ("target", "games", "until")
-    """The end switches the game takes (the form shows these)."""
-    target_label: str | None = None
-    """The target field's words when the target is not points (a table that counts games won)."""
-
-    def value(self, name: str) -> str:
-        """A stored end switch as the form shows it (off: empty)."""
-        raw = self.end.to_dict()[name]
-        return "" if raw in (0, "") else str(raw)
-
-
 class EveningMoney(Money):
     """What a score sheet's pages show of the money and of the evening's end (:class:`EndView`)."""
 
     evening_end: EndView
-
-
-def end_view(end: EveningEnd, names: Sequence[str], running: Sequence[Sequence[int]], entered: Sequence[datetime],
-             *, start: datetime, action: str, version: int, lowest_wins: bool = False,
-             switches: tuple[str, ...] = ("target", "games", "until"), target_label: str | None = None,
-             got: Progress | None = None) -> EndView:
-    """Where the evening stands against its end switches, in the reader's words (``got``: the
-    progress already read, else read from ``running``)."""
-    if got is None:
-        got = progress(end, names, running, entered, start=start, now=datetime.now(UTC), lowest_wins=lowest_wins)
-    over = say(got.why) if got.why is not None else None
-    winners = None
-    if got.over and got.winners:
-        winners = ngettext("%(names)s won the evening.", "%(names)s won the evening.", len(got.winners),
-                           names=_and(got.winners))
-    past = None
-    if got.past_end:
-        past = ngettext("%(num)d game was played past the end; it is not in the result.",
-                        "%(num)d games were played past the end; they are not in the result.", got.past_end)
-    return EndView(got, end, tuple(say(m) for m in got.to_go), over, winners, past, action, version, switches,
-                   target_label)
-
-
-def _and(names: Sequence[str]) -> str:
-    if len(names) < 2:
-        return "".join(names)
-    return gettext("%(first)s and %(last)s", first=", ".join(names[:-1]), last=names[-1])
 
 
 def sitting_of(game: Game, results: Sequence[Result], entered: Sequence[datetime] = (), *,
@@ -489,32 +420,6 @@ def sheet_rows(names: Sequence[str], totals: Sequence[int], stake: Stake) -> dic
 
 # ---------------------------------------------------------------------------
 # The sheet's forms
-
-
-END_FIELDS = ("target", "games", "until", "utc_offset")
-
-
-def read_end(form: Mapping[str, Any], errors: dict[str, str] | None = None) -> EveningEnd:
-    """The end switches of a form (empty fields: off); a mistake raises :class:`~referee.errors.RefereeError`
-    at the field (or, with ``errors``, is put there and all off is answered)."""
-    raw = {key: str(form.get(key, ""))[:12].strip() for key in END_FIELDS}
-    values: dict[str, Any] = {}
-    for key in ("target", "games"):
-        if raw[key]:
-            values[key] = raw[key]
-    if raw["until"]:
-        values["until"] = raw["until"]
-    offset = raw["utc_offset"]
-    if offset.lstrip("-").isascii() and offset.lstrip("-").isdigit() and len(offset) < 6:
-        values["utc_offset"] = int(offset)
-    try:
-        return rules_from_mapping(EveningEnd, values)
-    except RefereeError as exc:
-        switch = getattr(exc, "switch", "") or "target"
-        if errors is None:
-            raise exc.about(switch) from None
-        errors[switch] = say(exc)
-        return EveningEnd()
 
 
 def add_sheet_routes(bp: Blueprint, followed: FollowedGame[Any],

@@ -1,17 +1,13 @@
-"""What the score sheets share on the web: the CSV download, whose cells are never read as
-formulas, and the running-total chart (:func:`running_chart`: one line a player, a colour and
+"""What the score sheets share on the web (no Flask: the phone draws a sheet too): the CSV
+cells, never read as formulas (the download itself is :func:`referee.web.views.csv_download`), and the running-total chart (:func:`running_chart`: one line a player, a colour and
 a dash each)."""
 
 from __future__ import annotations
 
-import csv
-import io
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
-
-from flask import Response, make_response
 
 #: One colour and one dash pattern a player, so the chart reads without colour too.
 COLOURS = ["#0b5ed7", "#c1121f", "#198754", "#b35c00", "#6f42c1", "#0aa2c0", "#d63384", "#6c757d"]
@@ -127,13 +123,3 @@ def spreadsheet_cell(text: str) -> str:
     ("'=SUM(A1)", 'Ana')
     """
     return "'" + text if text[:1] in ("=", "+", "-", "@") else text
-
-
-def csv_download(rows: Iterable[Sequence[Any]], filename: str) -> Response:
-    """``rows`` as a CSV attachment named ``filename`` (CRLF line ends, UTF-8)."""
-    buf = io.StringIO()
-    csv.writer(buf, lineterminator="\r\n").writerows(rows)
-    response = make_response(buf.getvalue())
-    response.headers["Content-Type"] = "text/csv; charset=utf-8"
-    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable, Container, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
@@ -22,19 +22,19 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import joinedload
 from werkzeug.exceptions import Conflict, Gone
 
-from referee.errors import NothingToUndo, RefereeError
-from referee.text import Message, message
+from referee.errors import NothingToUndo
+from referee.web.events import UNDO as UNDO  # one name for an undo, on the server and the phone
+from referee.web.events import effective_events as effective_events
+from referee.web.events import records_of as records_of
 from referee.web.extensions import db
-from referee.web.models import NAME_MAX, Event, Game, Player, Token, Write, _now, this_hour
+from referee.web.models import Event, Game, Player, Token, Write, _now, this_hour
 from referee.web.numbers import MAX_PLAYERS as MAX_PLAYERS  # the most players a game may have
+from referee.web.players import clean_names as clean_names  # read on the phone too (no database there)
 
 T = TypeVar("T")
 log = logging.getLogger("thirteen.store")
 
-UNDO = "undo"
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")
-# C0 controls and DEL: nobody types them, and PostgreSQL cannot store NUL in text.
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
 class StaleGame(Exception):
@@ -60,37 +60,6 @@ class Access:
     @property
     def can_write(self) -> bool:
         return self.role == "keeper"
-
-
-def _bad_names(reason: Message) -> RefereeError:
-    return RefereeError(reason, field="names")
-
-
-def clean_names(names: Iterable[str], *, least: int, most: int = MAX_PLAYERS) -> list[str]:
-    """Player names, trimmed and checked: a count in range, none empty, none too long, no repeats
-    (a :class:`~referee.errors.RefereeError` about the field ``names`` otherwise)."""
-    names = list(names)
-    for n in names:
-        if _CONTROL.search(n):
-            raise _bad_names(message(
-                "the name {name} holds a control character (such as NUL) that nobody can type",
-                name=repr(_CONTROL.sub("", n)[:NAME_MAX])))
-    cleaned = [" ".join(n.split()) for n in names]
-    cleaned = [n for n in cleaned if n]
-    if least == most and len(cleaned) != least:
-        raise _bad_names(message("this game needs exactly {n} players, not {count}", n=least, count=len(cleaned)))
-    if not least <= len(cleaned) <= most:
-        raise _bad_names(message(
-            "this game needs {least} to {most} players, not {count}", least=least, most=most, count=len(cleaned)))
-    for n in cleaned:
-        if len(n) > NAME_MAX:
-            raise _bad_names(message(
-                "the name {name}… is longer than {most} characters", name=repr(n[:NAME_MAX]), most=NAME_MAX))
-    lowered = [n.casefold() for n in cleaned]
-    for n in cleaned:
-        if lowered.count(n.casefold()) > 1:
-            raise _bad_names(message("two players are both called {name}", name=repr(n)))
-    return cleaned
 
 
 STRONG_TOKEN_LENGTH = 32
@@ -454,29 +423,6 @@ def history(game: Game) -> list[Event]:
 def live_events(game: Game) -> list[Event]:
     """The events still in force at the version this request read."""
     return effective_events(history(game))
-
-
-def records_of(events: Iterable[Event], *, leave: Container[str] = ()) -> list[dict[str, Any]]:
-    """Stored events read back as the library's records, the kinds in ``leave`` left out.
-
-    One convention for every game's stored records (:meth:`referee.web.tables.Done.of` writes
-    it): the event's kind is the record's ``action``, its payload the record's ``to_dict()``.
-    Events stored before that convention (a score sheet's payload without ``"action"``) read
-    the same: the kind is the action.
-    """
-    return [{**event.payload, "action": event.kind} for event in events if event.kind not in leave]
-
-
-def effective_events(events: Iterable[Event]) -> list[Event]:
-    """The events still in force: each undo takes back the latest event not yet undone."""
-    stack: list[Event] = []
-    for event in events:
-        if event.kind == UNDO:
-            if stack:
-                stack.pop()
-        else:
-            stack.append(event)
-    return stack
 
 
 def undo_last(game: Game, seen: int, write: WriteId | None = None) -> Event:

@@ -70,7 +70,7 @@ import json
 import re
 import secrets
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Generic, NamedTuple, Protocol, TypedDict, TypeVar
 
 from flask import Blueprint, Response, abort, g, request, url_for
@@ -81,6 +81,7 @@ from werkzeug.exceptions import HTTPException
 
 from referee.errors import REFUSED, NothingToUndo, RefereeError
 from referee.web import news, store
+from referee.web.feedback import Feedback as Feedback  # what every followed page is told, also on the phone
 from referee.web.guard import MAX_JSON_DEPTH, json_depth, whole_number
 from referee.web.house_rules import kept_rules
 from referee.web.models import Game, Write
@@ -92,33 +93,6 @@ REMEMBER_SECONDS = 3600 * 24 * 365
 POLL_SECONDS = 3
 """How often every followed page asks the server whether the game moved on."""
 
-
-
-@dataclass
-class Feedback:
-    """What to tell the phone besides the state: a refusal, a stale notice, what it typed."""
-
-    stale: bool = False
-    error: str | None = None
-    """The sentence of a refused action (or of a form that could not be read)."""
-    at: str | None = None
-    """Where ``error`` goes: a form field (``"cards"``) or ``None`` for above the table."""
-    notice: str | None = None
-    """A plain notice, such as what a redo put back."""
-    undone: str | None = None
-    """What the undo just answered took back, in the players' words: said where the page shows
-    its result ("Undone: …"), with a Redo beside it."""
-    redo: bool = False
-    """The keeper may take the latest undo back (the game's last change is an undo): the page
-    offers Redo (:meth:`FollowedGame.redo`)."""
-    typed: dict[str, str] = field(default_factory=dict)
-    """What the phone typed, put back in its fields."""
-    detail: Any = None
-    """The game's own account of a refusal (a score sheet's judged round entry)."""
-
-    def value(self, name: str) -> str:
-        """What was typed in the field ``name`` ("" when nothing)."""
-        return self.typed.get(name, "")
 
 
 KNOWN_VERSION = "thirteen.poll_version"

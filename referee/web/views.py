@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import csv
+import io
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from flask import (
@@ -112,3 +115,13 @@ def _openable(target: str) -> str:
     except HTTPException:
         return "/"
     return target
+
+
+def csv_download(rows: Iterable[Sequence[Any]], filename: str) -> Response:
+    """``rows`` as a CSV attachment named ``filename`` (CRLF line ends, UTF-8)."""
+    buf = io.StringIO()
+    csv.writer(buf, lineterminator="\r\n").writerows(rows)
+    response = make_response(buf.getvalue())
+    response.headers["Content-Type"] = "text/csv; charset=utf-8"
+    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response

@@ -81,3 +81,28 @@ def rank_plural(rank: Rank) -> str:
     # Translators: a number rank in the plural, e.g. "7s" (English adds an s; most languages keep "7").
     return faces.get(rank) or gettext("%(rank)ss", rank=rank.symbol)
 
+
+def error_title(code: int | None) -> str | None:
+    """The error page's heading in the reader's language (``None``: the server library's name)."""
+    return {
+        400: gettext("Bad request"),
+        403: gettext("Not allowed"),
+        404: gettext("Not found"),
+        405: gettext("Not this way"),
+        409: gettext("Changed meanwhile"),
+        413: gettext("Too much at once"),
+        422: gettext("Cannot be done"),
+        429: gettext("Too many requests"),
+    }.get(code or 0)
+
+
+def plain_refusal(code: int | None) -> str | None:
+    """The error page's sentence for a refusal that gives no reason of its own (``None``: the
+    server library's)."""
+    return {
+        400: gettext("The referee could not read what was sent. Check the form and send it again."),
+        403: gettext("This link may not do that."),
+        404: gettext("There is nothing at this address. If it came from a share link, it may have been cut short."),
+        405: gettext("This page cannot be used that way; go back and use its buttons."),
+        413: gettext("That was too much to send at once."),
+    }.get(code or 0)

@@ -4,7 +4,7 @@
    answer (static/js/engine.js: the phone's engine draws the fragment the server would) calls
    answer(xhr, produce, url) from htmx:beforeSend: that one request is then not sent; produce()
    is asked for {status, body, headers} and the request ends as if the server had answered
-   that, at address url.  htmx does the rest as for any answer (its response handling, swap,
+   that, at address url (or reply.url: the address a redirect led to).  htmx does the rest as for any answer (its response handling, swap,
    out-of-band swaps, history, HX-Trigger headers, events): no script redoes what htmx does.
    If produce() fails, the request is sent to the server after all, as it would have been.
    A request answered here carries xhr.answeredHere = true (app.js: such an answer says
@@ -58,7 +58,7 @@
       }
       Promise.resolve().then(function () { return produce(body); }).then(function (reply) {
         if (!reply) { toServer(); return; }
-        respond(xhr, reply, url);
+        respond(xhr, reply, reply.url || url);
         if (typeof xhr.onload === "function") xhr.onload({ type: "load", target: xhr });
         if (done) done(reply);
       }, toServer);

@@ -154,7 +154,7 @@
     var holder = elt && elt.closest && elt.closest("[hx-swap]");
     return detail.requestConfig.boosted ? "innerHTML" : ((holder && holder.getAttribute("hx-swap")) || "innerHTML");
   }
-  function keep(detail) {
+  function keep(detail, extra) {
     var cfg = detail.requestConfig;
     var pairs = pairsOf(cfg.formData);
     var version = "";
@@ -166,6 +166,7 @@
       target: cfg.boosted ? "body" : target, swap: swapOf(detail), boosted: !!cfg.boosted,
       label: describe(detail, pairs), at: Date.now()
     };
+    Object.assign(entry, extra || {});
     var list = load();
     if (list.some(function (e) { return sameWrite(e, entry); })) { render(); return true; }
     list.push(entry);
@@ -180,6 +181,11 @@
   }
   function sendableHere(e) {
     return e.page === location.pathname || gameOf(location.pathname) === (e.game || e.page);
+  }
+  /* A write of a game started on this phone waits for its start (static/js/offline-start.js,
+     "thirteen-starts") to be answered: the referee has no game to take it before. */
+  function startWaits(e) {
+    return storedList("thirteen-starts").load().some(function (s) { return s.link === (e.game || gameOf(e.page)); });
   }
   /* An answer that does not say what became of a write: none at all, a server error (500, or a
      proxy's 502/503/504), too many requests, a timeout.  Only a clear answer (2xx/3xx done; a 4xx
@@ -261,6 +267,11 @@
     outbox.hidden = !list.length;
     outbox.textContent = "";
     if (!list.length) return;
+    /* A game started on this phone, played here while its start waited (static/js/engine.js,
+       entries marked "drawn"): what waits is said under the page, not above its own controls. */
+    var main = document.getElementById("main") || document.body;
+    if (list.every(function (e) { return e.drawn || startWaits(e); })) { if (outbox !== main.lastElementChild) main.appendChild(outbox); }
+    else if (outbox !== main.firstElementChild) main.insertBefore(outbox, main.firstChild);
     var head = document.createElement("p");
     head.innerHTML = "<b></b> <span></span>";
     head.firstChild.textContent = word("waiting", "Waiting to send");
@@ -304,7 +315,7 @@
     var now = Date.now();
     var entry = null;
     for (var i = 0; i < list.length; i++) {
-      if (!sendableHere(list[i])) continue;
+      if (!sendableHere(list[i]) || startWaits(list[i])) continue;
       if (list[i].claim && now - list[i].claim.at < CLAIM_MS) return;  /* on its way from a tab */
       entry = list[i];
       break;
@@ -680,7 +691,9 @@
     if (e.target && e.target.hasAttribute && e.target.hasAttribute("data-select-on-focus")) e.target.select();
   });
 
-  window.Thirteen.outbox = { list: load, flush: flush };
+  /* keep(htmx's detail, fields): a write answered on this phone (a game it started offline,
+     static/js/engine.js) is kept as one that could not reach the referee; whether it was. */
+  window.Thirteen.outbox = { list: load, flush: flush, keep: keep };
 })();
 
 /* The screen stays on while a game's page is open at the table: players put the phone down

@@ -11,11 +11,13 @@
    snapshot of another engine, or one that fails to load, is ignored and made again.
    Each {type: "ask", id, request} is answered with {type: "answer", id, answer} (the JSON of
    referee.web.phone.answer: the fragment's HTML, its status, the rules to keep) or
-   {type: "answer", id, error}: the page then asks the server as before. */
+   {type: "answer", id, error}: the page then asks the server as before.  Once ready, it fetches
+   the pages of a game started on this phone (pages.zip: see pages() below). */
 "use strict";
 
 var SNAPSHOTS = "engine-snapshot";  /* not "thirteen-…": the service worker's release clean-up leaves it */
 var answerPython = null;
+var drawPython = null;
 var failed = null;
 
 function post(message) { self.postMessage(message); }
@@ -188,6 +190,35 @@ async function start(config) {
   answerPython = py.pyimport("referee.web.phone").answer;
   ms.from = snapshot && ms.snapshot !== undefined ? "snapshot" : "start";
   post({ type: "ready", ms: ms });
+  if (config.pages) pages(py, config);
+}
+
+/* The pages of a game started on this phone (referee.web.phone_pages): pages.zip, fetched only
+   once the engine is ready (kept in the engine's cache like its other files), unpacked beside
+   thirteen.zip; then {type: "draw", id, request} is answered with the JSON of
+   referee.web.phone_pages.draw.  A download that breaks waits and goes on, as the engine's. */
+async function pages(py, config) {
+  var t0 = Date.now();
+  var found = await cached(config.pages);
+  var bytes = found ? new Uint8Array(await found.arrayBuffer()) : null;
+  for (var attempt = 0; !bytes; attempt++) {
+    try {
+      var response = await fetch(config.pages, { headers: { "X-Thirteen-Direct": "1" }, priority: "low" });
+      if (!response.ok) {
+        if (refused(response.status)) return;
+        throw new Error(String(response.status));
+      }
+      bytes = new Uint8Array(await response.arrayBuffer());
+      await keep(config.pages, bytes, response.headers.get("Content-Type"));
+    } catch (err) {
+      await backOff(attempt);
+    }
+  }
+  py.unpackArchive(bytes, "zip", { extractDir: "/thirteen" });
+  var drawing = py.pyimport("referee.web.phone_pages");
+  try { drawing.warm_up(config.language); } catch (err) { /* drawn at the first tap instead */ }
+  drawPython = drawing.draw;
+  post({ type: "pages", ms: Date.now() - t0 });
 }
 
 self.onmessage = function (event) {
@@ -197,6 +228,16 @@ self.onmessage = function (event) {
       failed = String(err && err.message || err);
       post({ type: "failed", error: failed });
     });
+  } else if (message.type === "draw") {
+    try {
+      if (!drawPython) throw new Error("no pages yet");
+      var t0 = performance.now();
+      var drawn = JSON.parse(drawPython(JSON.stringify(message.request)));
+      drawn.ms = performance.now() - t0;  /* Python's time, measured in the worker */
+      post({ type: "answer", id: message.id, answer: drawn });
+    } catch (err) {
+      post({ type: "answer", id: message.id, error: String(err && err.message || err).slice(-500) });
+    }
   } else if (message.type === "ask") {
     if (!answerPython) {
       post({ type: "answer", id: message.id, error: failed || "not ready" });

@@ -92,6 +92,14 @@
         window.Thirteen.engine.timings = m.ms;
         say("ready", words("ready"));
         answerWaiting();
+      } else if (m.type === "pages") {
+        pagesReady = true;
+        window.Thirteen.engine.pagesMs = m.ms;
+        document.dispatchEvent(new CustomEvent("thirteen:pages", { detail: { ms: m.ms } }));
+        boostKeptGames(document.body);
+        /* The "No connection" page in the place of a kept game's page (a reload, a link typed,
+           the home page's list): the phone draws that page instead. */
+        if (document.querySelector("[data-no-copy]") && keptStart(location.pathname)) openKept(location.pathname + location.search);
       } else if (m.type === "failed") {
         fail();
       } else if (m.type === "answer" && pending[m.id]) {
@@ -109,11 +117,11 @@
     Object.keys(pending).forEach(function (id) { pending[id].reject(new Error("failed")); delete pending[id]; });
     if (worker) { worker.terminate(); worker = null; }
   }
-  function ask(request) {
+  function ask(request, type) {
     return new Promise(function (resolve, reject) {
       var id = next++;
       pending[id] = { resolve: resolve, reject: reject };
-      worker.postMessage({ type: "ask", id: id, request: request });
+      worker.postMessage({ type: type || "ask", id: id, request: request });
     });
   }
 
@@ -336,6 +344,114 @@
     });
   });
 
+  /* --- a game started on this phone, drawn here until the referee has it -------------
+     A game started offline (static/js/offline-start.js keeps it in localStorage
+     "thirteen-starts", with the links the phone made) has no page on the referee yet.  Once
+     the engine's pages are ready (pages.zip, fetched after the engine), htmx's requests for that
+     game's addresses are answered here through the same seam (answer-here.js): the worker
+     draws the page with the server's templates and Python (referee.web.phone_pages.draw) from
+     the phone's records of the game (its start form, then its writes waiting in the outbox,
+     in order); a write the referee would store is kept in the outbox as any write typed
+     offline (app.js), and sent, after the start, once the network is back.  Links to the
+     game's pages are boosted (htmx asks for them, so they are answered here and pushed into
+     the history); the start opens its game the same way. */
+  var pagesReady = false;
+  var STARTS = "thirteen-starts";
+  function starts() {
+    try { var list = JSON.parse(localStorage.getItem(STARTS) || "[]"); return Array.isArray(list) ? list : []; } catch (err) { return []; }
+  }
+  function valueOf(params, name) {
+    for (var i = 0; i < params.length; i++) if (params[i][0] === name) return params[i][1];
+    return "";
+  }
+  /* The kept start whose game ``path`` is an address of (its keeper or its watch link), or null. */
+  function keptStart(path) {
+    var found = null;
+    starts().forEach(function (s) {
+      var watch = s.prefix + "/g/" + valueOf(s.params || [], "watch_token");
+      [s.link, watch].forEach(function (link) {
+        if (path === link || path.indexOf(link + "/") === 0) found = s;
+      });
+    });
+    return found;
+  }
+  function records(start) {
+    var outbox = window.Thirteen.outbox;
+    var writes = (outbox ? outbox.list() : []).filter(function (w) { return w.game === start.link; });
+    return {
+      start: { action: start.action, params: start.params, at: start.at },
+      writes: writes.map(function (w) { return { path: w.path, params: w.params, id: w.id, at: w.at }; })
+    };
+  }
+  function draw(request) { return ask(request, "draw"); }
+  window.Thirteen.drawn = { keptStart: keptStart };  /* live.js asks no stream of such a game */
+  document.addEventListener("htmx:beforeSend", function (e) {
+    var d = e.detail || {};
+    var cfg = d.requestConfig;
+    var seam = window.Thirteen.answerHere;
+    if (!pagesReady || !worker || !seam || !d.xhr || !cfg) return;
+    if (d.elt && d.elt.getAttribute && d.elt.getAttribute("data-local") && !gameHolder(d.elt)) return;  /* answered above, as any check */
+    if (cfg.headers && cfg.headers["X-Thirteen-Replay"]) return;  /* sent to the referee: the start was answered */
+    var url = new URL((d.pathInfo && d.pathInfo.finalRequestPath) || cfg.path, location.href);
+    if (url.origin !== location.origin) return;
+    var start = keptStart(url.pathname);
+    if (!start) return;
+    var tapped = performance.now();
+    var headers = cfg.headers || {};
+    var request = {
+      method: cfg.verb.toUpperCase(), path: url.pathname + url.search, form: cfg.verb === "get" ? [] : sentPairs(cfg),
+      htmx: true, boosted: !!cfg.boosted || headers["HX-Boosted"] === "true", language: language(),
+      write: headers["X-Thirteen-Write"] || "", share: config.share, at: Date.now(), game: records(start)
+    };
+    seam.answer(d.xhr, function () {
+      return draw(request).then(function (answer) {
+        if (!answer || !answer.status) return null;  /* not a page the phone draws: the network's */
+        if (answer.stored && !(window.Thirteen.outbox && window.Thirteen.outbox.keep(d, { drawn: true }))) return null;
+        var reply = { status: answer.status, body: answer.html, headers: answer.headers || {}, workerMs: answer.ms };
+        if (answer.url) reply.url = new URL(answer.url, location.href).href;
+        return reply;
+      }).catch(function (err) { console.warn("thirteen: the phone could not draw " + request.path + ": " + err); return null; });
+    }, url.href, function (reply) {
+      window.Thirteen.engine.last = { kind: "page", ms: performance.now() - tapped, status: reply.status,
+                                      workerMs: reply.workerMs };
+      document.dispatchEvent(new CustomEvent("thirteen:drawn", { detail: { path: request.path, status: reply.status,
+                                                                           ms: performance.now() - tapped } }));
+    });
+  });
+  /* The links to a kept game's pages, boosted: htmx asks for them (answered above). */
+  function boostKeptGames(root) {
+    if (!pagesReady || !root || !root.querySelectorAll || !window.htmx) return;
+    root.querySelectorAll("a[href]").forEach(function (a) {
+      var url = new URL(a.href, location.href);
+      if (url.origin !== location.origin || a.hasAttribute("download") || a.hasAttribute("hx-boost")) return;
+      if (!keptStart(url.pathname)) return;
+      a.setAttribute("hx-boost", "true");
+      window.htmx.process(a);
+    });
+    /* Its plain forms the phone draws the answer of (data-phone-draws: a sheet's end of the
+       evening): htmx sends them, answered above.  (Other plain forms still ask the network.) */
+    root.querySelectorAll("form[data-phone-draws]").forEach(function (form) {
+      var url = new URL(form.action, location.href);
+      if (url.origin !== location.origin || form.hasAttribute("hx-boost") || !keptStart(url.pathname)) return;
+      form.setAttribute("hx-boost", "true");
+      window.htmx.process(form);
+    });
+  }
+  document.addEventListener("htmx:load", function (e) { boostKeptGames(e.detail && e.detail.elt); });
+  /* Open a kept game's page (the start just kept, a game of the home page's list): as a boosted
+     link htmx asks for, answered here.  Whether it could be (else the page stays). */
+  function openKept(link) {
+    if (!pagesReady || !worker || !window.htmx || !keptStart(new URL(link, location.href).pathname)) return false;
+    var a = document.createElement("a");
+    a.href = link;
+    a.hidden = true;
+    a.setAttribute("hx-boost", "true");
+    document.body.appendChild(a);
+    window.htmx.process(a);
+    a.click();  /* the answer replaces the body, this link with it */
+    return true;
+  }
+
   /* A form that waits after a change before it asks (hx-trigger "change delay:…", so that
      quick taps make one request to the server) needs no wait with the engine ready: htmx is
      asked at once (htmx.ajax from the form: its target, swap and push-url), the seam answers
@@ -358,7 +474,11 @@
     var elt = d && d.elt;
     var kind = elt && elt.getAttribute && elt.getAttribute("data-local");
     if (!kind || !ready || !worker || !window.htmx) return;
-    if (gameHolder(elt)) { tableMove(e, d, elt, kind); return; }
+    if (gameHolder(elt)) {
+      /* A table started on this phone: the move is drawn whole below (its refusal too). */
+      if (!(pagesReady && keptStart(location.pathname))) tableMove(e, d, elt, kind);
+      return;
+    }
     var early = answeredEarly.get(elt);
     if (early === undefined) return;
     if (!d.triggeringEvent) return;  /* htmx.ajax's own request, at the change */
@@ -392,7 +512,8 @@
   });
 
   window.Thirteen = window.Thirteen || {};
-  window.Thirteen.engine = { isReady: function () { return ready; }, start: function () { if (config) begin(); } };
+  window.Thirteen.engine = { isReady: function () { return ready; }, start: function () { if (config) begin(); },
+                             drawsPages: function () { return pagesReady; }, openKept: openKept };
 
   showChangedRules();
   if (document.readyState === "complete") settle();

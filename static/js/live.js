@@ -14,7 +14,8 @@
      was being swapped is asked for once the new poll element is in;
    - a stream that fails is not reported to htmx's extension (which logs each failure) but asked
      again here: by the browser itself after a dropped connection, after 2, 4 … 60 s after a
-     refusal (a 404 for a game the server does not know yet); a phone offline drops it. */
+     refusal (a 404 for a game the server does not know yet); a phone offline drops it; a game
+     started on this phone is not asked for while its start waits to be sent. */
 (function () {
   "use strict";
   if (!window.htmx || !window.EventSource) return;
@@ -51,6 +52,14 @@
     }
     if (this.real) return;
     var self = this;
+    /* A game started on this phone whose start still waits (static/js/engine.js draws it): the
+       referee has no stream for it yet; asked once its start is answered. */
+    var drawn = window.Thirteen && window.Thirteen.drawn;
+    if (drawn && drawn.keptStart(new URL(this.url, location.href).pathname.replace(/\/live$/, ""))) {
+      window.clearTimeout(this.later);
+      this.later = window.setTimeout(function () { self.follow(); }, 2000);
+      return;
+    }
     var real = new EventSource(this.url, { withCredentials: true });
     this.real = real;
     real.onopen = function (e) {

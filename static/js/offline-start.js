@@ -287,6 +287,10 @@
       /* The next tap is another game: a fresh id and fresh links. */
       var id = form.querySelector("input[data-write-id]");
       if (id) id.value = startingId();
+      /* The phone draws this game's pages itself (static/js/engine.js, once its engine is
+         ready): the game opens now, played on the phone until the referee has it. */
+      var engine = window.Thirteen.engine;
+      if (engine && engine.openKept) engine.openKept(start.link);
     }
     if (navigator.onLine === false) { keepIt(); return; }
     send(start).then(function (response) {

@@ -9,13 +9,13 @@ from flask_babel import gettext
 from referee import stats
 from referee.three_thirteen import ThreeThirteenRules
 from referee.web.games.three_thirteen import money, sheet, views
-from referee.web.registry import GameEntry, GroupStart, HomeLink, PhoneScreen
-from referee.web.store import MAX_PLAYERS
+from referee.web.registry import GameEntry, GroupStart, HomeLink, PhonePages, PhoneScreen
+from referee.web.store import MAX_PLAYERS, history
 
 
 def sheet_results(game: Any) -> tuple[stats.Result, ...]:
     """A stored sheet as one game and its rounds, for a group's evenings and stats."""
-    return stats.three_thirteen_results(sheet.rebuild(game))
+    return stats.three_thirteen_results(sheet.rebuild(game, history(game)))
 
 
 ENTRY = GameEntry(
@@ -33,6 +33,9 @@ ENTRY = GameEntry(
                        label=lambda: gettext("Tonight's sheet (the first player picked deals first)")),),
     results={sheet.KIND: sheet_results},
     money={sheet.KIND: money.sitting},
+    pages=PhonePages(draws=("referee.web.games.three_thirteen.phone_pages",),
+                     needs=("referee.web.games.three_thirteen.sheet", "referee.web.games.three_thirteen.pages"),
+                     templates=("three_thirteen/game.html", "three_thirteen/round.html")),
     phone=(
         PhoneScreen(kind="three-thirteen-score", answer="referee.web.games.three_thirteen.answers:phone_score",
                     fragments=("three_thirteen/_score_result.html",), warm_up=(("hand", "3s 4s 5s 6h"),)),

@@ -16,7 +16,7 @@ from referee.text import message
 from referee.three_thirteen_sheet import Sheet as SheetState
 from referee.web.games.three_thirteen.sheet import Sheet, rebuild
 from referee.web.settle_up import Money, last_entered, money_block, sitting_of
-from referee.web.store import Access
+from referee.web.store import Access, history
 
 ENDPOINTS = "three_thirteen"
 
@@ -26,7 +26,7 @@ NO_END = message("A Three Thirteen sheet ends after its last round: it takes no 
 
 def sitting(game: Any, state: SheetState | None = None) -> Sitting:
     """The stored sheet as far as money goes: its rounds so far and its stake (no end switch)."""
-    results = stats.three_thirteen_results(state if state is not None else rebuild(game))
+    results = stats.three_thirteen_results(state if state is not None else rebuild(game, history(game)))
     return sitting_of(game, results, last_entered(game), ends=False)
 
 

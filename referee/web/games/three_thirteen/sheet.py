@@ -1,4 +1,5 @@
-"""The Three Thirteen score sheet: judging a round's entry and replaying the log.
+"""The Three Thirteen score sheet: judging a round's entry and replaying the log (no Flask:
+the phone draws a sheet started offline with it too, :mod:`referee.web.phone_pages`).
 
 A round entry is one event (``round`` for a new round, ``correct`` to re-enter a
 past one) whose payload holds what was typed for every seat and the points the
@@ -8,7 +9,7 @@ corrections come for free and the totals never depend on a later solver change.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,6 +17,7 @@ from referee.three_thirteen import FALSE_OUT_PENALTY, Schedule, ThreeThirteenRul
 from referee.three_thirteen_sheet import MAX_TYPED, RoundVerdict, ScoredRound, SheetSetup, jokers_for, replay
 from referee.three_thirteen_sheet import Sheet as SheetState
 from referee.three_thirteen_sheet import judge_round as rules_judge_round
+from referee.web.events import effective_events, records_of
 from referee.web.games.three_thirteen.answers import (
     SplitView,
     card_view,
@@ -25,10 +27,8 @@ from referee.web.games.three_thirteen.answers import (
     split_view,
     stored_rules,
 )
-from referee.web.i18n import rank_plural
 from referee.web.sheets import Change, change_history
-from referee.web.store import history, live_events, records_of
-from referee.web.views import say
+from referee.web.words import rank_plural, say
 
 KIND = "three_thirteen"
 ROUND = "round"
@@ -181,10 +181,13 @@ class SheetRound:
 @dataclass(frozen=True)
 class Sheet:
     """The sheet as the pages show it: the library's sheet (:attr:`state`, the only copy of the
-    rounds) seen through a few helpers, and the game's history of changes."""
+    rounds) seen through a few helpers, and the game's history of changes (``events()``: every
+    event of the game as of its version, oldest first, undos too, read when the page asks: a
+    write done on this state adds one)."""
 
     state: SheetState
     game: Any
+    events: Callable[[], Sequence[Any]] = tuple
 
     @property
     def rules(self) -> ThreeThirteenRules:
@@ -205,7 +208,7 @@ class Sheet:
 
     @property
     def history(self) -> list[Change]:
-        return change_history(history(self.game), number="round")
+        return change_history(self.events(), number="round")
 
     false_out_penalty = FALSE_OUT_PENALTY
 
@@ -258,13 +261,16 @@ class Sheet:
         return SheetRound(scored, self.schedule) if scored is not None else None
 
 
-def rebuild(game: Any) -> SheetState:
-    """Replay the game's effective events (:func:`referee.three_thirteen_sheet.replay`)."""
+def rebuild(game: Any, events: Sequence[Any]) -> SheetState:
+    """Replay the game's effective events (:func:`referee.three_thirteen_sheet.replay`):
+    ``events`` is every event of ``game`` as of its version (the server's
+    :func:`referee.web.store.history`, or the phone's records)."""
     rules = rules_of(game.rules)
     setup = SheetSetup(tuple(game.player_names), rules, int(game.setup.get("first_dealer", 0)))
-    return replay(setup, records_of(event for event in live_events(game) if event.kind in (ROUND, CORRECT)))
+    return replay(setup, records_of(event for event in effective_events(events) if event.kind in (ROUND, CORRECT)))
 
 
-def build_sheet(game: Any) -> Sheet:
-    """The sheet as its pages show it (its ``FollowedGame`` builds it once per request)."""
-    return Sheet(rebuild(game), game)
+def build_sheet(game: Any, events: Callable[[], Sequence[Any]]) -> Sheet:
+    """The sheet as its pages show it (its ``FollowedGame`` builds it once per request), from
+    ``events()``, every event of ``game`` as of its version."""
+    return Sheet(rebuild(game, events()), game, events)

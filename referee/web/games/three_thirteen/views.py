@@ -26,38 +26,32 @@ from referee.three_thirteen import (
     split_hand,
 )
 from referee.three_thirteen_sheet import RECORDS as SHEET_RECORDS
-from referee.three_thirteen_sheet import RoundRefused
-from referee.web import api, openapi, settle_up, sheets
-from referee.web.games.three_thirteen import answers
+from referee.web import api, openapi, settle_up
+from referee.web.games.three_thirteen import answers, pages
 from referee.web.games.three_thirteen.answers import (
     SCORE_SWITCHES,
-    LiveSplit,
     SplitView,
     form_values,
     rules_from_form,
 )
 from referee.web.games.three_thirteen.money import NO_END, money_context
+from referee.web.games.three_thirteen.pages import phone_setup, running_chart
 from referee.web.games.three_thirteen.sheet import (
-    CORRECT,
     KIND,
     RoundEntry,
     RoundInfo,
     Sheet,
     SheetRound,
     build_sheet,
-    entry_from_payload,
-    entry_from_verdict,
-    judge_round,
-    preview_hand,
     rules_of,
     stored_rules,
 )
 from referee.web.guard import whole_number
 from referee.web.house_rules import SwitchLabel, Words, switch_labels
-from referee.web.models import Event
+from referee.web.models import Game
 from referee.web.players import read_players
-from referee.web.sheets import Chart, csv_download, spreadsheet_cell
-from referee.web.store import MAX_PLAYERS, Access
+from referee.web.sheets import spreadsheet_cell
+from referee.web.store import MAX_PLAYERS, Access, history
 from referee.web.tables import (
     Done,
     Feedback,
@@ -66,7 +60,7 @@ from referee.web.tables import (
     remembered,
     seen_version,
 )
-from referee.web.views import render_page, say
+from referee.web.views import csv_download, render_page, say
 
 bp = Blueprint("three_thirteen", __name__, url_prefix="/three-thirteen")
 API = openapi.Section()
@@ -164,13 +158,11 @@ def _sheet_context(access: Access, sheet: Sheet) -> dict[str, Any]:
 
 def last_move(access: Access, sheet: Sheet) -> str | None:
     """The latest entry still in force, in the players' words (the undo button)."""
-    return settle_up.undo_words(access.game, _round_words)
+    return settle_up.undo_words(access.game, lambda event: pages.round_words(event.kind, event.payload))
 
 
-def _round_words(event: Event) -> str:
-    if event.kind == CORRECT:
-        return gettext("Round %(n)s corrected", n=event.payload.get("round"))
-    return gettext("Round %(n)s entered", n=event.payload.get("round"))
+def _build(game: Game) -> Sheet:
+    return build_sheet(game, lambda: history(game))
 
 
 def render_sheet(access: Access, sheet: Sheet, feedback: Feedback, status: int = 200) -> Response:
@@ -182,7 +174,7 @@ def render_sheet(access: Access, sheet: Sheet, feedback: Feedback, status: int =
     )
 
 
-GAME: FollowedGame[Sheet] = FollowedGame(bp, kind=KIND, endpoint="three_thirteen.game", build=build_sheet,
+GAME: FollowedGame[Sheet] = FollowedGame(bp, kind=KIND, endpoint="three_thirteen.game", build=_build,
                                           render=render_sheet, last_move=last_move, live="sheet",
                                           events=frozenset(SHEET_RECORDS.classes))
 
@@ -197,52 +189,21 @@ GAME.routes(rematch=True)  # the sheet's page, undo, redo and the same players a
 def round_page(token: str, number: int) -> Response:
     access, sheet = GAME.opened(token)
     _check_round(sheet, number)
-    saved = sheet.saved(number)
-    if saved is not None:
-        entry = entry_from_payload(saved.payload, sheet.players)
-    else:
-        entry = RoundEntry(number, [""] * sheet.players, [""] * sheet.players, set())
-    return _render_round(access, sheet, number, entry, saved_splits=_saved_splits(sheet, number),
-                         with_previews=saved is None)
+    return _render_round(access, sheet, number, pages.shown_entry(sheet, number),
+                         saved_splits=pages.saved_splits(sheet, number), with_previews=sheet.saved(number) is None)
 
 
 def _check_round(sheet: Sheet, number: int) -> None:
-    try:
-        sheet.state.check_round_open(number)
-    except RefereeError:
-        abort(404, gettext("This game has no round %(n)s to show yet.", n=number))
-
-
-def _saved_splits(sheet: Sheet, number: int) -> dict[int, SplitView]:
-    """The splits of a saved round, for every hand entered as cards."""
-    saved = sheet.saved(number)
-    if saved is None:
-        return {}
-    judged = judge_round(
-        sheet.rules, sheet.players, number,
-        [str(h.get("cards") or "") for h in saved.payload["hands"]],
-        [str(h["points"]) if h.get("points") is not None else "" for h in saved.payload["hands"]],
-        set(saved.out),
-    )
-    return judged.splits
+    if not pages.round_is_open(sheet, number):
+        abort(404, pages.no_such_round(number))
 
 
 def _render_round(access: Access, sheet: Sheet, number: int, entry: RoundEntry, *, status: int = 200,
                   saved_splits: dict[int, SplitView] | None = None, stale: bool = False,
                   with_previews: bool = True) -> Response:
-    saved = sheet.saved(number)
-    previews: dict[int, LiveSplit] = {}
-    for seat in range(sheet.players if with_previews else 0):
-        if entry.cards[seat] and seat not in entry.splits:
-            previews[seat] = preview_hand(sheet.rules, sheet.players, number, entry.cards[seat], out=seat in entry.out)
-        elif seat in entry.splits:
-            dealt = sheet.schedule.cards_dealt(number)
-            previews[seat] = LiveSplit(dealt=dealt, count=dealt, split=entry.splits[seat])
     return render_page(
-        "three_thirteen/round.html", "three_thirteen/round.html", status=status,
-        info=sheet.round_info(number), entry=entry, saved=saved, saved_splits=saved_splits or {},
-        previews=previews, stale=stale, feedback=Feedback(stale=stale), posted=with_previews,
-        phone_setup=phone_setup(sheet, number), decks=sheet.decks, jokers=("JK",) if sheet.rules.jokers else (),
+        "three_thirteen/round.html", "three_thirteen/round.html", status=status, feedback=Feedback(stale=stale),
+        **pages.round_context(sheet, number, entry, saved_splits=saved_splits, stale=stale, with_previews=with_previews),
         **_sheet_context(access, sheet),
     )
 
@@ -251,9 +212,9 @@ def _round_answer(number: int) -> Render[Sheet]:
     """A refused or stale round entry is answered on the round page, with what was typed."""
 
     def render(access: Access, sheet: Sheet, feedback: Feedback, status: int) -> Response:
-        shown = min(number, sheet.next_round or sheet.schedule.rounds) if feedback.stale else number
+        shown = pages.stale_round(sheet, number) if feedback.stale else number
         return _render_round(access, sheet, shown, feedback.detail, status=status, stale=feedback.stale,
-                             saved_splits=_saved_splits(sheet, shown) if feedback.stale else None)
+                             saved_splits=pages.saved_splits(sheet, shown) if feedback.stale else None)
 
     return render
 
@@ -265,20 +226,10 @@ def save_round(token: str, number: int) -> Response:
         # A stale phone's round may have been undone on another phone: it gets the 409 below,
         # with its typing kept, rather than a 404.
         _check_round(sheet, number)
-    form = request.form
-    n = sheet.players
-    out = {seat for seat in (whole_number(raw, high=n - 1) for raw in form.getlist("out")) if seat is not None}
-    cards = [form.get(f"cards_{i}", "")[:400] for i in range(n)]
-    points = [form.get(f"points_{i}", "")[:10] for i in range(n)]
-    entry = RoundEntry(number, [c.strip() for c in cards], [p.strip() for p in points], set(out))
+    cards, points, out, entry = pages.read_round(request.form, request.form.getlist("out"), number, sheet.players)
 
     def decide(access: Access, sheet: Sheet) -> Done:
-        try:
-            record = sheet.state.enter_round(number, cards, points, out)
-        except RoundRefused as exc:
-            problem = exc.verdict.problem or message("Nothing was saved: fix the hands marked below.")
-            raise RefereeError(problem, detail=entry_from_verdict(exc.verdict, cards, points, out)) from None
-        return Done.of(record)
+        return Done.of(pages.enter_round(sheet, number, cards, points, out))
 
     return GAME.write(access, decide, detail=entry, render=_round_answer(number), after={"saved": number})
 
@@ -291,12 +242,6 @@ def preview(token: str, number: int, seat: int) -> Response:
         abort(404)
     answer = answers.preview_screen(phone_setup(sheet, number), seat, request.args)
     return render_page(answer.fragment, answer.fragment, status=answer.status, **answer.context)
-
-
-def phone_setup(sheet: Sheet, number: int) -> dict[str, Any]:
-    """What the phone's engine needs to split a hand of this round by itself (the round page
-    carries it): the same answer as :func:`preview`."""
-    return {"rules": stored_rules(sheet.rules), "players": sheet.players, "number": number}
 
 
 def spreadsheet_points(r: SheetRound, seat: int) -> str:
@@ -323,14 +268,6 @@ def export_csv(token: str) -> Response:
     if sheet.winners:
         rows.append(["winner", "", "", "", *("yes" if s in sheet.winners else "" for s in range(sheet.players))])
     return csv_download(rows, f"three-thirteen-{access.game.id}.csv")
-
-
-# ---------------------------------------------------------------------------
-# The running-total chart (inline SVG drawn here)
-
-def running_chart(sheet: Sheet) -> Chart | None:
-    steps = [(r.number, r.totals) for r in sheet.rounds]
-    return sheets.running_chart(sheet.names, steps, sheet.schedule.rounds, sheet.totals)
 
 
 # ---------------------------------------------------------------------------

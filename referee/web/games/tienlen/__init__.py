@@ -10,7 +10,7 @@ from referee import stats, tienlen
 from referee.tienlen import TienLenRules
 from referee.tienlen_scores import ScoreRules
 from referee.web.games.tienlen import check, evening, evening_money, scores, scores_api, table
-from referee.web.registry import CardOrder, GameEntry, GroupStart, HomeLink, PhoneScreen
+from referee.web.registry import CardOrder, GameEntry, GroupStart, HomeLink, PhonePages, PhoneScreen
 from referee.web.store import live_events, records_of
 
 
@@ -48,6 +48,10 @@ ENTRY = GameEntry(
     ),
     results={evening.KIND: sheet_results, table.KIND: table_results},
     money={evening.KIND: evening_money.sitting},
+    pages=PhonePages(draws=("referee.web.games.tienlen.table_pages", "referee.web.games.tienlen.score_pages"),
+                     needs=("referee.web.games.tienlen.pages", "referee.web.games.tienlen.forms",
+                            "referee.web.games.tienlen.evening_pages"),
+                     templates=("tienlen/table.html", "tienlen_scores/sheet.html", "tienlen_scores/entry.html")),
     phone=(
         PhoneScreen(kind="tienlen-check", answer="referee.web.games.tienlen.answers:phone_check",
                     fragments=("tienlen/_verdict.html",), warm_up=(("table", "2h"), ("play", "2s"))),

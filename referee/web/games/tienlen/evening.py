@@ -14,56 +14,37 @@ event links a followed Tiến lên table whose finished hands can then be added.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
 
-from flask_babel import gettext
-
-from referee.errors import RefereeError
-from referee.switches import rules_from_mapping
 from referee.tienlen import Game, Setup, replay_game
-from referee.tienlen_evening import (
-    NOTHING_SAVED,
-    EntryRefused,
-    Evening,
-    EveningSetup,
-    GameAdded,
-    replay,
-    seat_map,
-)
-from referee.tienlen_scores import FinishedGame, Payment, ScoreError, ScoreInputError, ScoreRules
-from referee.web import settle_up
+from referee.tienlen_evening import Evening, seat_map
+from referee.tienlen_scores import ScoreInputError
 from referee.web.extensions import db
-from referee.web.games.tienlen.forms import FormVerdict, form_verdict, typed_from
-from referee.web.games.tienlen.forms import typed_from_facts as _typed_from_facts
-from referee.web.models import Event
+from referee.web.games.tienlen.evening_pages import (
+    CORRECT,
+    FOLLOW,
+    GAME,
+    KIND,
+    TABLE_KIND,
+    Entry,
+    Sheet,
+    describe,
+    refused_entry,
+    replayed,
+    typed_from_facts,
+)
+from referee.web.games.tienlen.evening_pages import last_move as _last_move
+from referee.web.games.tienlen.forms import typed_from
 from referee.web.models import Game as StoredGame
-from referee.web.store import live_events, records_of
-from referee.web.views import say
-
-KIND = "tienlen_scores"
-TABLE_KIND = "tienlen"
-GAME = "game"
-CORRECT = "correct"
-FOLLOW = "follow"
-
-Sheet = Evening
-"""The sheet the pages show is the library's :class:`~referee.tienlen_evening.Evening`."""
-
+from referee.web.store import live_events
 
 # ---------------------------------------------------------------------------
-# The sheet
-
-
-def rules_of(raw: Mapping[str, Any] | None) -> ScoreRules:
-    return rules_from_mapping(ScoreRules, dict(raw or {}))
+# The sheet (its Flask-free parts: :mod:`referee.web.games.tienlen.evening_pages`)
 
 
 def rebuild(game: StoredGame) -> Evening:
     """Replay the evening's effective events (:func:`referee.tienlen_evening.replay`)."""
-    setup = EveningSetup(tuple(game.player_names), rules_of(game.rules))
-    return replay(setup, records_of(live_events(game), leave=settle_up.EVENT_KINDS))  # the stake and end: not games
+    return replayed(game.player_names, game.rules, live_events(game))
 
 
 def build_sheet(game: StoredGame) -> Evening:
@@ -71,22 +52,9 @@ def build_sheet(game: StoredGame) -> Evening:
     return rebuild(game)
 
 
-def describe(payment: Payment, names: Sequence[str]) -> str:
-    """One payment in plain words, in the reader's language."""
-    return say(payment.sentence(names))
-
-
 def last_move(sheet: Evening, game: StoredGame) -> str | None:
     """The latest entry still in force, in the players' words (the undo button)."""
-
-    def entry_words(event: Event) -> str:
-        if event.kind == CORRECT:
-            return gettext("Game %(n)s corrected", n=event.payload.get("number"))
-        if event.kind == FOLLOW:
-            return gettext("Following a table")
-        return gettext("Game %(n)s added", n=len(sheet.games))
-
-    return settle_up.undo_words(game, entry_words)
+    return _last_move(sheet, live_events(game))
 
 
 # ---------------------------------------------------------------------------
@@ -129,59 +97,8 @@ def table_hands(sheet: Evening) -> list[TableHand]:
     return list(reversed(found))
 
 
-# ---------------------------------------------------------------------------
-# An entry on the page
-
-
-@dataclass
-class Entry:
-    """What a form sent for one game, and the referee's verdict in the reader's language."""
-
-    typed: dict[str, str]
-    errors: dict[str, str] = field(default_factory=dict)
-    problem: str | None = None
-    record: GameAdded | None = None
-    payments: list[str] = field(default_factory=list)
-
-    @property
-    def ok(self) -> bool:
-        return self.record is not None
-
-    def value(self, name: str) -> str:
-        return self.typed.get(name, "")
-
-    def take(self, verdict: FormVerdict, names: Sequence[str]) -> Entry:
-        """Show the library's verdict: each mistake beside its field, or the payments."""
-        self.errors = {name: say(why) for name, why in verdict.errors.items()}
-        self.problem = say(verdict.problem) if verdict.problem is not None else None
-        if self.errors and self.problem is None:
-            self.problem = say(NOTHING_SAVED)
-        self.record = verdict.record if isinstance(verdict.record, GameAdded) else None
-        if self.record is not None:
-            self.payments = [describe(p, names) for p in self.record.payments]
-        return self
-
-
-def refused_entry(typed: Mapping[str, str], exc: EntryRefused, names: Sequence[str], *,
-                  left_field: str = "left") -> RefereeError:
-    """The sheet's refusal of an entry, with the entry judged (each mistake beside its field) as
-    its ``detail``."""
-    verdict = form_verdict(exc.verdict, typed, left_field=left_field)
-    shown = Entry(dict(typed)).take(verdict, names)
-    return RefereeError(verdict.problem or (NOTHING_SAVED if shown.errors else exc.reason), detail=shown)
-
-
-def typed_from_facts(facts: Mapping[str, Any], names: Sequence[str]) -> dict[str, str]:
-    """The by-hand form filled in from a saved game's facts (to correct it); facts saved before
-    a check was added, that it now refuses, fill in only who went out."""
-    try:
-        return _typed_from_facts(FinishedGame.from_dict(facts, names))
-    except ScoreError:
-        return {"out": str(facts.get("winner", ""))}
-
-
 __all__ = [
     "KIND", "GAME", "CORRECT", "FOLLOW", "Sheet", "Entry", "TableHand", "build_sheet", "rebuild",
     "refused_entry", "table_hands", "typed_from", "typed_from_facts", "seat_map", "followed_table",
-    "last_move", "describe", "ScoreInputError",
+    "last_move", "describe", "ScoreInputError", "TABLE_KIND",
 ]

@@ -22,9 +22,9 @@ from referee.cards import Card, NotationError
 from referee.errors import RefereeError, UnreadableInput
 from referee.switches import rules_from_mapping
 from referee.text import message
-from referee.tienlen import THREE_OF_SPADES, Setup, TienLenRules, lowest_cards
+from referee.tienlen import THREE_OF_SPADES, Setup, TienLenRules
+from referee.tienlen_evening import RECORDS as EVENING_RECORDS
 from referee.tienlen_evening import (
-    NOTHING_SAVED,
     EntryRefused,
     Evening,
     EveningSetup,
@@ -35,10 +35,12 @@ from referee.tienlen_evening import (
     judge_from_table,
     seat_map,
 )
-from referee.tienlen_evening import RECORDS as EVENING_RECORDS
 from referee.tienlen_scores import ScoreRules
-from referee.web import settle_up, sheets, store
-from referee.web.games.tienlen import scores_api  # noqa: F401  (the API routes and their OpenAPI paths)
+from referee.web import settle_up, store
+from referee.web.games.tienlen import (
+    evening_pages,
+    scores_api,  # noqa: F401  (the API routes and their OpenAPI paths)
+)
 from referee.web.games.tienlen.evening import (
     KIND,
     TABLE_KIND,
@@ -52,16 +54,14 @@ from referee.web.games.tienlen.evening import (
     table_hands,
     table_state,
     typed_from,
-    typed_from_facts,
 )
 from referee.web.games.tienlen.evening_money import evening_context
-from referee.web.games.tienlen.forms import MIN_CHOP_ROWS, chop_rows, form_verdict, read_game, reading_verdict
+from referee.web.games.tienlen.forms import form_verdict
 from referee.web.guard import whole_number
-from referee.web.house_rules import SwitchLabel, Words, rules_from_form, sent_switches, switch_labels
+from referee.web.house_rules import SwitchLabel, Words, switch_labels
 from referee.web.models import Game as StoredGame
-from referee.web.players import read_players
-from referee.web.sheets import Chart, csv_download, spreadsheet_cell
-from referee.web.store import Access, find_by_token
+from referee.web.sheets import spreadsheet_cell
+from referee.web.store import Access, find_by_token, live_events
 from referee.web.tables import (
     Done,
     Feedback,
@@ -72,11 +72,11 @@ from referee.web.tables import (
     seen_version,
     this_write,
 )
-from referee.web.views import redirect_to, render_page, say
+from referee.web.views import csv_download, redirect_to, render_page, say
 
 bp = Blueprint("tienlen_scores", __name__, url_prefix="/tienlen/scores")
 
-MIN_PLAYERS, MAX_PLAYERS = 2, 4
+MIN_PLAYERS, MAX_PLAYERS = evening_pages.MIN_PLAYERS, evening_pages.MAX_PLAYERS
 
 
 def switch_specs() -> list[SwitchLabel]:
@@ -124,21 +124,12 @@ def index() -> Response:
 
 @bp.post("/new")
 def new() -> Response:
-    form = request.form
-    players = read_players(form, least=MIN_PLAYERS, most=MAX_PLAYERS)
-    rows = list(players.rows)
-    errors: dict[str, str] = {}
-    names = players.names
-    if players.error:
-        errors["names"] = players.error
-    values = sent_switches(form, ScoreRules)
-    rules = rules_from_form(form, ScoreRules, errors)
-    end = settle_up.read_end(form, errors)
-    if errors:
-        shown = {**ScoreRules().to_dict(), **{k: v for k, v in values.items()}}
-        shown.update({key: str(form.get(key, ""))[:12] for key in settle_up.END_FIELDS})  # kept as typed
-        return _start_form(rows, shown, errors, status=422)
-    return SHEET.start(names, rules=rules.to_dict(), setup={"end": end.to_dict()} if end.is_set else {})
+    read = evening_pages.read_new_evening(request.form)
+    if read.errors:
+        shown = {**ScoreRules().to_dict(), **read.values}
+        shown.update({key: str(request.form.get(key, ""))[:12] for key in settle_up.END_FIELDS})  # kept as typed
+        return _start_form(read.rows, shown, read.errors, status=422)
+    return SHEET.start(read.names, rules=read.rules.to_dict(), setup=read.setup)
 
 
 def _start_form(names: list[str], values: dict[str, Any], errors: dict[str, str], status: int = 200) -> Response:
@@ -151,17 +142,15 @@ def _start_form(names: list[str], values: dict[str, Any], errors: dict[str, str]
 
 
 def _context(access: Access, sheet: Sheet) -> dict[str, Any]:
-    return {**SHEET.context(access), "sheet": sheet, "chart": running_chart(sheet),
-            "describe": describe, "undo_label": last_move(sheet, access.game), **evening_context(access, sheet)}
+    return {**SHEET.context(access), **evening_pages.sheet_context(sheet, live_events(access.game)),
+            **evening_context(access, sheet)}
 
 
 def render_sheet(access: Access, sheet: Sheet, feedback: Feedback, status: int = 200) -> Response:
-    added = request.args.get("added", "")
     return render_page(
         "tienlen_scores/sheet.html", "tienlen_scores/_sheet.html", status=status, feedback=feedback,
         table_hands=table_hands(sheet) if sheet.tables else [],
-        lowest_choices=[str(c) for c in lowest_cards(sheet.players)],
-        added=whole_number(added, high=9999),
+        **evening_pages.page_context(sheet, request.args.get("added", "")),
         **_context(access, sheet),
     )
 
@@ -196,13 +185,9 @@ def _entry_page(number: int | None) -> Render[Sheet]:
 
 def _render_entry(access: Access, sheet: Sheet, number: int | None, entry: Entry, *, status: int = 200,
                   feedback: Feedback | None = None) -> Response:
-    rows = max(MIN_CHOP_ROWS, chop_rows({k: v for k, v in entry.typed.items() if v}) + 1, chop_rows(entry.typed))
-    saved = sheet.saved(number) if number else None
     return render_page(
-        "tienlen_scores/entry.html", "tienlen_scores/entry.html", status=status, entry=entry, number=number,
-        saved=saved, feedback=feedback or Feedback(), chop_rows=range(rows), blank_entry=Entry({}),
-        play_on=sheet.rules.play_on or (saved is not None and saved.record.rules.play_on),
-        **_context(access, sheet),
+        "tienlen_scores/entry.html", "tienlen_scores/entry.html", status=status,
+        feedback=feedback or Feedback(), **evening_pages.entry_context(sheet, number, entry), **_context(access, sheet),
     )
 
 
@@ -215,8 +200,10 @@ def add_page(token: str) -> Response:
 @bp.get("/g/<token>/game/<int:number>")
 def game_page(token: str, number: int) -> Response:
     access, sheet = SHEET.opened(token)
-    saved = _saved_or_404(sheet, number)
-    entry = Entry(typed_from_facts(saved.record.facts, sheet.names))
+    try:
+        entry = evening_pages.saved_entry(sheet, number)
+    except RefereeError as exc:
+        abort(404, say(exc))
     return _render_entry(access, sheet, number, entry)
 
 
@@ -238,19 +225,7 @@ def _save_by_hand(token: str, number: int | None) -> Response:
     entry = Entry(typed)
 
     def decide(access: Access, evening: Sheet) -> Done:
-        old = evening.saved(number) if number is not None else None
-        rules = old.record.rules if old is not None and old.source == "table" else evening.rules
-        reading = read_game(evening.names, rules, typed)
-        if reading.facts is None:
-            verdict = reading_verdict(reading)
-            shown = Entry(typed).take(verdict, evening.names)
-            raise RefereeError(verdict.problem or (NOTHING_SAVED if shown.errors else verdict.reason), detail=shown)
-        facts = reading.facts
-        try:
-            record = evening.add_by_hand(facts) if number is None else evening.correct(number, facts)
-        except EntryRefused as exc:
-            raise refused_entry(typed, exc, evening.names) from None
-        return Done.of(record)
+        return Done.of(evening_pages.enter_by_hand(evening, number, typed))
 
     after = {"added": number or len(sheet.games) + 1}
     return SHEET.write(access, decide, typed=typed, detail=entry, render=_entry_page(number), after=after)
@@ -516,11 +491,3 @@ def export_csv(token: str) -> Response:
         rows.append([g.number, g.source, *g.points, spreadsheet_cell(words)])
     rows.append(["total", "", *sheet.totals, ""])
     return csv_download(rows, f"tienlen-scores-{access.game.id}.csv")
-
-
-# ---------------------------------------------------------------------------
-# The running-total chart (inline SVG; totals go below zero too)
-
-def running_chart(sheet: Sheet) -> Chart | None:
-    steps = [(g.number, g.totals) for g in sheet.games]
-    return sheets.running_chart(sheet.names, steps, len(sheet.games), sheet.totals, below_zero=True)

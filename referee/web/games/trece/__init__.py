@@ -9,7 +9,7 @@ from flask_babel import gettext
 from referee import stats
 from referee.trece import TreceRules
 from referee.web.games.trece import money, views
-from referee.web.registry import GameEntry, GroupStart, HomeLink, PhoneScreen
+from referee.web.registry import GameEntry, GroupStart, HomeLink, PhonePages, PhoneScreen
 
 
 def table_results(game: Any) -> tuple[stats.Result, ...]:
@@ -37,6 +37,8 @@ ENTRY = GameEntry(
                        label=lambda: gettext("A table (the first player picked deals)")),),
     results={views.KIND: table_results},
     money={views.KIND: table_money},
+    pages=PhonePages(draws=("referee.web.games.trece.phone_pages",), needs=("referee.web.games.trece.pages",),
+                     templates=("trece/table.html",)),
     phone=(
         PhoneScreen(kind="trece-check", answer="referee.web.games.trece.answers:phone_check",
                     fragments=("trece/_check_result.html",),

@@ -10,28 +10,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask_babel import gettext
-
-from referee import evening_money, stats
+from referee import stats
 from referee.evening_money import Sitting
-from referee.text import message
 from referee.trece import State
+from referee.web.games.trece import pages
+from referee.web.games.trece.pages import ENDS as ENDS  # read by the views
+from referee.web.games.trece.pages import NO_UNTIL as NO_UNTIL
 from referee.web.settle_up import (
     EveningMoney,
-    end_of,
-    end_view,
     last_entered,
     money_block,
     sheet_urls,
     sitting_of,
 )
-from referee.web.store import Access
+from referee.web.store import Access, history
 
 ENDPOINTS = "trece"
-ENDS = ("target", "games")
-"""The end switches a Trece table takes."""
-NO_UNTIL = message("A Trece table ends by its games or by the games a player won, not by the clock.")
-"""The refusal of an ``until`` end (RULES.md: a Trece table takes ``games`` and ``target``)."""
 
 
 def sitting(game: Any, state: State) -> Sitting:
@@ -44,9 +38,7 @@ def money_context(access: Access, state: State) -> EveningMoney:
     game = access.game
     _, end_url = sheet_urls(ENDPOINTS, game.keeper_token)
     table = sitting(game, state)
-    got = evening_money.end_progress(end_of(game), state.players, table.results, start=game.created_at)
-    ended = end_view(end_of(game), state.players, [], [], start=game.created_at, action=end_url,
-                     version=game.version, switches=ENDS, got=got,
-                     target_label=gettext("Target: ends when a player has won this many games"))
+    ended = pages.evening_end(state, game.setup, history(game), start=game.created_at, action=end_url,
+                              version=game.version)
     money = money_block(game, table, ENDPOINTS, per="game", note=ended.past_end, final=state.winner is not None)
     return {"evening_end": ended, **money}

@@ -29,7 +29,6 @@ from referee.cards import (
     BLACK_JOKER,
     JOKER,
     RED_JOKER,
-    Card,
     NotationError,
     Suit,
     card_pattern,
@@ -43,18 +42,16 @@ from referee.text import message
 from referee.trece import RECORDS as TRECE_RECORDS
 from referee.trece import (
     DemandError,
-    Setup,
-    SetupError,
     State,
     TreceRules,
     check_play,
-    replay,
 )
 from referee.web import api, openapi, settle_up, store
-from referee.web.games.trece import answers
+from referee.web.games.trece import answers, pages
 from referee.web.games.trece.answers import JOKER_CODES as JOKER_CODES
-from referee.web.games.trece.answers import describe, judge, read_one_card
+from referee.web.games.trece.answers import judge, read_one_card
 from referee.web.games.trece.money import ENDS, NO_UNTIL, money_context
+from referee.web.games.trece.pages import KIND as KIND  # the store's name for a table, read by the registry
 from referee.web.house_rules import SwitchLabel, Words, switch_labels
 from referee.web.i18n import reason_fields
 from referee.web.models import Game
@@ -68,9 +65,8 @@ from referee.web.tables import (
     remember_rules,
     remembered_rules,
 )
-from referee.web.views import render_page, say
+from referee.web.views import render_page
 
-KIND = "trece"
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = (("♠", "s", "black"), ("♥", "h", "red"), ("♣", "c", "black"), ("♦", "d", "red"))
 
@@ -199,24 +195,6 @@ API.add_path(
 # --------------------------------------------------------------------------- creating a table
 
 
-def read_setup(form: Mapping[str, str], rules: TreceRules, errors: dict[str, str]) -> Setup | None:
-    """The table's setup from its new-table form (the house rules read already)."""
-    players = read_players(form, least=2, most=2, mark="dealer")
-    if players.error:
-        errors["names"] = players.error
-    turned, _, _ = read_one_card(form, "turned", errors, jokers=False)
-    if turned is None and "turned" not in errors:
-        errors["turned"] = gettext("Choose the card turned face up to start the pile (rank and suit).")
-    if errors or not isinstance(turned, Card):  # read with jokers=False: never a joker
-        return None
-    try:
-        return Setup((players.names[0], players.names[1]), turned, dealer=1 if players.marked_row == 1 else 0,
-                     rules=rules)
-    except SetupError as exc:
-        errors["names"] = say(exc)
-        return None
-
-
 def shown(form: Mapping[str, str]) -> dict[str, str]:
     """The form as it is shown again after a mistake: the dealer and the turned card chosen."""
     _, rank, suit = read_one_card(form, "turned", {}, jokers=False)
@@ -228,40 +206,20 @@ def shown(form: Mapping[str, str]) -> dict[str, str]:
 # --------------------------------------------------------------------------- the table
 
 
-def moves(game: Game) -> list[dict[str, Any]]:
-    """The table's records still in force (the stake, :mod:`referee.web.settle_up`, is no move)."""
-    return store.records_of(store.live_events(game), leave=settle_up.EVENT_KINDS)
-
-
 def game_state(game: Game) -> State:
-    return replay(game.setup, moves(game))
-
-
-def _stake_undone(game: Game) -> str | None:
-    """The undo button's words when the latest change is the stake."""
-    live = store.live_events(game)
-    return settle_up.undo_label(live[-1]) if live else None
+    return pages.game_state(game.setup, store.history(game))
 
 
 def last_move(access: store.Access, state: State) -> str | None:
     """The latest move still in force, for the undo button."""
-    if (label := _stake_undone(access.game)) is not None:
-        return label
-    return describe(state.log[-1], state) if state.log else None
+    return pages.last_move(store.history(access.game), state)
 
 
 def render_table(access: store.Access, state: State, feedback: Feedback, status: int = 200) -> Response:
-    log = [describe(r, state) for r in state.log]
     return render_page(
-        "trece/table.html", "trece/_table.html", status=status, **GAME.context(access),
-        state=state, info=state.to_dict(), log=log, undo_label=_stake_undone(access.game) or (log[-1] if log else None),
-        calls_last=[p for p in (0, 1) if state.can_call_last_card(p)],
-        calls_thirteen=[p for p in (0, 1) if state.can_call_thirteen(p)],
-        feedback=feedback, top_red=getattr(state.top, "is_red", False),
-        demand_red=state.demand is not None and state.demand.is_red,
-        # The game as the phone's engine replays it to judge the next move by itself.
-        phone_game={"setup": access.game.setup, "records": moves(access.game)}
-        if access.can_write else None, **money_context(access, state),
+        "trece/table.html", "trece/_table.html", status=status, **GAME.context(access), feedback=feedback,
+        **pages.table_context(state, access.game.setup, store.history(access.game), access.can_write),
+        **money_context(access, state),
     )
 
 
@@ -280,5 +238,5 @@ def decide(access: store.Access, state: State) -> Done:
 
 
 GAME.routes({"act": Action(decide, typed=("cards",))})  # the table page, its one form's actions, undo, redo
-NewTable(GAME, page="trece/index.html", rules=TreceRules, words=switch_specs, read=read_setup,
+NewTable(GAME, page="trece/index.html", rules=TreceRules, words=switch_specs, read=pages.read_setup,
          shown=shown).register(new="new_game")

@@ -1,0 +1,124 @@
+"""A Tiến lên evening (its score sheet) started offline is drawn on the phone as the server draws
+it (issue 35): the same records (the new-evening form with the phone's links, then its writes in
+order) given to the server's test client and to :func:`referee.web.phone_pages.draw` (plain
+CPython here; the engine's Pyodide runs the same modules) give the same pages and fragments,
+statuses and addresses.  What is normalised away, and why: :mod:`tests.test_phone_pages`.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from referee.web import phone_pages
+from tests.test_phone_pages import Table, kit  # noqa: F401  (the kit fixture: pages.zip's, given to the phone)
+
+NAMES = {"name0": "Ann", "name1": "Bao", "name2": "Chi Nguyễn Thị Minh Khai", "name3": ""}
+
+
+def evening(client, share, language, **end):  # type: ignore[no-untyped-def]
+    """A new evening of three, its end switches as given, sent to the server and kept for the phone."""
+    return Table(client, share, language, form="/tienlen/scores/", action="/tienlen/scores/new",
+                 names={**NAMES, **end})
+
+
+@pytest.mark.parametrize("language", ["en", "vi"])
+def test_an_evening_started_offline_is_drawn_on_the_phone_as_the_server_draws_it(client, kit, language):  # type: ignore[no-untyped-def]  # noqa: F811
+    table = evening(client, kit, language, games="3")
+    sheet = table.game
+    table.same_get(sheet)
+    table.same_get(sheet, htmx=True, boosted=True)
+    table.same_get(sheet, htmx=True)
+    table.same_get(sheet + "/add")
+    # A game refused (nobody went out; a count that is no count): the form again, each mistake beside its field.
+    refused = table.same_write(sheet + "/add", [("left_1", "x"), ("left_2", "4")], status=422)
+    assert 'aria-invalid="true"' in refused
+    # Three games by hand: the cards left, caught 2s, a frozen player, a chop.
+    saved = table.same_write(sheet + "/add", [("out", "0"), ("left_1", "5"), ("left_2", "13")])
+    assert "Game 1 saved." in saved or language != "en"
+    table.same_write(sheet + "/add", [("out", "1"), ("left_0", "3"), ("cards_2", "2h 9c 9d 9s 4h")])
+    table.same_write(sheet + "/add", [("out", "2"), ("left_0", "6"), ("left_1", "1"),
+                                      ("chop_by_0", "2"), ("chop_on_0", "0"), ("chop_twos_0", "2s")])
+    # The evening is over (3 games): its winner said; a fourth game is past its end.
+    over = table.same_get(sheet)
+    assert 'data-state="over"' in over
+    table.same_get(sheet + "/add")
+    # Game 2 corrected (its form filled in from what was saved), then a correction refused, then undone.
+    table.same_get(sheet + "/game/2")
+    table.same_write(sheet + "/game/2", [("out", "1"), ("left_0", "7"), ("cards_2", "2h 9c 9d 9s 4h")])
+    table.same_write(sheet + "/game/2", [("out", "1"), ("left_0", "14"), ("left_2", "3")], status=422)
+    table.same_write(sheet + "/undo", [], htmx=True, boosted=False)
+    table.same_get(sheet)
+    table.same_write(sheet + "/redo", [], htmx=True, boosted=False)
+    table.same_write(sheet + "/undo", [], htmx=True, boosted=False)
+    # The end of the evening changed (5 games), and a target that is no number refused.
+    table.same_write(sheet + "/end", [("target", ""), ("games", "5"), ("until", ""), ("utc_offset", "0")])
+    table.same_write(sheet + "/end", [("target", "-4"), ("games", ""), ("until", ""), ("utc_offset", "0")],
+                     status=422)
+    table.same_write(sheet + "/add", [("out", "0"), ("left_1", "2"), ("left_2", "2")], htmx=True, boosted=False)
+    # What the phone shows now: the sheet, its fragment (a poll's answer), each game's page.
+    table.same_get(sheet)
+    table.same_get(sheet + f"?since={table.version - 1}", htmx=True)
+    for number in (1, 2, 3, 4):
+        table.same_get(sheet + f"/game/{number}")
+    # A stale phone (a version behind), a game the sheet does not have, a watch link.
+    table.version -= 1
+    table.same_write(sheet + "/add", [("out", "1"), ("left_0", "4"), ("left_2", "4")], status=409)
+    table.same_write(sheet + "/game/1", [("out", "1"), ("left_0", "4"), ("left_2", "4")], status=409)
+    table.same_write(sheet + "/end", [("target", "30"), ("games", ""), ("until", ""), ("utc_offset", "0")], status=409)
+    table.version += 1
+    table.same_get(sheet + "/game/9")
+    table.same_write(sheet + "/game/9", [("out", "1"), ("left_0", "4"), ("left_2", "4")], status=404)
+    watch = sheet.replace(table.keeper, table.watch)
+    table.same_get(watch)
+    table.same_get(watch + "/add")
+    table.same_get(watch + "/game/1")
+    table.same_write(watch + "/add", [("out", "1"), ("left_0", "4"), ("left_2", "4")], status=403)
+    table.same_write(watch + "/end", [("games", "9")], status=403)
+    assert table.phone("GET", sheet + f"?since={table.version}", htmx=True)["status"] == 204
+    assert len(table.writes) == 9
+
+
+@pytest.mark.parametrize("language", ["en", "pt"])
+def test_an_evening_to_a_target_is_drawn_on_the_phone_as_the_server_draws_it(client, kit, language):  # type: ignore[no-untyped-def]  # noqa: F811
+    """A target of points: how far there is to go, then who reached it; and a plain form's 303."""
+    table = evening(client, kit, language, target="10")
+    sheet = table.game
+    assert 'data-state="to-go"' in table.same_get(sheet)
+    to_go = table.same_write(sheet + "/add", [("out", "0"), ("left_1", "4"), ("left_2", "3")])
+    assert 'data-state="to-go"' in to_go and 'data-state="over"' not in to_go
+    table.same_write(sheet + "/add", [("out", "0"), ("left_1", "6"), ("left_2", "2")], htmx=False, boosted=False)
+    assert 'data-state="over"' in table.same_get(sheet)
+    assert len(table.writes) == 2
+
+
+def test_a_new_evening_form_the_server_refuses_makes_no_game_on_the_phone(client, kit):  # type: ignore[no-untyped-def]  # noqa: F811
+    table = evening(client, kit, "en")
+    table.start["params"] = [(k, "" if k.startswith("name") else v) for k, v in table.start["params"]]
+    assert table.phone("GET", table.game)["status"] == 0  # the network is asked: nothing drawn here
+
+
+def test_the_stake_of_an_evening_the_referee_has_not_got_is_refused_on_the_phone_with_what_was_typed(client, kit):  # type: ignore[no-untyped-def]  # noqa: F811
+    """The referee alone reads and formats money (Babel): the phone keeps no stake to send (its
+    version would fall behind the referee's), it says so beside the field and keeps the amount."""
+    table = evening(client, kit, "en")
+    sheet = table.game
+    table.same_write(sheet + "/add", [("out", "0"), ("left_1", "4"), ("left_2", "3")])
+    answer = table.phone("POST", sheet + "/money", [("version", "1"), ("stake", "2.50"), ("currency", "EUR")],
+                         htmx=True, boosted=True, write="abcdef123456")
+    assert (answer["status"], answer["stored"], answer["url"]) == (422, False, sheet)  # a reload there shows the sheet
+    assert answer["headers"] == {"HX-Reswap": "innerHTML show:#settle-stake:top"}  # the refusal in view
+    html = answer["html"]
+    assert "No connection to the referee. Nothing was sent; what you entered is still here." in html
+    assert 'value="2.50"' in html and '<option value="EUR" selected>' in html
+    assert '<details class="settle-stake-form" open>' in html
+    assert table.phone("POST", sheet.replace(table.keeper, table.watch) + "/money",
+                       [("version", "1"), ("stake", "1")])["status"] == 403
+    assert table.phone("GET", sheet + "?since=1", htmx=True)["status"] == 204  # nothing changed
+
+
+def test_the_worker_warms_up_the_evening_before_the_first_tap(kit):  # type: ignore[no-untyped-def]  # noqa: F811
+    """The worker's warm-up draws a made-up evening too: its sheet and by-hand page compiled."""
+    phone_pages.warm_up("pt")
+    assert phone_pages._env is not None and phone_pages._env.cache is not None
+    compiled = {name for _loader, name in phone_pages._env.cache}
+    assert {"tienlen_scores/sheet.html", "tienlen_scores/entry.html"} <= compiled
