@@ -77,7 +77,9 @@
     var notes = window.Thirteen.storedList("thirteen-games-seen");
     var seen = notes.load();
     if (!seen.length) return;
-    notes.save([]);
+    /* only the notes read: one another tab wrote meanwhile stays for the next page */
+    function read(n) { return seen.some(function (s) { return s && n && s.path === n.path && s.at === n.at; }); }
+    notes.save(notes.load().filter(function (n) { return !read(n); }));
     seen.forEach(function (s) { if (s && typeof s.path === "string") fromGame(s.path, String(s.about), s.at || Date.now(), false); });
   }
   function fromGame(path, json, opened, fromCache) {
