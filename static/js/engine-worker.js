@@ -214,11 +214,24 @@ async function pages(py, config) {
       await backOff(attempt);
     }
   }
+  /* Step by step, each step a task of its own: a verdict asked meanwhile (a message queued behind
+     the step) is answered before the next one, not after the whole warm-up (seconds on a busy
+     phone). */
+  await breath();
   py.unpackArchive(bytes, "zip", { extractDir: "/thirteen" });
+  await breath();
   var drawing = py.pyimport("referee.web.phone_pages");
-  try { drawing.warm_up(config.language); } catch (err) { /* drawn at the first tap instead */ }
+  var names = drawing.modules().toJs();
+  for (var i = 0; i < names.length; i++) {
+    await breath();
+    try { drawing.warm_up(config.language, names[i]); } catch (err) { /* drawn at the first tap instead */ }
+  }
   drawPython = drawing.draw;
   post({ type: "pages", ms: Date.now() - t0 });
+}
+
+function breath() {
+  return new Promise(function (resolve) { setTimeout(resolve, 0); });
 }
 
 self.onmessage = function (event) {
