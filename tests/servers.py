@@ -23,7 +23,7 @@ import threading
 import time
 import urllib.parse
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from sqlalchemy import create_engine, text
@@ -69,6 +69,20 @@ def server_env(database_url: str, **extra: str) -> dict[str, str]:
     return env
 
 
+def _ctrl_c_as_in_a_terminal() -> Callable[[], None] | None:
+    """What puts Ctrl-C (SIGINT) back as a terminal has it in a server started now, when the tests
+    run with it ignored: a script's job started in the background (``cmd &``) ignores SIGINT, and
+    every process it starts inherits that, so a server told to stop by Ctrl-C would not (its event
+    streams never ended: a test of the restart hung 300 s in a whole run started that way)."""
+    if signal.getsignal(signal.SIGINT) != signal.SIG_IGN:
+        return None
+    return _default_ctrl_c
+
+
+def _default_ctrl_c() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 class ProductionServer:
     """One production server process (and its workers) on a free loopback port."""
 
@@ -101,7 +115,7 @@ class ProductionServer:
     def start(self, timeout: float = 60) -> ProductionServer:
         out = self.log.open("ab")
         self.process = subprocess.Popen(self.command, cwd=REPO, env=self.env, stdout=out, stderr=subprocess.STDOUT,
-                                        start_new_session=True)
+                                        start_new_session=True, preexec_fn=_ctrl_c_as_in_a_terminal())
         out.close()
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
