@@ -5,6 +5,7 @@ on SQLite and PostgreSQL (``any_db_app``)."""
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import secrets
@@ -94,6 +95,50 @@ def test_racing_offline_starts_claiming_one_token_in_two_roles_make_one_game_of_
                 (Game.keeper_token == shared) | (Game.watch_token == shared)))
         assert behind == 1
     assert outcomes[500] == 0
+
+
+def test_an_import_and_an_offline_start_racing_for_one_token_make_one_game_of_it(any_db_app):
+    """An import (groups/transfer.py) and a phone's offline start claim token T at once, T in the
+    file's game in one role and in the phone's game in the other (issue 39: 6 of 8 and 2 of 8
+    tries made two games).  T is strong, so the import keeps the file's tokens (fresh ones are
+    only for weak tokens): whichever stores first has T, the other is refused with its sentence,
+    the start with a 409 (the phone picks another link), the import with a 422 beside its file
+    field; never a 500, never T behind two games."""
+    client = any_db_app.test_client()
+    keeper, _ = TRECE.start(client)
+    template = _export(client, keeper)
+    record = template["games"][0]
+    clients = [any_db_app.test_client() for _ in range(2)]
+    for attempt in range(10):  # (on PostgreSQL some are decided by the tokens table's key: a real race)
+        shared, others = new_token(), (new_token(), new_token())
+        if attempt % 2:  # T the file's keeper link and the phone's watch link
+            file_tokens, start_tokens = (shared, others[0]), (others[1], shared)
+        else:  # T the file's watch link and the phone's keeper link
+            file_tokens, start_tokens = (others[0], shared), (shared, others[1])
+        body = json.dumps({**template, "games": [{**record, "keeper_token": file_tokens[0],
+                                                  "watch_token": file_tokens[1]}]}).encode()
+        form = {**TRECE.new, "keeper_token": start_tokens[0], "watch_token": start_tokens[1],
+                "write": secrets.token_hex(16)}
+        games_before = _count(any_db_app)
+        imported, started = _at_once([lambda b=body: _import(clients[0], b),
+                                      lambda f=form: clients[1].post("/trece/new", data=f)])
+        assert not isinstance(imported, Exception) and not isinstance(started, Exception), (imported, started)
+        statuses = (imported.status_code, started.status_code)
+        if statuses == (303, 409):
+            assert "already another game's link" in html.unescape(started.get_data(as_text=True))
+            winner = file_tokens
+        else:
+            assert statuses == (422, 303), statuses
+            assert "has a link that another game on this server already has" in imported.get_data(as_text=True)
+            winner = start_tokens
+        with any_db_app.app_context():
+            behind = db.session.scalars(select(Game).where(
+                (Game.keeper_token == shared) | (Game.watch_token == shared))).all()
+            owner = db.session.scalar(select(Token.game_id).where(Token.token == shared))
+            assert len(behind) == 1 and owner == behind[0].id, (statuses, behind)
+            assert (behind[0].keeper_token, behind[0].watch_token) == winner
+        assert _count(any_db_app) == games_before + 1  # nothing half made by the one refused
+        assert clients[0].get(TRECE.page(shared)).status_code == 200  # T opens the one game
 
 
 def test_the_migration_gives_a_token_two_games_share_to_the_first_and_a_fresh_one_to_the_other(tmp_path):
