@@ -25,6 +25,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -78,9 +79,10 @@ def crashes(kind: str, url: str, folder: Path) -> str:
         fatal = log.count("Fatal Python error")
     finally:
         server.stop()
-    wrong = sum(1 for s in statuses if s != 200)
+    wrong = Counter(s for s in statuses if s != 200)
+    which = f" ({', '.join(f'{s} × {n}' for s, n in sorted(wrong.items()))})" if wrong else ""
     return (f"| {kind} | {'SQLite' if url.startswith('sqlite') else 'PostgreSQL'} | {len(every)} | {REQUESTS} | "
-            f"{wrong} | {len(died) + fatal} | {took:.0f} s |")
+            f"{wrong.total()}{which} | {len(died) + fatal} | {took:.0f} s |")
 
 
 def sigkill(folder: Path) -> list[str]:

@@ -5,6 +5,7 @@ on SQLite and PostgreSQL (``any_db_app``)."""
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import secrets
@@ -21,9 +22,10 @@ import pytest
 from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 
+from referee.web import store
 from referee.web.extensions import db
 from referee.web.logs import LOGGED_PATH
-from referee.web.models import Event, Game, Player, Token, Write, new_token
+from referee.web.models import Event, Game, Player, Token, Write, new_token, this_hour
 from referee.web.retention import forget_unused
 from referee.web.store import find_by_token
 from tests.games import row
@@ -94,6 +96,50 @@ def test_racing_offline_starts_claiming_one_token_in_two_roles_make_one_game_of_
                 (Game.keeper_token == shared) | (Game.watch_token == shared)))
         assert behind == 1
     assert outcomes[500] == 0
+
+
+def test_an_import_and_an_offline_start_racing_for_one_token_make_one_game_of_it(any_db_app):
+    """An import (groups/transfer.py) and a phone's offline start claim token T at once, T in the
+    file's game in one role and in the phone's game in the other (issue 39: 6 of 8 and 2 of 8
+    tries made two games).  T is strong, so the import keeps the file's tokens (fresh ones are
+    only for weak tokens): whichever stores first has T, the other is refused with its sentence,
+    the start with a 409 (the phone picks another link), the import with a 422 beside its file
+    field; never a 500, never T behind two games."""
+    client = any_db_app.test_client()
+    keeper, _ = TRECE.start(client)
+    template = _export(client, keeper)
+    record = template["games"][0]
+    clients = [any_db_app.test_client() for _ in range(2)]
+    for attempt in range(10):  # (on PostgreSQL some are decided by the tokens table's key: a real race)
+        shared, others = new_token(), (new_token(), new_token())
+        if attempt % 2:  # T the file's keeper link and the phone's watch link
+            file_tokens, start_tokens = (shared, others[0]), (others[1], shared)
+        else:  # T the file's watch link and the phone's keeper link
+            file_tokens, start_tokens = (others[0], shared), (shared, others[1])
+        body = json.dumps({**template, "games": [{**record, "keeper_token": file_tokens[0],
+                                                  "watch_token": file_tokens[1]}]}).encode()
+        form = {**TRECE.new, "keeper_token": start_tokens[0], "watch_token": start_tokens[1],
+                "write": secrets.token_hex(16)}
+        games_before = _count(any_db_app)
+        imported, started = _at_once([lambda b=body: _import(clients[0], b),
+                                      lambda f=form: clients[1].post("/trece/new", data=f)])
+        assert not isinstance(imported, Exception) and not isinstance(started, Exception), (imported, started)
+        statuses = (imported.status_code, started.status_code)
+        if statuses == (303, 409):
+            assert "already another game's link" in html.unescape(started.get_data(as_text=True))
+            winner = file_tokens
+        else:
+            assert statuses == (422, 303), statuses
+            assert "has a link that another game on this server already has" in imported.get_data(as_text=True)
+            winner = start_tokens
+        with any_db_app.app_context():
+            behind = db.session.scalars(select(Game).where(
+                (Game.keeper_token == shared) | (Game.watch_token == shared))).all()
+            owner = db.session.scalar(select(Token.game_id).where(Token.token == shared))
+            assert len(behind) == 1 and owner == behind[0].id, (statuses, behind)
+            assert (behind[0].keeper_token, behind[0].watch_token) == winner
+        assert _count(any_db_app) == games_before + 1  # nothing half made by the one refused
+        assert clients[0].get(TRECE.page(shared)).status_code == 200  # T opens the one game
 
 
 def test_the_migration_gives_a_token_two_games_share_to_the_first_and_a_fresh_one_to_the_other(tmp_path):
@@ -226,6 +272,72 @@ def test_a_game_imported_today_with_a_files_old_dates_is_kept(make_app):
     with there_app.app_context():
         assert forget_unused(30) == 0
     assert _count(there_app) == 1
+
+
+def _waiting_on_a_lock(app) -> bool:  # type: ignore[no-untyped-def]
+    """Some other connection of this PostgreSQL database waits for a row lock."""
+    with app.app_context(), db.engine.connect() as connection:
+        return bool(connection.exec_driver_sql(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+            " AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()").scalar())
+
+
+@pytest.mark.parametrize("use", ["write", "open"])
+def test_a_group_whose_only_game_is_being_used_as_retention_runs_is_kept_with_it(any_db_app, use):
+    """A group is kept while any of its games is kept.  An old group's only game, old too, is
+    being written (or opened: the hour's first open notes it) in a transaction still open while
+    retention runs.  On PostgreSQL the run skipped the game (a write holds it: in use), but chose
+    the group by what the game's committed row said (old), then waited on the game's row to take
+    it out of the group: once the write committed, the group was removed and the game, kept and
+    just written, left with no group.  Now the game is kept, in its group, and nothing removed."""
+    client = any_db_app.test_client()
+    made = client.post("/groups/new", data={"name": "Fridays", "people": "An\nBao\nChi"})
+    group_token = made.headers["Location"].rsplit("/", 1)[-1]
+    started = client.post("/trece/new", data={**TRECE.new, "group": group_token})
+    keeper = re.search(r"/g/([\w-]+)", started.headers["Location"]).group(1)
+    assert TRECE.write(client, keeper, 0).status_code == 303
+    _make_old(any_db_app, group_token, keeper)
+    with any_db_app.app_context():
+        group_id = db.session.scalar(select(Game.id).where(Game.keeper_token == group_token))
+        game_id, first_kind = db.session.execute(select(Game.id, Event.kind).join(Event).where(
+            Game.keeper_token == keeper, Event.seq == 1)).one()
+        postgres = db.engine.dialect.name == "postgresql"
+        held = db.engine.connect()
+    try:
+        transaction = held.begin()
+        if use == "write":  # append_event's statements, as undo_last sends them
+            held.execute(update(Game).where(Game.id == game_id, Game.version == 1)
+                         .values(version=Game.version + 1, updated_at=datetime.now(UTC)))
+            held.execute(Event.__table__.insert().values(game_id=game_id, seq=2, kind=store.UNDO,
+                                                         payload={"undoes": 1, "kind": first_kind}))
+        else:
+            held.execute(store._TOUCH, {"token": keeper, "hour": this_hour()})
+        removed: list[int] = []
+
+        def forget() -> None:
+            with any_db_app.app_context():
+                removed.append(forget_unused(30))
+
+        retention = threading.Thread(target=forget)
+        retention.start()
+        if postgres:  # the run is done, or it waits on the held row (after it chose)
+            deadline = time.monotonic() + 20
+            while retention.is_alive() and time.monotonic() < deadline and not _waiting_on_a_lock(any_db_app):
+                time.sleep(0.05)
+        else:  # the run waits for the write lock (its busy timeout is 4 s)
+            retention.join(1)
+        transaction.commit()
+    finally:
+        held.close()
+    retention.join(60)
+    assert removed == [0]
+    with any_db_app.app_context():
+        game = db.session.get(Game, game_id)
+        assert game is not None and db.session.get(Game, group_id) is not None
+        assert game.group_id == group_id, "the game was left with no group"
+        assert game.version == (2 if use == "write" else 1) == len(game.events)
+        assert forget_unused(30) == 0  # the game used today keeps its group on the next run too
+    assert client.get(f"/groups/g/{group_token}").status_code == 200
 
 
 def test_a_retention_run_that_fails_removes_nothing(any_db_app, monkeypatch):

@@ -16,7 +16,8 @@ a poll stays one read.  A group is kept while any game of it is kept.
 **Never a lost write.**  The games to remove are chosen and removed in one transaction that
 holds them: on PostgreSQL ``SELECT … FOR UPDATE SKIP LOCKED`` (a game a write holds at that
 moment is skipped: it is in use; a write that comes after waits for the removal and then finds
-the game gone), on SQLite the database's one write lock, taken before the games are chosen.  So
+the game gone; a group is removed only with all its games, so a group whose game was skipped is
+kept), on SQLite the database's one write lock, taken before the games are chosen.  So
 a racing write either lands first (and the game, now written, is not chosen) or finds it gone and
 is told so (410, :class:`referee.web.store.GameGone`), never a 500; a game is removed whole (its
 tokens, players, events and write ids with it) or not at all; a run that fails removes nothing;
@@ -64,7 +65,7 @@ def forget_unused(days: int, *, now: datetime | None = None) -> int:
         chosen = select(Game.id).where(_unused(cutoff, hour), ~_member_kept(member, cutoff, hour))
         if dialect == "postgresql":
             chosen = chosen.with_for_update(skip_locked=True, of=Game)
-        ids = list(session.scalars(chosen))
+        ids = _without_groups_in_use(list(session.scalars(chosen)))
         removed = 0
         for start in range(0, len(ids), BATCH):
             part = ids[start:start + BATCH]
@@ -85,6 +86,26 @@ def _member_kept(member: type[Game], cutoff: datetime, hour: int) -> ColumnEleme
     """The group being chosen has a game that is kept (written, opened or watched lately)."""
     return exists().where(member.group_id == Game.id,
                           (member.updated_at >= cutoff) | (member.touched_hour >= hour)).correlate(Game)
+
+
+def _without_groups_in_use(ids: list[int]) -> list[int]:
+    """The chosen games, less each group with a game that was not chosen with it.
+
+    The choice judged a group by its games as last committed, without locking them: on PostgreSQL
+    a game that a write or an open held at that moment was skipped as in use, yet its old
+    committed row let its group be chosen, and removing the group then waited for that write to
+    take the game, kept and just written, out of its group.  A group is removed only with every
+    game of it: those the choice holds (locked, judged unused on their latest row: nobody can use
+    them before the removal commits).  A game of it not chosen was in use as the run chose; and no
+    game joins a group the choice holds (adding one waits for the group's row).  Nothing waits
+    here: one read."""
+    chosen = set(ids)
+    kept: set[int] = set()
+    for start in range(0, len(ids), BATCH):
+        part = ids[start:start + BATCH]
+        members = db.session.execute(select(Game.id, Game.group_id).where(Game.group_id.in_(part)))
+        kept.update(group for game, group in members if game not in chosen and group is not None)
+    return [i for i in ids if i not in kept]
 
 
 @games_cli.command("forget")
