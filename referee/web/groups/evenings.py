@@ -70,6 +70,8 @@ def money_of(game: Game, *, keep: bool = False) -> Money:
     """A stored game read through its game's entry: its results and, when it plays for money,
     its stake and end (``GameEntry.money``: what its own page says each player wins or pays).
     With ``keep`` (a page that writes nothing), what it came to is kept with the game too."""
+    if game.id is None:  # not stored yet (an import checking its replays): its table hands have no id
+        return _read(game)
     key = (game.keeper_token, game.version)  # tokens are unique on every server (ids are not)
     with _LOCK:
         kept = _READ.get(key)
@@ -147,6 +149,9 @@ class Sitting:
     winners: tuple[str, ...]
     totals: tuple[tuple[str, int], ...]
     endpoint: str
+    once: tuple[Result, ...]
+    """Its results as the group counts them: a table's hand a sheet scored left out (that
+    sheet's game is the hand)."""
 
     @property
     def names(self) -> list[str]:
@@ -169,7 +174,8 @@ class Evening:
 
     @property
     def results(self) -> list[Result]:
-        return [r for s in self.sittings for r in s.results]
+        """Its games as the stats count them: each table's hand a sheet scored once."""
+        return [r for s in self.sittings for r in s.once]
 
 
 def person_names(group: Group) -> Callable[[str], str]:
@@ -233,7 +239,12 @@ def evening_days(group: Group, games: Sequence[tuple[int, str, datetime | None, 
 def evenings_of(group_game: Game, group: Group, *, newest: int | None = None) -> list[Evening]:
     """The group's evenings, newest first; within one, its sittings in the order started.  With
     ``newest``, only that many evenings are read (their games replayed): a page that shows
-    the latest evenings does not replay the older ones."""
+    the latest evenings does not replay the older ones.
+
+    A followed table's hand that a sheet of the group scored is one game, the sheet's (its record
+    is the game; the table is how it was played): it counts once, on the sheet's evening, in the
+    evening's winners, the group's end and the stats (:func:`referee.stats.once`); the table's
+    line still shows its hands."""
     person = person_names(group)
     by_day: dict[str, list[tuple[Game, Any, Any]]] = {}
     games = group_games(group_game, events=False)
@@ -246,23 +257,38 @@ def evenings_of(group_game: Game, group: Group, *, newest: int | None = None) ->
         by_day.setdefault(days[game.id], []).append((game, entry, followed))
     chosen = sorted(by_day.items(), reverse=True)[:newest]
     load_events([game for _, sittings in chosen for game, _, _ in sittings])
+    read = {game.id: money_of(game, keep=True) for _, found in chosen for game, _, _ in found}
+    scored = _scored_hands(games, read)
     out = []
     for day, found in chosen:
         sittings = []
         for game, entry, followed in found:
-            money = money_of(game, keep=True)
+            money = read[game.id]
             kept = money.counted_results  # a game past a sheet's end counts toward nothing
             sittings.append(Sitting(
                 game=game, label=entry.name, results=money.results, money=money,
                 winners=stats.winners(kept, person), totals=tuple(stats.totals(kept, person).items()),
-                endpoint=followed.endpoint))
-        counted: tuple[Money, ...] = tuple(s.money for s in sittings)
+                endpoint=followed.endpoint, once=stats.once(money.results, scored)))
+        counted: tuple[Money, ...] = tuple(s.money.without_hands(scored) for s in sittings)
         got = None
         if group.end.is_set:  # the group's end over everything the evening holds
             counted, got = money_lib.evening_cut(counted, group.end, person)
         out.append(Evening(day, tuple(sittings), stats.winners([r for m in counted for r in m.counted_results], person),
                            counted, got))
     return out
+
+
+def _scored_hands(games: Sequence[Game], read: dict[int, Money]) -> frozenset[tuple[int, int]]:
+    """The followed tables' hands that a sheet of the group scored, for the games ``read``: a
+    table's hand among them may have been scored on a sheet of an evening not read (moved to
+    another day, or older than the newest shown), so then the group's other games are read too."""
+    scored = stats.scored_hands(r for money in read.values() for r in money.results)
+    hands = {r.hand for money in read.values() for r in money.results if not r.scored and r.hand is not None}
+    if not hands - scored:
+        return scored
+    rest = [g for g in games if g.id not in read]
+    load_events(rest)
+    return scored | stats.scored_hands(r for g in rest for r in money_of(g, keep=True).results)
 
 
 def evening_count(group_game: Game, group: Group) -> int:

@@ -22,7 +22,7 @@ def sheet_results(game: Any) -> tuple[stats.Result, ...]:
 def table_results(game: Any) -> tuple[stats.Result, ...]:
     """A stored table's finished hands, for a group's evenings and stats."""
     records = records_of(live_events(game))
-    return stats.tienlen_table_results(tienlen.replay_game(tienlen.Setup.from_dict(game.setup), records))
+    return stats.tienlen_table_results(tienlen.replay_game(tienlen.Setup.from_dict(game.setup), records), game.id)
 
 
 ENTRY = GameEntry(
