@@ -56,6 +56,12 @@ def build_group(game: Game) -> Group:
     return groups_lib.replay(setup, store.records_of(store.live_events(game)))
 
 
+def _utc(when: datetime | None) -> datetime:
+    if when is None:
+        return datetime.min.replace(tzinfo=UTC)
+    return when if when.tzinfo is not None else when.replace(tzinfo=UTC)
+
+
 def day_of(when: datetime | None, group: Group | None = None) -> str:
     """The evening a game begun at ``when`` is on by default: the group's local day, turning at
     06:00 (in UTC without a group)."""
@@ -281,12 +287,15 @@ def evenings_of(group_game: Game, group: Group, *, newest: int | None = None) ->
 def _scored_hands(games: Sequence[Game], read: dict[int, Money]) -> frozenset[tuple[int, int]]:
     """The followed tables' hands that a sheet of the group scored, for the games ``read``: a
     table's hand among them may have been scored on a sheet of an evening not read (moved to
-    another day, or older than the newest shown), so then the group's other games are read too."""
+    another day, or older than the newest shown), so then the group's other games written since
+    the first such table began are read too."""
     scored = stats.scored_hands(r for money in read.values() for r in money.results)
-    hands = {r.hand for money in read.values() for r in money.results if not r.scored and r.hand is not None}
-    if not hands - scored:
+    missing = {r.hand[0] for money in read.values() for r in money.results
+               if not r.scored and r.hand is not None and r.hand not in scored}
+    if not missing:
         return scored
-    rest = [g for g in games if g.id not in read]
+    since = min((_utc(g.created_at) for g in games if g.id in missing), default=_utc(None))
+    rest = [g for g in games if g.id not in read and _utc(g.updated_at) >= since]
     load_events(rest)
     return scored | stats.scored_hands(r for g in rest for r in money_of(g, keep=True).results)
 
