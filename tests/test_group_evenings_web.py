@@ -403,3 +403,41 @@ def test_a_hand_scored_on_a_sheet_moved_to_an_evening_not_shown_counts_on_the_sh
     stats = client.get(f"{page}/stats").get_data(as_text=True)
     assert [_stat(stats, p, "games") for p in ("An", "Binh")] == [1, 1]
     assert _stat(stats, "An", "evenings") == 1
+
+
+# --------------------------------------------------------------------------- a group made from a game: the phone's zone
+
+
+def test_make_a_group_of_these_players_sends_the_phones_zone(client: Any) -> None:
+    sheet = start(client, "/tienlen/scores/new", {"name0": "An", "name1": "Binh"})
+    html = client.get(f"/tienlen/scores/g/{sheet}").get_data(as_text=True)
+    form = html.split('action="/groups/from-game"', 1)[1].split("</form>", 1)[0]
+    assert re.search(r'<input type="hidden" name="zone" value="" data-time-zone>', form)  # app.js fills it
+
+
+def test_a_group_made_from_a_game_has_the_phones_zone_and_its_evening_is_one(client: Any) -> None:
+    first = start(client, "/tienlen/scores/new", {"name0": "An", "name1": "Binh"})
+    r = client.post("/groups/from-game", data={"game": first, "zone": "America/Los_Angeles"})
+    assert r.status_code == 303, r.get_data(as_text=True)[:500]
+    group = _token(r.headers["Location"])
+    page = f"/groups/g/{group}"
+    assert "America/Los_Angeles" in client.get(page).get_data(as_text=True)
+    second = tienlen_sheet(client, group, ["An", "Binh"])
+    with client.application.app_context():  # 20:00 and 23:00 at UTC−8: 04:00 and 07:00 UTC
+        _stored(client, first).created_at = datetime(2026, 12, 5, 4, 0, tzinfo=UTC)
+        _stored(client, second).created_at = datetime(2026, 12, 5, 7, 0, tzinfo=UTC)
+        db.session.commit()
+    assert re.findall(r'data-evening="([\d-]+)"', client.get(page).get_data(as_text=True)) == ["2026-12-04"]
+
+
+def test_a_group_made_from_a_game_without_a_zone_is_on_utc_and_a_bad_zone_is_refused(client: Any) -> None:
+    sheet = start(client, "/tienlen/scores/new", {"name0": "An", "name1": "Binh"})
+    refused = client.post("/groups/from-game", data={"game": sheet, "zone": "Mars/Olympus"})
+    assert refused.status_code == 422 and "is not a time zone" in refused.get_data(as_text=True)
+    with client.application.app_context():
+        assert _stored(client, sheet).group_id is None
+        assert db.session.scalar(db.select(db.func.count(Game.id)).where(Game.kind == "group")) == 0
+    r = client.post("/groups/from-game", data={"game": sheet})  # no script on the phone: UTC, as /groups/new
+    assert r.status_code == 303
+    html = client.get(r.headers["Location"]).get_data(as_text=True)
+    assert "Evenings are this group's days in UTC;" in html
