@@ -308,34 +308,34 @@ def scored_hands(plans: list[SittingPlan]) -> frozenset[tuple[int, int]]:
 
 
 def counted_evening(plans: list[tuple[int, SittingPlan]], end: dict[str, int] | None,
-                    scored: frozenset[tuple[int, int]]) -> tuple[list[tuple[str | None, Played]],
+                    scored: frozenset[tuple[int, int]]) -> tuple[list[tuple[int, str | None, Played]],
                                                                  list[tuple[str | None, dict[str, int]]], bool]:
     """One evening's games that count (``plans``: its sittings with their numbers), in the order
     entered, up to each sitting's own end and then the group's ``end``; what is still being
     played; and whether the group's end came (what was still being played then counts nowhere)."""
-    games: list[tuple[datetime, str | None, Played]] = []
+    games: list[tuple[datetime, int, str | None, Played]] = []
     unfinished: list[tuple[str | None, dict[str, int]]] = []
     currencies = set()
     for number, plan in plans:
         currency, played, still = sitting_games(plan, scored, number)
-        games.extend((p.at, currency, p) for p in played)
+        games.extend((p.at, number, currency, p) for p in played)
         unfinished.append((currency, still))
         if currency is not None:
             currencies.add(currency)
     games.sort(key=lambda game: game[0])
     if not end:
-        return [(currency, game) for _, currency, game in games], unfinished, False
+        return [(number, currency, game) for _, number, currency, game in games], unfinished, False
     by_money = len(currencies) == 1
     totals: dict[str, int] = {}
     last = None
-    for number, (_, _, game) in enumerate(games, start=1):
+    for count, (_, _, _, game) in enumerate(games, start=1):
         for name, amount in (game.money if by_money else game.points).items():
             totals[name] = totals.get(name, 0) + amount
         if (end.get("target") and any(abs(t) >= end["target"] for t in totals.values())) \
-                or (end.get("games") and number >= end["games"]):
-            last = number
+                or (end.get("games") and count >= end["games"]):
+            last = count
             break
-    return [(currency, game) for _, currency, game in games[:last]], unfinished, last is not None
+    return [(number, currency, game) for _, number, currency, game in games[:last]], unfinished, last is not None
 
 
 def evening_with_end(plans: list[tuple[int, SittingPlan]], end: dict[str, int],
@@ -350,7 +350,7 @@ def evening_with_end(plans: list[tuple[int, SittingPlan]], end: dict[str, int],
         for name, amount in money.items():
             out.setdefault(currency, {})[name] = out.setdefault(currency, {}).get(name, 0) + amount
 
-    for currency, game in games:
+    for _, currency, game in games:
         add(currency, game.money)
     if not ended:
         for currency, money in unfinished:
@@ -382,12 +382,32 @@ def evening_winners(plans: list[SittingPlan], zone: str, end: dict[str, int] | N
     for day, day_plans in evenings(plans, zone).items():
         games, _, _ = counted_evening(day_plans, end, scored)
         wins: dict[str, int] = {}
-        for _, game in games:
+        for _, _, game in games:
             for name in game.winners:
                 wins[name] = wins.get(name, 0) + 1
         top = max(wins.values(), default=0)
         out[day] = sorted(name for name, won in wins.items() if won == top and top)
     return out
+
+
+def page_money(plans: list[SittingPlan], zone: str, end: dict[str, int] | None, number: int) -> dict[str, int]:
+    """What sitting ``number``'s own page says each player wins or pays: its own settle-up, or,
+    once its group's end came on its evening, only its games up to that end (RULES.md: the
+    group's page and the sheets never disagree on an amount; a game past an end counts toward
+    nothing, not its sheet's settle-up)."""
+    got = sitting_money(plans[number])
+    if got is None:
+        return {}
+    day = evening_of(plans[number], zone, plans)
+    games, _, ended = counted_evening(evenings(plans, zone)[day], end, scored_hands(plans))
+    if not end or not ended:
+        return got[1]
+    money = dict.fromkeys(plans[number].names, 0)
+    for which, _, game in games:
+        if which == number:
+            for name, amount in game.money.items():
+                money[name] += amount
+    return money
 
 
 def group_stats(plans: list[SittingPlan]) -> dict[str, tuple[int, int, int]]:

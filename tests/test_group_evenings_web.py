@@ -441,3 +441,23 @@ def test_a_group_made_from_a_game_without_a_zone_is_on_utc_and_a_bad_zone_is_ref
     assert r.status_code == 303
     html = client.get(r.headers["Location"]).get_data(as_text=True)
     assert "Evenings are this group's days in UTC;" in html
+
+
+def test_with_a_groups_end_each_sheet_and_table_says_the_amount_the_groups_page_says(client: Any) -> None:
+    """RULES.md: "The group's page and the sheets never disagree on an amount", and a game past an
+    end counts toward nothing, not its sheet's settle-up either: the group's end too."""
+    group = make_group(client, "An\nBinh")
+    page = f"/groups/g/{group}"
+    assert post(client, page, f"{page}/end", games="2").status_code == 303
+    sheet = tienlen_sheet(client, group, ["An", "Binh"])
+    stake(client, f"/tienlen/scores/g/{sheet}", "1")
+    tienlen_game(client, sheet, out="0", left_1="5")  # An +5
+    table = trece_table(client, group, "An", "Binh")
+    stake(client, f"/trece/g/{table}", "2.50")
+    trece_win(client, table)  # Binh +2.50: the evening's second game, its last
+    tienlen_game(client, sheet, out="1", left_0="9")  # past the group's end
+    on_sheet = client.get(f"/tienlen/scores/g/{sheet}").get_data(as_text=True)
+    assert transfers(on_sheet) == ["Binh pays An $5.00"]
+    assert "1 game was played past the end; it is not in the result." in on_sheet
+    assert transfers(client.get(f"/trece/g/{table}").get_data(as_text=True)) == ["An pays Binh $2.50"]
+    assert group_transfers(client, group) == ["Binh pays An $2.50"]  # the sum of the two

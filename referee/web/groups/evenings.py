@@ -40,7 +40,7 @@ from referee.evening_money import FORMAT as SUMMARY_FORMAT
 from referee.evening_money import Sitting as Money
 from referee.group import Group, GroupSetup
 from referee.stats import PersonStats, Result
-from referee.web import registry, store
+from referee.web import registry, settle_up, store
 from referee.web.extensions import db
 from referee.web.models import Event, Game
 from referee.web.sheets import running_chart
@@ -298,6 +298,46 @@ def _scored_hands(games: Sequence[Game], read: dict[int, Money]) -> frozenset[tu
     rest = [g for g in games if g.id not in read and _utc(g.updated_at) >= since]
     load_events(rest)
     return scored | stats.scored_hands(r for g in rest for r in money_of(g, keep=True).results)
+
+
+def group_cut(game: Game, sitting: Money) -> tuple[Money, int]:
+    """A game's sitting as its group's evening counts it, for its own page (``RULES.md``: the
+    group's page and the sheets never disagree on an amount): with the group's end set, the
+    games of the game's evening in the order entered, cut where the group's end came
+    (:func:`referee.evening_money.evening_cut`); and how many of its finished games the group's
+    end left out besides its own end.  ``sitting`` is the game as its page just read it."""
+    owner = db.session.get(Game, game.group_id) if game.group_id is not None else None
+    if owner is None or owner.kind != store.GROUP:
+        return sitting, 0
+    group = build_group(owner)
+    if not group.end.is_set:
+        return sitting, 0
+    games = [g for g in group_games(owner, events=False) if _known(g.kind)]
+    days = evening_days(group, [(g.id, g.watch_token, g.created_at, g.started_from) for g in games])
+    same = [g for g in games if days[g.id] == days.get(game.id)]
+    if game.id not in {g.id for g in same}:
+        return sitting, 0
+    load_events([g for g in same if g.id != game.id])
+    read = {g.id: sitting if g.id == game.id else money_of(g, keep=True) for g in same}
+    scored = _scored_hands(games, read)
+    cut, _ = money_lib.evening_cut([read[g.id].without_hands(scored) for g in same], group.end, person_names(group))
+    mine = cut[[g.id for g in same].index(game.id)]
+    left_out = len(money_lib.finished(sitting.counted_results)) - len(money_lib.finished(mine.counted_results))
+    playing = any(not r.finished and any(r.rounds) for r in sitting.counted_results)
+    if playing and not any(not r.finished for r in mine.counted_results):
+        left_out += 1  # a Three Thirteen sheet still being played when the group's evening ended
+    return mine, left_out
+
+
+def _known(kind: str) -> bool:
+    try:
+        registry.by_kind(kind)
+    except KeyError:
+        return False
+    return True
+
+
+settle_up.GROUP_CUT[:] = [group_cut]
 
 
 def evening_count(group_game: Game, group: Group) -> int:
