@@ -43,7 +43,7 @@ __all__ = [
     "running_totals",
 ]
 
-FORMAT = 2
+FORMAT = 3
 """The version of :meth:`Sitting.to_dict`'s JSON: a stored one of another format is read again
 from its game's records."""
 
@@ -99,6 +99,33 @@ class Sitting:
         except (KeyError, TypeError) as exc:
             raise ValueError(f"a broken sitting: {exc}") from None
 
+    def without_hands(self, scored: frozenset[tuple[int, int]]) -> Sitting:
+        """The sitting with each followed table's hand that a sheet scored left out (the sheet's
+        game is that hand: :func:`referee.stats.once`), with when it was entered.
+
+        >>> from referee.stats import Result, TIENLEN
+        >>> hand = Result(TIENLEN, ("An", "Bo"), True, (0,), (1, 2), (0, 0), scored=False, hand=(7, 0))
+        >>> t0 = datetime(2026, 12, 4, 20, 0, tzinfo=UTC)
+        >>> table = Sitting(results=(hand, replace(hand, hand=(7, 1))), entered=(t0, t0.replace(minute=5)))
+        >>> left = table.without_hands(frozenset({(7, 0)}))
+        >>> [r.hand for r in left.results], [at.minute for at in left.entered]
+        ([(7, 1)], [5])
+        """
+        if not any(not r.scored and r.hand in scored for r in self.results):
+            return self
+        results: list[Result] = []
+        entered: list[datetime] = []
+        number = 0
+        for result in self.results:
+            drop = not result.scored and result.hand in scored
+            if result.finished:
+                if not drop and number < len(self.entered):
+                    entered.append(self.entered[number])
+                number += 1
+            if not drop:
+                results.append(result)
+        return replace(self, results=tuple(results), entered=tuple(entered))
+
     @property
     def plays_for_money(self) -> bool:
         """Whether it has a stake (and so a say in the evening's settle-up)."""
@@ -129,14 +156,16 @@ def _result_dict(result: Result) -> dict[str, Any]:
     return {"game": result.game, "names": list(result.names), "finished": result.finished,
             "winners": list(result.winners), "places": list(result.places), "points": list(result.points),
             "counts": [[getattr(c, f.name) for f in fields(Counts)] for c in result.counts],
-            "rounds": [list(r) for r in result.rounds], "scored": result.scored}
+            "rounds": [list(r) for r in result.rounds], "scored": result.scored,
+            "hand": list(result.hand) if result.hand is not None else None}
 
 
 def _result_of(data: Mapping[str, Any]) -> Result:
     return Result(str(data["game"]), tuple(str(n) for n in data["names"]), bool(data["finished"]),
                   tuple(int(w) for w in data["winners"]), tuple(int(p) for p in data["places"]),
                   tuple(int(p) for p in data["points"]), tuple(Counts(*(int(x) for x in c)) for c in data["counts"]),
-                  tuple(tuple(int(x) for x in r) for r in data["rounds"]), bool(data["scored"]))
+                  tuple(tuple(int(x) for x in r) for r in data["rounds"]), bool(data["scored"]),
+                  (int(data["hand"][0]), int(data["hand"][1])) if data.get("hand") is not None else None)
 
 
 def finished(results: Iterable[Result]) -> tuple[Result, ...]:

@@ -52,6 +52,7 @@ from referee.trece import State as TreceTable
 __all__ = [
     "TIENLEN", "THREE_THIRTEEN", "TRECE", "Counts", "Result", "PersonStats", "ranks",
     "tienlen_sheet_results", "tienlen_table_results", "three_thirteen_results", "trece_results", "tally",
+    "once", "scored_hands",
 ]
 
 TIENLEN = "tienlen"
@@ -97,6 +98,10 @@ class Result:
     """Three Thirteen: each round's points per seat (``rounds[seat]``)."""
     scored: bool = True
     """Whether ``points`` were scored (a followed Tiến lên table's hands are not)."""
+    hand: tuple[int, int] | None = None
+    """The followed table's hand this game is, (the table's game id, the hand's index): a table's
+    finished hand, and a sheet's game scored from one.  A hand a sheet scored is one game, the
+    sheet's (:func:`once`)."""
 
 
 def ranks(values: Sequence[int], *, lowest_first: bool = False) -> tuple[int, ...]:
@@ -147,16 +152,18 @@ def tienlen_sheet_results(evening: Evening) -> tuple[Result, ...]:
                 counts[seat] += Counts(frozen=1)
         points = tuple(game.points)
         results.append(Result(
-            TIENLEN, names, True, (winner,), _places(n, winner, facts.order, points), points, tuple(counts)))
+            TIENLEN, names, True, (winner,), _places(n, winner, facts.order, points), points, tuple(counts),
+            hand=game.table))
     return tuple(results)
 
 
-def tienlen_table_results(table: TienLenTable) -> tuple[Result, ...]:
+def tienlen_table_results(table: TienLenTable, table_id: int | None = None) -> tuple[Result, ...]:
     """One result per finished hand of a followed Tiến lên table (its points are scored on a
-    sheet, if at all: ``scored`` is false)."""
+    sheet, if at all: ``scored`` is false); with ``table_id`` (the stored table's id, as a sheet
+    that scores its hands names it), each says which hand it is (:attr:`Result.hand`)."""
     names = table.setup.players
     results = []
-    for hand in table.hands:
+    for index, hand in enumerate(table.hands):
         winner = hand.winner
         if winner is None:
             continue
@@ -169,7 +176,8 @@ def tienlen_table_results(table: TienLenTable) -> tuple[Result, ...]:
         left = [-c for c in hand.cards_left]
         order = hand.finishing_order if len(hand.finishing_order) == len(names) else None
         results.append(Result(TIENLEN, names, True, (winner,), _places(len(names), winner, order, left),
-                              (0,) * len(names), tuple(counts), scored=False))
+                              (0,) * len(names), tuple(counts), scored=False,
+                              hand=(table_id, index) if table_id is not None else None))
     return tuple(results)
 
 
@@ -343,6 +351,28 @@ def winners(results: Iterable[Result], person: Callable[[str], str] = _same) -> 
                 wins[who] = wins.get(who, 0) + 1
     top = max(wins.values(), default=0)
     return tuple(w for w, n in wins.items() if n == top and top)
+
+
+def once(results: Iterable[Result], scored: Iterable[tuple[int, int]] | None = None) -> tuple[Result, ...]:
+    """``results`` with each followed table's hand that a sheet scored counted once: the sheet's
+    game is that hand (its points, its counts, its finishing order); the table's own record of it
+    (unscored) is left out.  ``scored``: the hands scored on any sheet (by default, those among
+    ``results``).
+
+    >>> table = Result(TIENLEN, ("An", "Bo"), True, (0,), (1, 2), (0, 0), scored=False, hand=(7, 0))
+    >>> other = Result(TIENLEN, ("An", "Bo"), True, (1,), (2, 1), (0, 0), scored=False, hand=(7, 1))
+    >>> sheet = Result(TIENLEN, ("An", "Bo"), True, (0,), (1, 2), (3, -3), hand=(7, 0))
+    >>> once([table, other, sheet]) == (other, sheet)
+    True
+    """
+    results = tuple(results)
+    done = set(scored_hands(results) if scored is None else scored)
+    return tuple(r for r in results if r.scored or r.hand is None or r.hand not in done)
+
+
+def scored_hands(results: Iterable[Result]) -> frozenset[tuple[int, int]]:
+    """The followed tables' hands that ``results`` scored (a sheet's games from a table)."""
+    return frozenset(r.hand for r in results if r.scored and r.hand is not None)
 
 
 def totals(results: Iterable[Result], person: Callable[[str], str] = _same) -> Mapping[str, int]:

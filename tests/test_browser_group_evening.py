@@ -96,7 +96,9 @@ def start_from_group(page, game: str, people: tuple[str, ...]):  # type: ignore[
 @pytest.mark.parametrize("size", [(360, 740), (320, 640)], ids=["360x740", "320x640"])
 def test_a_groups_evening_of_three_games_is_settled_on_the_groups_page(browser, live_server, new_phone, size):  # type: ignore[no-untyped-def]
     width, height = size
-    context = browser.new_context(**PHONE, viewport={"width": width, "height": height})
+    # A phone at UTC−8: the group made from its sheet takes its time zone (app.js fills the field).
+    context = browser.new_context(**PHONE, viewport={"width": width, "height": height},
+                                  timezone_id="America/Los_Angeles")
     phone = new_phone(context)  # every screen it reaches is checked (tests/invariants.py)
     page = phone.page
     page.set_default_timeout(15_000)
@@ -124,6 +126,7 @@ def test_a_groups_evening_of_three_games_is_settled_on_the_groups_page(browser, 
     page.wait_for_url("**/groups/g/**")
     group_url = page.url.split("?")[0]
     assert settle_words(page) == ["Binh pays An $5.00"]
+    expect(page.locator(".group-zone")).to_contain_text("this group's days in America/Los_Angeles")
 
     # Tonight's Trece table from the group: An deals, Binh plays all thirteen cards at once.
     form = start_from_group(page, "Trece", ("An", "Binh"))

@@ -308,3 +308,156 @@ def test_the_group_library_reads_the_worlds_zones_through_zoneinfo() -> None:
             bogota.day_of(datetime(2026, 12, 5, 2, 0, tzinfo=UTC))} == {"2026-12-04"}
     with pytest.raises(ZoneError):
         check_zone("Mars/Olympus")
+
+
+# --------------------------------------------------------------------------- a table's hand scored on a sheet: one game
+
+
+def _play(client: Any, table: str, seat: int, cards: str | None = None) -> None:
+    page = f"/tienlen/g/{table}"
+    r = post(client, page, f"{page}/play" if cards else f"{page}/pass", seat=str(seat),
+             **({"cards": cards} if cards else {}))
+    assert r.status_code == 303, r.get_data(as_text=True)[:800]
+
+
+def _chop_chain_hand(client: Any, table: str) -> None:
+    """Binh leads 3♠; Binh's 2♥ is bombed by Dung, Dung's bomb by An; An goes out; Chi never plays
+    (tests/test_tienlen_scores_web.py): An wins, Chi is frozen, two bombs, one 2 chopped."""
+    for seat, cards in ((1, "3s"), (2, None), (3, None), (0, None), (1, "2h"), (2, None),
+                        (3, "4s 4c 5s 5c 6s 6c"), (0, "7s 7c 8s 8c 9s 9c"), (1, None), (3, None),
+                        (0, "3c 4d 5d 6d 7d"), (1, None), (2, None), (3, None), (0, "10s"), (1, None), (2, None),
+                        (3, None), (0, "Js")):
+        _play(client, table, seat, cards)
+
+
+def _stat(html: str, person: str, stat: str) -> int:
+    found = re.search(rf'<tr data-person="{person}">(?:(?!</tr>).)*data-stat="{stat}">(\d+)<', html, re.S)
+    assert found, (person, stat)
+    return int(found.group(1))
+
+
+def _groups_table_hand_scored(client: Any, how: str) -> tuple[str, str]:
+    """A group of four; one hand played on a followed table of the group and scored onto a sheet:
+    by "Score this hand" on a table started from the group, or on the group's sheet that started
+    the table ("Start a table with these players").  The group's and the sheet's keeper tokens."""
+    group = make_group(client, "An\nBinh\nChi\nDung")
+    if how == "score this hand":
+        table = start(client, "/tienlen/new", {"name0": "An", "name1": "Binh", "name2": "Chi", "name3": "Dung",
+                                               "leader": "1", "hand_size": "13", "group": group})
+        _chop_chain_hand(client, table)
+        r = client.post(f"/tienlen/scores/score/{table}/0", data={})
+        assert r.status_code == 303
+        sheet = r.headers["Location"].split("/tienlen/scores/g/", 1)[1].split("/", 1)[0]
+    else:
+        sheet = tienlen_sheet(client, group, ["An", "Binh", "Chi", "Dung"])
+        r = post(client, f"/tienlen/scores/g/{sheet}", f"/tienlen/scores/g/{sheet}/tables", leader="1", lowest="3♠")
+        assert r.status_code == 303, r.get_data(as_text=True)[:500]
+        table = _token(r.headers["Location"])
+        _chop_chain_hand(client, table)
+    with client.application.app_context():
+        table_id = _stored(client, table).id
+    page = f"/tienlen/scores/g/{sheet}"
+    r = post(client, page, f"{page}/table/{table_id}/0")
+    assert r.status_code == 303, r.get_data(as_text=True)[:800]
+    return group, sheet
+
+
+@pytest.mark.parametrize("how", ["score this hand", "a table started from the sheet"])
+def test_a_tables_hand_scored_on_a_sheet_is_one_game_in_the_groups_stats(client: Any, how: str) -> None:
+    group, _ = _groups_table_hand_scored(client, how)
+    html = client.get(f"/groups/g/{group}/stats").get_data(as_text=True)
+    assert [_stat(html, p, "games") for p in ("An", "Binh", "Chi", "Dung")] == [1, 1, 1, 1]
+    assert [_stat(html, p, "wins") for p in ("An", "Binh", "Chi", "Dung")] == [1, 0, 0, 0]
+    assert _stat(html, "Chi", "frozen") == 1
+    assert [_stat(html, p, "bombs") for p in ("An", "Dung")] == [1, 1]
+    assert _stat(html, "Binh", "chopped_from") == 1 and _stat(html, "Dung", "twos_chopped") == 1
+
+
+@pytest.mark.parametrize("how", ["score this hand", "a table started from the sheet"])
+def test_a_tables_hand_scored_on_a_sheet_is_one_game_for_the_groups_end(client: Any, how: str) -> None:
+    group, sheet = _groups_table_hand_scored(client, how)
+    page = f"/groups/g/{group}"
+    stake(client, f"/tienlen/scores/g/{sheet}", "1")
+    on_sheet = transfers(client.get(f"/tienlen/scores/g/{sheet}").get_data(as_text=True))
+    before = group_transfers(client, group)
+    assert post(client, page, f"{page}/end", games="1").status_code == 303
+    html = client.get(page).get_data(as_text=True)
+    assert "the evening is over: 1 game played" in html
+    assert "played past the end" not in html
+    assert group_transfers(client, group) == before == on_sheet  # the money as it was: the sheet's
+    assert re.search(r'class="winner">🏆 An</span>', html)
+
+
+def test_a_hand_scored_on_a_sheet_moved_to_an_evening_not_shown_counts_on_the_sheets(client: Any,
+                                                                                    monkeypatch: Any) -> None:
+    from referee.web import groups
+
+    group, sheet = _groups_table_hand_scored(client, "score this hand")
+    page = f"/groups/g/{group}"
+    assert post(client, page, f"{page}/move", game=sheet, day="2026-01-02").status_code == 303
+    assert post(client, page, f"{page}/end", games="1").status_code == 303
+    monkeypatch.setattr(groups, "SHOWN_EVENINGS", 1)  # the table's evening only: the sheet's is not read
+    html = client.get(page).get_data(as_text=True)
+    assert re.findall(r'data-evening="([\d-]+)"', html) != ["2026-01-02"]
+    assert "🏆" not in html and "the evening is over" not in html  # the table's evening: no game of its own
+    stats = client.get(f"{page}/stats").get_data(as_text=True)
+    assert [_stat(stats, p, "games") for p in ("An", "Binh")] == [1, 1]
+    assert _stat(stats, "An", "evenings") == 1
+
+
+# --------------------------------------------------------------------------- a group made from a game: the phone's zone
+
+
+def test_make_a_group_of_these_players_sends_the_phones_zone(client: Any) -> None:
+    sheet = start(client, "/tienlen/scores/new", {"name0": "An", "name1": "Binh"})
+    html = client.get(f"/tienlen/scores/g/{sheet}").get_data(as_text=True)
+    form = html.split('action="/groups/from-game"', 1)[1].split("</form>", 1)[0]
+    assert re.search(r'<input type="hidden" name="zone" value="" data-time-zone>', form)  # app.js fills it
+
+
+def test_a_group_made_from_a_game_has_the_phones_zone_and_its_evening_is_one(client: Any) -> None:
+    first = start(client, "/tienlen/scores/new", {"name0": "An", "name1": "Binh"})
+    r = client.post("/groups/from-game", data={"game": first, "zone": "America/Los_Angeles"})
+    assert r.status_code == 303, r.get_data(as_text=True)[:500]
+    group = _token(r.headers["Location"])
+    page = f"/groups/g/{group}"
+    assert "America/Los_Angeles" in client.get(page).get_data(as_text=True)
+    second = tienlen_sheet(client, group, ["An", "Binh"])
+    with client.application.app_context():  # 20:00 and 23:00 at UTC−8: 04:00 and 07:00 UTC
+        _stored(client, first).created_at = datetime(2026, 12, 5, 4, 0, tzinfo=UTC)
+        _stored(client, second).created_at = datetime(2026, 12, 5, 7, 0, tzinfo=UTC)
+        db.session.commit()
+    assert re.findall(r'data-evening="([\d-]+)"', client.get(page).get_data(as_text=True)) == ["2026-12-04"]
+
+
+def test_a_group_made_from_a_game_without_a_zone_is_on_utc_and_a_bad_zone_is_refused(client: Any) -> None:
+    sheet = start(client, "/tienlen/scores/new", {"name0": "An", "name1": "Binh"})
+    refused = client.post("/groups/from-game", data={"game": sheet, "zone": "Mars/Olympus"})
+    assert refused.status_code == 422 and "is not a time zone" in refused.get_data(as_text=True)
+    with client.application.app_context():
+        assert _stored(client, sheet).group_id is None
+        assert db.session.scalar(db.select(db.func.count(Game.id)).where(Game.kind == "group")) == 0
+    r = client.post("/groups/from-game", data={"game": sheet})  # no script on the phone: UTC, as /groups/new
+    assert r.status_code == 303
+    html = client.get(r.headers["Location"]).get_data(as_text=True)
+    assert "Evenings are this group's days in UTC;" in html
+
+
+def test_with_a_groups_end_each_sheet_and_table_says_the_amount_the_groups_page_says(client: Any) -> None:
+    """RULES.md: "The group's page and the sheets never disagree on an amount", and a game past an
+    end counts toward nothing, not its sheet's settle-up either: the group's end too."""
+    group = make_group(client, "An\nBinh")
+    page = f"/groups/g/{group}"
+    assert post(client, page, f"{page}/end", games="2").status_code == 303
+    sheet = tienlen_sheet(client, group, ["An", "Binh"])
+    stake(client, f"/tienlen/scores/g/{sheet}", "1")
+    tienlen_game(client, sheet, out="0", left_1="5")  # An +5
+    table = trece_table(client, group, "An", "Binh")
+    stake(client, f"/trece/g/{table}", "2.50")
+    trece_win(client, table)  # Binh +2.50: the evening's second game, its last
+    tienlen_game(client, sheet, out="1", left_0="9")  # past the group's end
+    on_sheet = client.get(f"/tienlen/scores/g/{sheet}").get_data(as_text=True)
+    assert transfers(on_sheet) == ["Binh pays An $5.00"]
+    assert "1 game was played past the end; it is not in the result." in on_sheet
+    assert transfers(client.get(f"/trece/g/{table}").get_data(as_text=True)) == ["An pays Binh $2.50"]
+    assert group_transfers(client, group) == ["Binh pays An $2.50"]  # the sum of the two

@@ -164,7 +164,9 @@ class GameEntry:
     money: Mapping[str, Callable[[Any], Any]] = field(default_factory=dict)
     """Per followed kind that plays for money: the stored game read into a
     :class:`referee.evening_money.Sitting` (its results, stake and end), the one source of what
-    its own page and its group's evening say each player wins or pays."""
+    its own page and its group's evening say each player wins or pays.  A kind that plays for
+    nothing may be here too, to say when each of its games was over (a group's end counts an
+    evening's games in the order played); else ``results`` is read."""
 
     @property
     def kinds(self) -> tuple[str, ...]:

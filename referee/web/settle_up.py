@@ -401,13 +401,28 @@ def sitting_block(sitting: Sitting, stake: Stake | None, *, per: str = "point", 
     return settle_up_view(rows, sitting.currency, stake_words=stake_words(stake, per), note=note, final=final)
 
 
+GROUP_CUT: list[Callable[[Game, Sitting], tuple[Sitting, int]]] = []
+"""Set by :mod:`referee.web.groups.evenings`: a game's sitting as its group's evening counts it
+(the group's end over everything the evening holds), and how many of its finished games that end
+left out besides its own."""
+
+
 def money_block(game: Game, sitting: Sitting, endpoint_prefix: str, *, per: str = "point",
                 with_settle: bool = False, note: str | None = None, final: bool = False,
                 square: Sequence[str] = ()) -> Money:
     """What a sheet's or table's page shows of the money (:class:`Money`): the keeper's
     :func:`stake_form`, posting to the blueprint's ``settle_money`` and filled in with the game's
-    stake, and the :func:`sitting_block` of its ``sitting`` (``per``: a point or a game won)."""
+    stake, and the :func:`sitting_block` of its ``sitting`` (``per``: a point or a game won).  In
+    a group whose end is set, the sitting as the group's evening counts it (``RULES.md``: the
+    group's page and the sheets never disagree on an amount), the games past that end said."""
     stake = money_of(game)
+    if GROUP_CUT and game.group_id is not None:
+        own_past = len(evening_money.finished(sitting.results)) - len(evening_money.finished(sitting.counted_results))
+        sitting, left_out = GROUP_CUT[0](game, sitting)
+        if left_out:  # past its own end and past the group's: every game not in the result
+            past = own_past + left_out
+            note = ngettext("%(num)d game was played past the end; it is not in the result.",
+                            "%(num)d games were played past the end; they are not in the result.", past)
     money_url, _ = sheet_urls(endpoint_prefix, game.keeper_token)
     return {"stake_form": stake_form(money_url, game.version, stake, per=per, with_settle=with_settle),
             "settle_up": sitting_block(sitting, stake, per=per, note=note, final=final, square=square)}

@@ -143,11 +143,17 @@ def _index(typed: dict[str, str], errors: dict[str, str], status: int = 200, *, 
                        already=already, imported=imported, renewed=renewed)
 
 
+def _phone_zone() -> str:
+    """The time zone the form says (the phone's, filled in by app.js in its ``data-time-zone``
+    field), else UTC; :class:`~referee.group.GroupSetup` checks it against ``zoneinfo``."""
+    return str(request.form.get("zone", ""))[:80].strip() or "UTC"
+
+
 @bp.post("/new")
 def new() -> Response:
     name = request.form.get("name", "")
     people_raw = request.form.get("people", "")
-    zone = str(request.form.get("zone", ""))[:80].strip() or "UTC"  # the phone's, filled in by app.js
+    zone = _phone_zone()
     people = [p for line in people_raw.replace(",", "\n").splitlines() if (p := " ".join(line.split()))]
     try:
         setup = GroupSetup(name, tuple(people), zone)
@@ -190,7 +196,11 @@ def from_game() -> Response:
     title = ", ".join(names)
     if len(title) > groups_lib.NAME_MAX:
         title = title[: groups_lib.NAME_MAX - 1] + "…"
-    return _made(GroupSetup(title, tuple(names)), game)
+    try:
+        setup = GroupSetup(title, tuple(names), _phone_zone())
+    except (groups_lib.GroupError, groups_lib.ZoneError) as exc:  # as /groups/new refuses it: nothing stored
+        abort(422, say(exc))
+    return _made(setup, game)
 
 
 # --------------------------------------------------------------------------- the group's page

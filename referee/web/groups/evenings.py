@@ -40,7 +40,7 @@ from referee.evening_money import FORMAT as SUMMARY_FORMAT
 from referee.evening_money import Sitting as Money
 from referee.group import Group, GroupSetup
 from referee.stats import PersonStats, Result
-from referee.web import registry, store
+from referee.web import registry, settle_up, store
 from referee.web.extensions import db
 from referee.web.models import Event, Game
 from referee.web.sheets import running_chart
@@ -54,6 +54,12 @@ def build_group(game: Game) -> Group:
     """The group as its records make it (its effective events replayed)."""
     setup = GroupSetup.from_dict(game.setup)
     return groups_lib.replay(setup, store.records_of(store.live_events(game)))
+
+
+def _utc(when: datetime | None) -> datetime:
+    if when is None:
+        return datetime.min.replace(tzinfo=UTC)
+    return when if when.tzinfo is not None else when.replace(tzinfo=UTC)
 
 
 def day_of(when: datetime | None, group: Group | None = None) -> str:
@@ -70,6 +76,8 @@ def money_of(game: Game, *, keep: bool = False) -> Money:
     """A stored game read through its game's entry: its results and, when it plays for money,
     its stake and end (``GameEntry.money``: what its own page says each player wins or pays).
     With ``keep`` (a page that writes nothing), what it came to is kept with the game too."""
+    if game.id is None:  # not stored yet (an import checking its replays): its table hands have no id
+        return _read(game)
     key = (game.keeper_token, game.version)  # tokens are unique on every server (ids are not)
     with _LOCK:
         kept = _READ.get(key)
@@ -147,6 +155,9 @@ class Sitting:
     winners: tuple[str, ...]
     totals: tuple[tuple[str, int], ...]
     endpoint: str
+    once: tuple[Result, ...]
+    """Its results as the group counts them: a table's hand a sheet scored left out (that
+    sheet's game is the hand)."""
 
     @property
     def names(self) -> list[str]:
@@ -169,7 +180,8 @@ class Evening:
 
     @property
     def results(self) -> list[Result]:
-        return [r for s in self.sittings for r in s.results]
+        """Its games as the stats count them: each table's hand a sheet scored once."""
+        return [r for s in self.sittings for r in s.once]
 
 
 def person_names(group: Group) -> Callable[[str], str]:
@@ -233,7 +245,12 @@ def evening_days(group: Group, games: Sequence[tuple[int, str, datetime | None, 
 def evenings_of(group_game: Game, group: Group, *, newest: int | None = None) -> list[Evening]:
     """The group's evenings, newest first; within one, its sittings in the order started.  With
     ``newest``, only that many evenings are read (their games replayed): a page that shows
-    the latest evenings does not replay the older ones."""
+    the latest evenings does not replay the older ones.
+
+    A followed table's hand that a sheet of the group scored is one game, the sheet's (its record
+    is the game; the table is how it was played): it counts once, on the sheet's evening, in the
+    evening's winners, the group's end and the stats (:func:`referee.stats.once`); the table's
+    line still shows its hands."""
     person = person_names(group)
     by_day: dict[str, list[tuple[Game, Any, Any]]] = {}
     games = group_games(group_game, events=False)
@@ -246,23 +263,81 @@ def evenings_of(group_game: Game, group: Group, *, newest: int | None = None) ->
         by_day.setdefault(days[game.id], []).append((game, entry, followed))
     chosen = sorted(by_day.items(), reverse=True)[:newest]
     load_events([game for _, sittings in chosen for game, _, _ in sittings])
+    read = {game.id: money_of(game, keep=True) for _, found in chosen for game, _, _ in found}
+    scored = _scored_hands(games, read)
     out = []
     for day, found in chosen:
         sittings = []
         for game, entry, followed in found:
-            money = money_of(game, keep=True)
+            money = read[game.id]
             kept = money.counted_results  # a game past a sheet's end counts toward nothing
             sittings.append(Sitting(
                 game=game, label=entry.name, results=money.results, money=money,
                 winners=stats.winners(kept, person), totals=tuple(stats.totals(kept, person).items()),
-                endpoint=followed.endpoint))
-        counted: tuple[Money, ...] = tuple(s.money for s in sittings)
+                endpoint=followed.endpoint, once=stats.once(money.results, scored)))
+        counted: tuple[Money, ...] = tuple(s.money.without_hands(scored) for s in sittings)
         got = None
         if group.end.is_set:  # the group's end over everything the evening holds
             counted, got = money_lib.evening_cut(counted, group.end, person)
         out.append(Evening(day, tuple(sittings), stats.winners([r for m in counted for r in m.counted_results], person),
                            counted, got))
     return out
+
+
+def _scored_hands(games: Sequence[Game], read: dict[int, Money]) -> frozenset[tuple[int, int]]:
+    """The followed tables' hands that a sheet of the group scored, for the games ``read``: a
+    table's hand among them may have been scored on a sheet of an evening not read (moved to
+    another day, or older than the newest shown), so then the group's other games written since
+    the first such table began are read too."""
+    scored = stats.scored_hands(r for money in read.values() for r in money.results)
+    missing = {r.hand[0] for money in read.values() for r in money.results
+               if not r.scored and r.hand is not None and r.hand not in scored}
+    if not missing:
+        return scored
+    since = min((_utc(g.created_at) for g in games if g.id in missing), default=_utc(None))
+    rest = [g for g in games if g.id not in read and _utc(g.updated_at) >= since]
+    load_events(rest)
+    return scored | stats.scored_hands(r for g in rest for r in money_of(g, keep=True).results)
+
+
+def group_cut(game: Game, sitting: Money) -> tuple[Money, int]:
+    """A game's sitting as its group's evening counts it, for its own page (``RULES.md``: the
+    group's page and the sheets never disagree on an amount): with the group's end set, the
+    games of the game's evening in the order entered, cut where the group's end came
+    (:func:`referee.evening_money.evening_cut`); and how many of its finished games the group's
+    end left out besides its own end.  ``sitting`` is the game as its page just read it."""
+    owner = db.session.get(Game, game.group_id) if game.group_id is not None else None
+    if owner is None or owner.kind != store.GROUP:
+        return sitting, 0
+    group = build_group(owner)
+    if not group.end.is_set:
+        return sitting, 0
+    games = [g for g in group_games(owner, events=False) if _known(g.kind)]
+    days = evening_days(group, [(g.id, g.watch_token, g.created_at, g.started_from) for g in games])
+    same = [g for g in games if days[g.id] == days.get(game.id)]
+    if game.id not in {g.id for g in same}:
+        return sitting, 0
+    load_events([g for g in same if g.id != game.id])
+    read = {g.id: sitting if g.id == game.id else money_of(g, keep=True) for g in same}
+    scored = _scored_hands(games, read)
+    cut, _ = money_lib.evening_cut([read[g.id].without_hands(scored) for g in same], group.end, person_names(group))
+    mine = cut[[g.id for g in same].index(game.id)]
+    left_out = len(money_lib.finished(sitting.counted_results)) - len(money_lib.finished(mine.counted_results))
+    playing = any(not r.finished and any(r.rounds) for r in sitting.counted_results)
+    if playing and not any(not r.finished for r in mine.counted_results):
+        left_out += 1  # a Three Thirteen sheet still being played when the group's evening ended
+    return mine, left_out
+
+
+def _known(kind: str) -> bool:
+    try:
+        registry.by_kind(kind)
+    except KeyError:
+        return False
+    return True
+
+
+settle_up.GROUP_CUT[:] = [group_cut]
 
 
 def evening_count(group_game: Game, group: Group) -> int:

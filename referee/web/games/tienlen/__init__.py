@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from flask_babel import gettext
 
 from referee import stats, tienlen
+from referee.evening_money import Sitting
 from referee.tienlen import TienLenRules
 from referee.tienlen_scores import ScoreRules
 from referee.web.games.tienlen import check, evening, evening_money, scores, scores_api, table
@@ -22,7 +24,21 @@ def sheet_results(game: Any) -> tuple[stats.Result, ...]:
 def table_results(game: Any) -> tuple[stats.Result, ...]:
     """A stored table's finished hands, for a group's evenings and stats."""
     records = records_of(live_events(game))
-    return stats.tienlen_table_results(tienlen.replay_game(tienlen.Setup.from_dict(game.setup), records))
+    return stats.tienlen_table_results(tienlen.replay_game(tienlen.Setup.from_dict(game.setup), records), game.id)
+
+
+def table_sitting(game: Any) -> Sitting:
+    """A stored table for a group's evening: its finished hands (it plays for nothing: a hand is
+    scored on a sheet, if at all) and when each was over, so that a group's end counts them in
+    the order played with the evening's other games."""
+    events = live_events(game)
+    table = tienlen.Game(tienlen.Setup.from_dict(game.setup))
+    entered: list[datetime] = []
+    for event in events:
+        table.apply({**event.payload, "action": event.kind})
+        while len(entered) < sum(1 for hand in table.hands if hand.winner is not None):
+            entered.append(event.created_at)
+    return Sitting(results=stats.tienlen_table_results(table, game.id), entered=tuple(entered))
 
 
 ENTRY = GameEntry(
@@ -47,7 +63,7 @@ ENTRY = GameEntry(
                    extra="tienlen/_group_start.html"),
     ),
     results={evening.KIND: sheet_results, table.KIND: table_results},
-    money={evening.KIND: evening_money.sitting},
+    money={evening.KIND: evening_money.sitting, table.KIND: table_sitting},
     pages=PhonePages(draws=("referee.web.games.tienlen.table_pages", "referee.web.games.tienlen.score_pages"),
                      needs=("referee.web.games.tienlen.pages", "referee.web.games.tienlen.forms",
                             "referee.web.games.tienlen.evening_pages"),
