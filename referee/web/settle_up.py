@@ -37,7 +37,7 @@ from babel.numbers import (
 )
 from flask import Blueprint, Response, jsonify, request, url_for
 from flask.typing import ResponseReturnValue
-from flask_babel import get_locale, gettext
+from flask_babel import get_locale, gettext, ngettext
 
 from referee import evening_money
 from referee.errors import RefereeError, UnreadableInput
