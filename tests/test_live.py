@@ -172,6 +172,24 @@ def test_each_phone_is_sent_the_fragment_in_its_own_language(lan):
             s.close()
 
 
+def test_a_comment_line_keeps_an_idle_stream_alive(tmp_path):
+    """Every ``LIVE_HEARTBEAT_SECONDS`` (15 s unless told; 0.5 s here) each stream is sent a
+    comment line, which proxies count as traffic and which finds phones that went away; the
+    events that follow are unchanged."""
+    with ProductionServer("waitress", f"sqlite:///{tmp_path / 'live.sqlite'}", tmp_path / "server.log",
+                          env={"LIVE_HEARTBEAT_SECONDS": "0.5"}) as server:
+        keeper, watch = new_game(server.url)
+        stream = Stream(server.url, watch)
+        assert stream.event()["data"] == "0"
+        started = time.monotonic()
+        for _ in range(3):  # nothing was written: only comment lines come, one about every 0.5 s
+            assert stream._until(b"\n\n") == b": still here"
+        assert time.monotonic() - started < 20  # generous (a loaded machine): 15 s each would be 45 s
+        save_round(server.url, keeper, 0)
+        assert stream.version() == "1"  # the event after the comments, as before
+        stream.close()
+
+
 def test_an_unknown_link_is_a_404_and_the_server_keeps_serving(lan):
     stream = Stream(lan.url, "x" * 32)
     assert stream.status == 404
