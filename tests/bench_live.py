@@ -5,6 +5,7 @@ Run on demand (not part of the suite), against the production servers on loopbac
     .venv/bin/python -m tests.bench_live                                   # both servers, 1,000 phones
     .venv/bin/python -m tests.bench_live --server waitress --tables 10     # the LAN server, 200 phones
     .venv/bin/python -m tests.bench_live --server gunicorn --workers 2     # PostgreSQL: TEST_DATABASE_URL
+    .venv/bin/python -m tests.bench_live --plays --tables 10               # plays at Tiến lên tables
 
 Each server is started on a free loopback port: the LAN server (waitress) on a fresh SQLite
 file, gunicorn (``--workers``) on a fresh database of the PostgreSQL cluster of
@@ -13,7 +14,10 @@ file, gunicorn (``--workers``) on a fresh database of the PostgreSQL cluster of
 each fragment the stream sends, and on another connection fetches the fragment
 (``?since=<version>``, htmx's headers) whenever an event names only a version it does not show,
 plus a safety-net poll every 30 s.  Each table's keeper saves
-a round every ``--write-every`` seconds (default 6).  A phone's *delivery* time is from the
+a round every ``--write-every`` seconds (default 6); with ``--plays`` the tables are followed
+Tiến lên tables and each keeper enters a play instead (every card of a fresh deck in turn, one
+card a play, ``next`` when a player is out), each with its own write id as the phone's outbox
+sends it.  A phone's *delivery* time is from the
 keeper's write acknowledged (its 303 received) to that phone holding the fragment of that
 version (0 if it held it before the keeper's answer came).  It prints, per server: the delivery
 p50/p95/p99/max over every (write, phone), the keepers' writes p50/p99, the errors, how many
@@ -28,6 +32,7 @@ import contextlib
 import os
 import random
 import re
+import secrets
 import sys
 import tempfile
 import time
@@ -39,11 +44,14 @@ import aiohttp
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tests import servers  # noqa: E402
-from tests.bench_room import HX, create_table, group_cpu_seconds, percentile, round_form  # noqa: E402
+from tests.bench_room import HX, Table, create_table, group_cpu_seconds, percentile, round_form  # noqa: E402
 from tests.servers import ProductionServer, fresh_postgres  # noqa: E402
 
 VERSION = re.compile(r'data-version="(\d+)"')
+TIENLEN_WATCH = re.compile(r'id="watch-link" type="text" readonly value="[^"]*/tienlen/g/([A-Za-z0-9_-]+)"')
 SAFETY_SECONDS = 30.0
+PLAYS = False
+"""``--plays``: followed Tiến lên tables, the keeper entering plays (a deck's cards in order)."""
 POLLING = False
 """``--poll``: the phones poll every 3 s as before the streams (a baseline measured the same way)."""
 
@@ -65,6 +73,39 @@ class Room:
     until: float = float("inf")
 
 
+def page_of(token: str) -> str:
+    """A table's followed page (a Three Thirteen sheet, or with ``--plays`` a Tiến lên table)."""
+    return f"/tienlen/g/{token}" if PLAYS else f"/three-thirteen/g/{token}"
+
+
+DECK = [rank + suit for rank in "3 4 5 6 7 8 9 T J Q K A 2".split() for suit in "scdh"]
+HAND_WRITES = 50
+"""A hand of the plays' script: Bao (seat 1) and the three after him play the deck's cards in
+order, one a play, each beating the last; Bao's 13th card (the 49th play) is his last, he wins
+and ``next`` deals again (he leads the next hand, which plays the same script)."""
+
+
+def play_form(version: int) -> tuple[str, dict[str, str]]:
+    """The keeper's next write at a Tiến lên table that is at ``version`` (only the keeper writes)."""
+    step = version % HAND_WRITES
+    if step == HAND_WRITES - 1:
+        return "next", {"version": str(version)}
+    return "play", {"version": str(version), "seat": str((1 + step) % 4), "cards": DECK[step]}
+
+
+async def create_tienlen_table(session: aiohttp.ClientSession, base: str) -> Table:
+    form = {"name0": "Ana", "name1": "Bao", "name2": "Chi", "name3": "Dung", "leader": "1", "hand_size": "13"}
+    async with session.post(f"{base}/tienlen/new", data=form, headers={"Sec-Fetch-Site": "same-origin"},
+                            allow_redirects=False) as response:
+        assert response.status == 303, await response.text()
+        keeper = response.headers["Location"].rsplit("/", 1)[-1]
+    async with session.get(f"{base}/tienlen/g/{keeper}") as response:
+        page = await response.text()
+    match = TIENLEN_WATCH.search(page)
+    assert match, "no watch link on the keeper's table"
+    return Table(keeper, match.group(1))
+
+
 async def phone(base: str, index: int, seat: int, watch: str, room: Room, far: float) -> None:
     """One watching phone: its stream on one connection, its fetches on another (until ``room.until``)."""
     version = 0
@@ -83,7 +124,7 @@ async def phone(base: str, index: int, seat: int, watch: str, room: Room, far: f
                     return
                 last_asked = time.monotonic()
                 try:
-                    async with fetches.get(f"{base}/three-thirteen/g/{watch}", params={"since": str(version)},
+                    async with fetches.get(f"{base}{page_of(watch)}", params={"since": str(version)},
                                            headers=HX) as response:
                         body = await response.read()
                         if response.status == 200:
@@ -116,7 +157,7 @@ async def phone(base: str, index: int, seat: int, watch: str, room: Room, far: f
         try:
             while time.monotonic() < room.until:
                 try:
-                    async with streams.get(f"{base}/three-thirteen/g/{watch}/live",
+                    async with streams.get(f"{base}{page_of(watch)}/live",
                                            headers={"Accept": "text/event-stream"}) as response:
                         if response.status != 200:
                             room.errors.append(f"stream {response.status}")
@@ -168,11 +209,16 @@ async def keeper(base: str, index: int, token: str, room: Room, until: float, ev
         version = 0
         while time.monotonic() < until:
             started = time.perf_counter()
+            if PLAYS:
+                action, form = play_form(version)
+                url = f"{base}/tienlen/g/{token}/{action}"
+                headers = {"Sec-Fetch-Site": "same-origin", "X-Thirteen-Write": secrets.token_hex(10)}
+            else:
+                url, form = f"{base}/three-thirteen/g/{token}/round/1", round_form(version)
+                headers = {"Sec-Fetch-Site": "same-origin"}
             for attempt in (1, 2):
                 try:
-                    async with session.post(f"{base}/three-thirteen/g/{token}/round/1", data=round_form(version),
-                                            headers={"Sec-Fetch-Site": "same-origin"},
-                                            allow_redirects=False) as response:
+                    async with session.post(url, data=form, headers=headers, allow_redirects=False) as response:
                         await response.read()
                         if response.status == 303:
                             room.writes.append(time.perf_counter() - started)
@@ -199,7 +245,7 @@ async def keeper(base: str, index: int, token: str, room: Room, until: float, ev
 
 async def run_room(base: str, tables: int, watchers: int, seconds: float, every: float, group: int | None) -> None:
     async with aiohttp.ClientSession() as session:
-        made = [await create_table(session, base) for _ in range(tables)]
+        made = [await (create_tienlen_table if PLAYS else create_table)(session, base) for _ in range(tables)]
     room = Room(final={i: 0 for i in range(tables)})
     far = time.monotonic() + 3600
     phones = [asyncio.create_task(phone(base, i, s, t.watch, room, far))
@@ -224,8 +270,10 @@ async def run_room(base: str, tables: int, watchers: int, seconds: float, every:
     behind = sum(1 for (table, _), version in room.phones.items() if version != room.final[table])
     ms = 1000
     how = "polling every 3 s" if POLLING else f"{opened} streams open before the first write, in {open_seconds:.0f} s"
-    print(f"room: {tables} tables x {watchers} watching phones = {tables * watchers} phones "
-          f"({how}), keepers saving every ~{every:g} s for {seconds:g} s")
+    what = "Tiến lên tables" if PLAYS else "tables"
+    does = "entering a play" if PLAYS else "saving a round"
+    print(f"room: {tables} {what} x {watchers} watching phones = {tables * watchers} phones "
+          f"({how}), keepers {does} every ~{every:g} s for {seconds:g} s")
     print(f"delivery, write acknowledged -> fragment on the phone: {len(delivery)} (write, phone) pairs  "
           f"p50 {percentile(delivery, 50) * ms:6.1f} ms  p95 {percentile(delivery, 95) * ms:6.1f} ms  "
           f"p99 {percentile(delivery, 99) * ms:6.1f} ms  max {max(delivery, default=float('nan')) * ms:6.1f} ms")
@@ -264,13 +312,15 @@ def main() -> int:
     parser.add_argument("--server", choices=["waitress", "gunicorn", "both"], default="both")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn worker processes")
     parser.add_argument("--threads", type=int, default=None, help="threads (waitress) or per worker (gunicorn)")
+    parser.add_argument("--plays", action="store_true",
+                        help="followed Tiến lên tables, the keepers entering plays instead of saving rounds")
     parser.add_argument("--poll", action="store_true", help="the phones poll every 3 s, no stream (the baseline)")
     parser.add_argument("--checkout", default=None, help="serve another checkout (e.g. main's, for the baseline)")
     parser.add_argument("--database", default=os.environ.get("TEST_DATABASE_URL"),
                         help="PostgreSQL for gunicorn (default TEST_DATABASE_URL): a fresh database is made on it")
     args = parser.parse_args()
-    global POLLING
-    POLLING = args.poll
+    global POLLING, PLAYS
+    POLLING, PLAYS = args.poll, args.plays
     if args.checkout:  # the servers run from that checkout's files (tests.servers starts them from REPO)
         servers.REPO = Path(args.checkout).resolve()
     if args.seconds > 300 or args.tables * args.watchers > 2000:

@@ -64,16 +64,40 @@ def save_round(base: str, keeper: str, version: int) -> None:
     assert post(f"{base}/three-thirteen/g/{keeper}/round/1", form) == 303
 
 
+TIENLEN = {"name0": "Ana", "name1": "Bao", "name2": "Chi", "name3": "Dung", "leader": "1", "hand_size": "13"}
+TIENLEN_WATCH = re.compile(r'id="watch-link" type="text" readonly value="[^"]*/tienlen/g/([A-Za-z0-9_-]+)"')
+
+
+def new_tienlen_table(base: str) -> tuple[str, str]:
+    """A followed Tiến lên table (four players, Bao holds 3♠): its keeper and watch tokens."""
+    from urllib.parse import urlencode
+
+    request = urllib.request.Request(f"{base}/tienlen/new", data=urlencode(TIENLEN).encode(), method="POST",
+                                     headers={"Sec-Fetch-Site": "same-origin"})
+    try:
+        _open(request, timeout=20)
+    except urllib.error.HTTPError as exc:  # the 303 the opener does not follow
+        keeper = exc.headers["Location"].rsplit("/", 1)[-1]
+    with urllib.request.urlopen(f"{base}/tienlen/g/{keeper}", timeout=20) as response:
+        watch = TIENLEN_WATCH.search(response.read().decode())
+    assert watch, "no watch link on the keeper's table"
+    return keeper, watch.group(1)
+
+
+def play(base: str, keeper: str, version: int, seat: int, cards: str) -> None:
+    assert post(f"{base}/tienlen/g/{keeper}/play", {"version": str(version), "seat": str(seat), "cards": cards}) == 303
+
+
 class Stream:
     """One phone's event stream, read as a browser reads it (raw HTTP/1.1 on its own socket)."""
 
     def __init__(self, base: str, token: str, *, last_event_id: str | None = None, timeout: float = 20,
-                 language: str | None = None) -> None:
+                 language: str | None = None, game: str = "three-thirteen") -> None:
         host, port = base.removeprefix("http://").split(":")
         self.sock = socket.create_connection((host, int(port)), timeout=timeout)
         extra = f"Last-Event-ID: {last_event_id}\r\n" if last_event_id is not None else ""
         extra += f"Accept-Language: {language}\r\n" if language else ""
-        self.sock.sendall(f"GET /three-thirteen/g/{token}/live HTTP/1.1\r\nHost: {host}:{port}\r\n"
+        self.sock.sendall(f"GET /{game}/g/{token}/live HTTP/1.1\r\nHost: {host}:{port}\r\n"
                           f"Accept: text/event-stream\r\nAccept-Encoding: gzip, br\r\n{extra}\r\n".encode())
         self.buffer = b""
         head = self._until(b"\r\n\r\n")
@@ -157,6 +181,30 @@ def test_the_first_event_is_the_game_as_it_is_and_each_save_follows(lan):
     assert stream.version() == "3"
     stream.close()
     keeper_stream.close()
+
+
+def test_a_play_at_a_followed_tienlen_table_reaches_its_watchers_streams(lan):
+    """Plays, not only rounds: each play the keeper enters at a Tiến lên table is sent on every
+    watcher's stream as the table's fragment (whose turn it is now), after the state first."""
+    keeper, watch = new_tienlen_table(lan.url)
+    play(lan.url, keeper, 0, 1, "3s")  # Bao opens with 3♠
+    streams = [Stream(lan.url, watch, game="tienlen") for _ in range(3)]
+    assert [s.event() for s in streams] == [{"retry": "2000", "id": "1", "event": "version", "data": "1"}] * 3
+    turns = {2: "Dung", 3: "Ana"}
+    for version, (seat, cards) in enumerate([(2, "3c"), (3, "3d")], start=1):
+        play(lan.url, keeper, version, seat, cards)
+        said = [s.event() for s in streams]
+        assert {(e["id"], e["event"]) for e in said} == {(str(version + 1), "fragment")}
+        fragment = said[0]["data"]
+        assert all(e["data"] == fragment for e in said)  # drawn once for the three
+        assert f'data-version="{version + 1}"' in fragment and "<html" not in fragment
+        assert re.search(r'class="tl-status-name">\s*' + turns[seat], fragment), fragment
+        assert f"/tienlen/g/{keeper}/play" not in fragment  # a watcher's table: no keeper's controls
+    with urllib.request.urlopen(urllib.request.Request(f"{lan.url}/tienlen/g/{watch}?since=2",
+                                                       headers={"HX-Request": "true"}), timeout=10) as polled:
+        assert polled.read().decode() == fragment  # exactly what the poll answers
+    for s in streams:
+        s.close()
 
 
 def test_each_phone_is_sent_the_fragment_in_its_own_language(lan):
