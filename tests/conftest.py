@@ -293,6 +293,8 @@ class Phone:
         ``more`` (say "status of 409"): a test of the network's loss expects them."""
         said = self.OFFLINE_SAYS + more
         self.errors[:] = [e for e in self.errors if not any(x in e for x in said)]
+        # the invariants' own record of the console too, which the next step() reads
+        self.inv.errors[:] = [e for e in self.inv.errors if not any(x in e for x in said)]
 
     def step(self, what: str, **kw) -> None:  # type: ignore[no-untyped-def]
         """The invariants after an action (:meth:`tests.invariants.Invariants.step`)."""
@@ -346,19 +348,31 @@ def phone_context():  # type: ignore[no-untyped-def]
     return dict(PHONE)
 
 
-@pytest.fixture
-def new_phone(live_server):  # type: ignore[no-untyped-def]
-    """Make a :class:`Phone` on a context the test made itself (a colour scheme, no JavaScript);
-    at the end, what its screens broke of the invariants fails the test."""
+def _new_phones(default_server):  # type: ignore[no-untyped-def]
     made: list[Phone] = []
 
-    def make(context, **kw):  # type: ignore[no-untyped-def]
-        made.append(Phone(context, live_server.url, **kw))
+    def make(context, server=None, **kw):  # type: ignore[no-untyped-def]
+        made.append(Phone(context, (server or default_server).url, **kw))
         return made[-1]
 
     yield make
     broken = [line for phone in made for line in phone.broken()]
     assert broken == [], "screens broke the invariants (tests/invariants.py):\n" + "\n".join(broken)
+
+
+@pytest.fixture
+def new_phone(live_server):  # type: ignore[no-untyped-def]
+    """Make a :class:`Phone` on a context the test made itself (a colour scheme, no JavaScript),
+    ``new_phone(context, server=...)`` on another server than ``live_server`` (a module's own);
+    at the end, what its screens broke of the invariants fails the test."""
+    yield from _new_phones(live_server)
+
+
+@pytest.fixture
+def new_engine_phone(engine_server):  # type: ignore[no-untyped-def]
+    """:func:`new_phone` on ``engine_server`` (pages that start the referee on the phone): every
+    screen its phones reach is checked the same way."""
+    yield from _new_phones(engine_server)
 
 
 @pytest.fixture

@@ -287,6 +287,33 @@ def serving_process(server: ProductionServer) -> int:
     return children(server.process.pid)[0]
 
 
+def worker_sockets(master: int, port: int) -> dict[int, int]:
+    """Each gunicorn worker (a child of ``master``) and how many connections to ``port`` it holds."""
+    inodes: dict[str, int] = {}
+    for proc in Path("/proc").glob("[0-9]*"):
+        try:
+            parent = int((proc / "stat").read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+        if parent != master:
+            continue
+        for fd in (proc / "fd").glob("*"):
+            try:
+                link = os.readlink(fd)
+            except OSError:
+                continue
+            if link.startswith("socket:["):
+                inodes[link[8:-1]] = int(proc.name)
+    held: dict[int, int] = {pid: 0 for pid in set(inodes.values())}
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        for line in Path(table).read_text().splitlines()[1:]:
+            fields = line.split()
+            local_port = int(fields[1].rsplit(":", 1)[1], 16)
+            if local_port == port and fields[3] == "01" and fields[9] in inodes:  # established, to the server
+                held[inodes[fields[9]]] += 1
+    return held
+
+
 class WritingPhones:
     """A phone a game (``tokens``: each its own) writing in a thread of its own
     (:func:`writing_phone`) from :meth:`start` to :meth:`stop`; ``acknowledged``: each game's

@@ -36,17 +36,18 @@ FORGIVEN = ("ERR_INTERNET_DISCONNECTED", "Failed to fetch", "ERR_FAILED", "net::
 
 
 class EnginePhone:
-    """A phone on the engine's server: its page, its console errors, its requests."""
+    """A phone on the engine's server: its page, its console errors, its requests.  Its
+    :class:`~tests.conftest.Phone` is made by ``new_engine_phone``, so every screen it reaches is
+    checked (tests/invariants.py) at each load and swap, and at each :meth:`step`."""
 
-    def __init__(self, browser, server, **context) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, browser, new_engine_phone, **context) -> None:  # type: ignore[no-untyped-def]
         self.context = browser.new_context(**PHONE, **context)
-        self.page = self.context.new_page()
+        self.phone = new_engine_phone(self.context)
+        self.page = self.phone.page
         self.page.set_default_timeout(15_000)
-        self.url = server.url
-        self.errors: list[str] = []
+        self.url = self.phone.base_url
+        self.errors: list[str] = self.phone.errors
         self.requests: list[str] = []
-        self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
-        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
         self.page.on("request", lambda r: self.requests.append(r.url))
 
     def open(self, path: str):  # type: ignore[no-untyped-def]
@@ -58,15 +59,26 @@ class EnginePhone:
         expect(self.page.locator(".engine-state")).to_have_text(said)
         return self.page
 
+    def step(self, what: str, **kw) -> None:  # type: ignore[no-untyped-def]
+        """The screen's invariants now (tests/invariants.py); what the tests' own doing logs (the
+        phone cut from the network, the engine's files refused or dropped: ``FORGIVEN``) is
+        forgiven, as :meth:`close` forgives it."""
+        self.phone.inv.errors[:] = [e for e in self.phone.inv.errors if not any(f in e for f in FORGIVEN)]
+        self.phone.step(what, **kw)
+
     def close(self) -> None:
-        self.context.close()
+        try:
+            if not self.page.is_closed():
+                self.step("the end of the test")
+        finally:
+            self.context.close()
         errors = [e for e in self.errors if not any(f in e for f in FORGIVEN)]
         assert errors == [], f"console errors: {errors}"
 
 
 @pytest.fixture
-def pocket(browser, engine_server):  # type: ignore[no-untyped-def]
-    phone = EnginePhone(browser, engine_server)
+def pocket(browser, new_engine_phone):  # type: ignore[no-untyped-def]
+    phone = EnginePhone(browser, new_engine_phone)
     yield phone
     phone.close()
 
@@ -93,12 +105,14 @@ def test_offline_a_tienlen_check_is_judged_on_the_phone(pocket):
     expect(box).to_contain_text("a double sequence of 3 pairs bombs a single 2")
     expect(box.locator(".badge.bomb")).to_be_visible()
     expect(page.locator("#connection")).to_be_hidden()  # nothing failed to send: nothing was sent
+    pocket.step("a bomb judged offline on the phone", result=box)
     assert judged_locally(page) == "tienlen-check"
     assert not [u for u in pocket.requests[before:] if "/tienlen/check" in u]
     # A field error still lands beside its field (out of band), as the server's answer does.
     page.locator("#picker-check [data-card='5c']").tap()
     page.locator("#picker-check [data-card='9d']").tap()
     expect(box).to_have_attribute("data-state", "nocombo")
+    pocket.step("no combination, said offline", result=box)
 
 
 def test_offline_the_house_rules_and_the_language_are_the_phones(pocket):
@@ -108,11 +122,13 @@ def test_offline_the_house_rules_and_the_language_are_the_phones(pocket):
     tap_tienlen_bomb(page)
     box = page.locator("#verdict .verdict")
     expect(box).to_contain_text("3 đôi thông chặt được một heo")
+    pocket.step("a bomb judged offline in Vietnamese", result=box)
     # A switch changed offline is kept on the phone: the rules cookie is the server's alone
     # (HttpOnly), so the phone keeps it beside the rules the page was drawn with.
     page.locator("summary").filter(has_text=re.compile("Luật|luật")).first.tap()
     page.locator("input[name=quad_beats_pair_of_twos]").check()
     expect(box).to_have_attribute("data-state", "legal")
+    pocket.step("a house rule switched offline")
     # (the first answer of the page may already have kept the rules it was drawn with: wait for the switch)
     kept = page.wait_for_function("""() => { const kept = JSON.parse(localStorage.getItem('thirteen-rules-tienlen') || 'null');
         return kept && kept.rules && kept.rules.quad_beats_pair_of_twos === true && kept; }""")
@@ -123,10 +139,12 @@ def test_offline_the_house_rules_and_the_language_are_the_phones(pocket):
     pocket.context.set_offline(False)
     page.goto(pocket.url + "/tienlen/check")  # not a reload: the browser would restore the boxes itself
     expect(page.locator("input[name=quad_beats_pair_of_twos]")).to_be_checked()
+    pocket.step("the next page, online, with the rules chosen on the phone")
     # The next request that reaches the server (the form sent without the phone's engine) carries
     # them, and the server keeps them in its own cookie.
     with page.expect_navigation():
         page.evaluate("HTMLFormElement.prototype.submit.call(document.querySelector('form[data-local-rules]'))")
+    pocket.step("the form sent to the server without the phone's engine")
     cookie = next(c for c in pocket.context.cookies() if c["name"] == "rules_tienlen")
     assert "quad_beats_pair_of_twos\\\":true" in cookie["value"] and cookie["httpOnly"]
     page.goto(pocket.url + "/tienlen/check")
@@ -145,6 +163,7 @@ def test_offline_a_trece_check_is_judged_on_the_phone(pocket):
     verdict = page.locator("#verdict .verdict")
     expect(verdict).to_have_attribute("data-verdict", "legal")
     expect(verdict.locator(".demand-line")).to_have_text("RJ on K♥: the other player must play a ♥")  # the server's words
+    pocket.step("a joker on K♥ judged offline on the phone", result=verdict)
     assert judged_locally(page) == "trece-check"
 
 
@@ -159,6 +178,7 @@ def test_offline_a_check_screen_that_answers_by_itself_says_nothing_is_stale_nor
     page.wait_for_function("() => document.body.hasAttribute('data-from-cache')")
     pocket.ready()
     expect(page.locator("#freshness")).to_be_hidden()  # no "showing the page as of": it answers as online
+    pocket.step("the phone's copy of the check screen, offline, its engine ready")
     before = len(pocket.requests)
     page.locator("#picker-top [data-target]").tap()
     page.locator("#picker-check [data-card='Qh']").tap()
@@ -171,6 +191,7 @@ def test_offline_a_check_screen_that_answers_by_itself_says_nothing_is_stale_nor
     page.wait_for_timeout(1000)  # longer than the form's waits (150 ms, 400 ms): a request would have gone
     assert not [u for u in pocket.requests[before:] if "/trece/check" in u]
     expect(page.locator("#connection")).to_have_count(0)  # no red "No connection" over the screen
+    pocket.step("a change answered at once offline", result=verdict)
 
 
 def test_offline_the_three_thirteen_split_is_shown_on_the_phone(pocket):
@@ -182,6 +203,7 @@ def test_offline_the_three_thirteen_split_is_shown_on_the_phone(pocket):
     result = page.locator("#score-result")
     expect(result.locator(".tt-split")).to_have_attribute("data-points", "10")
     expect(result).to_contain_text("10 points")
+    pocket.step("a hand's split shown offline", result=result)
     assert judged_locally(page) == "three-thirteen-score"
     assert "hand=" in page.url  # the address follows the form, as the server's answer pushes it
 
@@ -194,6 +216,7 @@ def test_offline_a_rounds_live_count_and_split_are_shown_on_the_phone(pocket):
     page.wait_for_url(re.compile(r"/three-thirteen/g/"))
     page.goto(page.url + "/round/1")
     pocket.ready()
+    pocket.step("round 1, the phone's engine ready")
     pocket.context.set_offline(True)
     page.locator(".tt-step[data-step='1']").tap()
     page.locator("#seat-1 [data-card='Ks']").tap()
@@ -201,6 +224,7 @@ def test_offline_a_rounds_live_count_and_split_are_shown_on_the_phone(pocket):
     for card in ("Kd", "Kc"):
         page.locator(f"#seat-1 [data-card='{card}']").tap()
     expect(page.locator("#preview-1 .tt-split")).to_have_attribute("data-points", "0")
+    pocket.step("a hand's live count and split shown offline", result=page.locator("#preview-1"))
     assert judged_locally(page) == "three-thirteen-preview"
 
 
@@ -213,6 +237,7 @@ def test_offline_a_saved_round_shows_its_split_and_points_at_once_and_is_stored_
     sheet_url = page.url
     page.goto(sheet_url + "/round/1")
     pocket.ready()
+    pocket.step("round 1, the phone's engine ready")
     pocket.context.set_offline(True)
     page.locator(".tt-step[data-step='0']").tap()
     for card in ("Ks", "Kd", "Kc"):
@@ -230,9 +255,11 @@ def test_offline_a_saved_round_shows_its_split_and_points_at_once_and_is_stored_
     expect(judged.locator(".tt-hand[data-seat='0'] .badge.ok")).to_be_visible()
     expect(judged.locator(".tt-hand[data-seat='1'] .tt-hand-pts")).to_have_text("23 points")  # 4 + 9 + 10
     expect(page.locator("#outbox")).to_be_visible()  # and it waits to be sent
+    pocket.step("the round saved offline, judged on the phone", result=judged)
     assert judged_locally(page) == "three-thirteen-round"
     pocket.context.set_offline(False)
     expect(page.locator("#outbox")).to_be_hidden(timeout=30_000)
+    pocket.step("back online, the round sent")
     rounds = [p for kind, p in table_events(engine_server, sheet_url) if p.get("round") == 1]
     assert [r["points"] for r in rounds] == [[0, 23]]  # stored once, as the phone counted it
 
@@ -266,6 +293,7 @@ def test_three_turns_offline_at_a_table_are_judged_queued_and_stored_once(pocket
     page.reload()
     url = page.url
     pocket.ready()
+    pocket.step("the table, the phone's engine ready")
     pocket.context.set_offline(True)
     dock = page.locator("#tl-followed [data-after-action]")
 
@@ -274,6 +302,7 @@ def test_three_turns_offline_at_a_table_are_judged_queued_and_stored_once(pocket
     page.locator(".tl-go").tap()
     expect(dock.locator("[data-refusal]")).to_contain_text("3♠")
     expect(page.locator("#outbox")).to_have_count(0)
+    pocket.step("a play refused offline", result=dock.locator("[data-refusal]"))
     page.locator("#tl-followed [data-card='4h']").tap()  # untapped
 
     page.locator("#tl-followed [data-card='3s']").tap()
@@ -297,6 +326,7 @@ def test_three_turns_offline_at_a_table_are_judged_queued_and_stored_once(pocket
     page.locator(".tl-go").tap()
     expect(dock.locator("[data-last]")).to_have_text("Ana played 5♣")
     expect(page.locator("#outbox li")).to_have_count(3)
+    pocket.step("three turns played offline", result=dock)
     assert table_events(engine_server, url) == []
     versions = page.evaluate("JSON.parse(localStorage.getItem('thirteen-outbox')).map(e => e.version)")
     assert versions == ["0", "1", "2"]
@@ -304,6 +334,7 @@ def test_three_turns_offline_at_a_table_are_judged_queued_and_stored_once(pocket
     pocket.context.set_offline(False)
     expect(page.locator("#outbox")).to_be_hidden(timeout=20_000)
     expect(page.locator(".tl-status-name")).to_have_text("Bao")
+    pocket.step("back online, the three turns sent")
     page.wait_for_timeout(4500)  # a retry timer's round: nothing more is sent
     stored = table_events(engine_server, url)
     assert [(kind, payload.get("seat"), payload.get("cards")) for kind, payload in stored] == [
@@ -318,6 +349,7 @@ def test_three_turns_offline_at_a_trece_table_are_judged_queued_and_stored_once(
     page.reload()
     url = page.url
     pocket.ready()
+    pocket.step("the Trece table, the phone's engine ready")
     pocket.context.set_offline(True)
     dock = page.locator("#table [data-after-action]")
 
@@ -325,6 +357,7 @@ def test_three_turns_offline_at_a_trece_table_are_judged_queued_and_stored_once(
     page.locator("#table [data-action=play]").tap()
     expect(dock.locator("[data-refusal]")).to_contain_text("7♣")
     expect(page.locator("#outbox")).to_have_count(0)
+    pocket.step("a play refused offline", result=dock.locator("[data-refusal]"))
     page.locator("#table [data-card='7c']").tap()  # untapped
 
     page.locator("#table [data-card='Kh']").tap()
@@ -338,11 +371,13 @@ def test_three_turns_offline_at_a_trece_table_are_judged_queued_and_stored_once(
     page.locator("#table [data-action=play]").tap()
     expect(dock.locator("[data-last]")).to_have_text("Ben played Q♣")
     expect(page.locator("#outbox li")).to_have_count(3)
+    pocket.step("three turns played offline", result=dock)
     assert page.evaluate("JSON.parse(localStorage.getItem('thirteen-outbox')).map(e => e.version)") == ["0", "1", "2"]
     assert table_events(engine_server, url) == []
 
     pocket.context.set_offline(False)
     expect(page.locator("#outbox")).to_be_hidden(timeout=20_000)
+    pocket.step("back online, the three turns sent")
     page.wait_for_timeout(4500)  # a retry timer's round: nothing more is sent
     assert [kind for kind, _ in table_events(engine_server, url)] == ["play", "draw", "play"]
 
@@ -381,6 +416,7 @@ def test_the_service_worker_keeps_the_engine_across_releases_until_a_new_engine(
     page.reload()
     page.wait_for_function("() => navigator.serviceWorker.controller !== null")
     pocket.ready()
+    pocket.step("the check screen under the service worker, the engine ready")
     built = app.extensions["thirteen_engine"]
     files = {f"/static/engine/{name}" for name in built.files()}
     assert files <= set(page.evaluate(ENGINE_CACHE))  # kept by the service worker as the engine fetched them
@@ -406,8 +442,10 @@ def test_a_phone_whose_engine_failed_to_load_gets_the_servers_verdict(pocket):
     page.wait_for_function(SETTLED, timeout=60_000)
     assert page.evaluate("document.documentElement.dataset.engine") == "failed"
     expect(page.locator(".engine-state")).to_contain_text("could not start")
+    pocket.step("the engine could not start (its files refused by the test)", allow=(404,))
     tap_tienlen_bomb(page)
     expect(page.locator("#verdict")).to_contain_text("bombs a single 2")
+    pocket.step("the server's verdict", result=page.locator("#verdict"), allow=(404,))
     assert judged_locally(page) is None
     assert any("/tienlen/check" in u for u in pocket.requests[1:])  # the server answered
 
@@ -429,9 +467,11 @@ def test_an_engine_download_that_breaks_never_gives_up_and_goes_on_when_it_can(p
     assert page.evaluate("document.documentElement.dataset.engine") == "loading"  # not "could not start"
     tap_tienlen_bomb(page)  # meanwhile the server answers
     expect(page.locator("#verdict")).to_contain_text("bombs a single 2")
+    pocket.step("the server's verdict while the engine's download breaks", result=page.locator("#verdict"))
     assert judged_locally(page) is None
     pocket.context.unroute("**/static/engine/**")  # the network is back
     pocket.ready()
+    pocket.step("the engine ready once its download went on")
 
 
 def test_a_phone_whose_engine_is_still_loading_gets_the_servers_verdict(pocket):
@@ -445,13 +485,14 @@ def test_a_phone_whose_engine_is_still_loading_gets_the_servers_verdict(pocket):
     page.locator("#picker-check [data-card='Jd']").tap()
     page.locator("#picker-check [data-card='Qd']").tap()
     expect(page.locator("#verdict .verdict")).to_have_attribute("data-verdict", "legal")
+    pocket.step("the server's verdict while the engine loads", result=page.locator("#verdict"))
     assert judged_locally(page) is None
     for route in held:
         route.abort()
 
 
-def test_on_a_metered_connection_the_engine_waits_until_the_player_asks(browser, engine_server):
-    phone = EnginePhone(browser, engine_server)
+def test_on_a_metered_connection_the_engine_waits_until_the_player_asks(browser, new_engine_phone):
+    phone = EnginePhone(browser, new_engine_phone)
     try:
         page = phone.page
         # Desktop Chromium reports no connection type nor save-data (Android does): the phone's
@@ -464,6 +505,7 @@ def test_on_a_metered_connection_the_engine_waits_until_the_player_asks(browser,
         assert not [u for u in phone.requests if "/static/engine/" in u]
         get = page.locator(".engine-state button")
         expect(get).to_have_text(re.compile(r"Get it \(3\.\d MB\)"))
+        phone.step("the engine waits to be asked for on a metered connection")
         get.tap()
         phone.ready()
     finally:
@@ -542,9 +584,9 @@ SCREENS = (
 )
 
 
-def test_the_goals_of_the_referee_in_your_pocket(browser, engine_server):
+def test_the_goals_of_the_referee_in_your_pocket(browser, engine_server, new_engine_phone):
     """Printed, not asserted: the machine is shared and noisy."""
-    phone = EnginePhone(browser, engine_server)
+    phone = EnginePhone(browser, new_engine_phone)
     try:
         page = phone.page
         rows = _transferred(phone.context, page)
@@ -553,6 +595,7 @@ def test_the_goals_of_the_referee_in_your_pocket(browser, engine_server):
         page.wait_for_timeout(300)
         first_visit = sum(n for u, n, who in rows if who == "page" and not _engine_file(u))
         phone.ready()
+        phone.step("a first visit of the Tiến lên check, the engine ready")
         # The engine is asked for only once the page has settled (engine-loader.js: 1.5 s after
         # the load event on a first visit), whatever else the machine is doing meanwhile.
         engine_after_load_ms = page.evaluate(ENGINE_AFTER_LOAD)
@@ -592,6 +635,7 @@ def test_the_goals_of_the_referee_in_your_pocket(browser, engine_server):
                 setup(page)
                 row[name] = _tap_to(page, page.locator(last), condition)
                 engine_ms.setdefault(name, []).append(page.evaluate("window.Thirteen.engine.last.ms"))
+                phone.step(f"{name}, {network}: the verdict")  # after the measure, which it does not slow
         phone.context.set_offline(False)
         cdp.send("Network.emulateNetworkConditions", GOOD)
         cdp.send("Emulation.setCPUThrottlingRate", {"rate": 1})

@@ -42,17 +42,18 @@ def tap_to_verdict(phone: EnginePhone, *, engine: bool) -> tuple[float, str]:
     expect(page.locator("#verdict")).not_to_contain_text("bombs a single 2")
     state = page.evaluate("document.documentElement.dataset.engine || 'none'")
     seconds = _tap_to(page, page.locator("#picker-check [data-card='5c']"), VERDICT)
+    phone.step("the server's verdict on a slow link", result=page.locator("#verdict"))  # after the measure
     return seconds, state
 
 
-def test_a_verdict_tapped_while_the_engine_downloads_is_the_servers_and_the_download_goes_on(browser, engine_server):
-    before = EnginePhone(browser, engine_server, service_workers="block")
+def test_a_verdict_tapped_while_the_engine_downloads_is_the_servers_and_the_download_goes_on(browser, new_engine_phone):
+    before = EnginePhone(browser, new_engine_phone, service_workers="block")
     try:
         baseline, _ = tap_to_verdict(before, engine=False)
     finally:
         before.close()
 
-    phone = EnginePhone(browser, engine_server, service_workers="block")
+    phone = EnginePhone(browser, new_engine_phone, service_workers="block")
     asked: list[tuple[str, str]] = []  # (address, Range) of each request of the download (not Pyodide's own)
     phone.page.on("request", lambda r: "/static/engine/" in r.url and r.headers.get("x-thirteen-direct") == "1"
                   and asked.append((r.url, r.headers.get("range", ""))))
@@ -71,12 +72,12 @@ def test_a_verdict_tapped_while_the_engine_downloads_is_the_servers_and_the_down
         phone.close()
 
 
-def test_a_rounds_split_asked_before_the_engine_was_ready_is_shown_as_soon_as_it_is(browser, engine_server):
+def test_a_rounds_split_asked_before_the_engine_was_ready_is_shown_as_soon_as_it_is(browser, engine_server, new_engine_phone):
     """The round's split could not be asked (no network, the engine not ready yet): it shows by
     itself the moment the engine is ready, answered on the phone."""
     import re
 
-    phone = EnginePhone(browser, engine_server, service_workers="block")
+    phone = EnginePhone(browser, new_engine_phone, service_workers="block")
     page = phone.page
     held = []
     try:
@@ -102,6 +103,7 @@ def test_a_rounds_split_asked_before_the_engine_was_ready_is_shown_as_soon_as_it
         page.unroute("**/engine.json")
         phone.ready()
         expect(page.locator("#preview-1 .tt-split")).to_have_attribute("data-points", "0")  # no tap
+        phone.step("the split shown once the engine is ready", result=page.locator("#preview-1"))
         assert page.evaluate("window.Thirteen.engine.last.kind") == "three-thirteen-preview"
     finally:
         phone.errors[:] = [e for e in phone.errors if not any(f in e for f in FORGIVEN)]

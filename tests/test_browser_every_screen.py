@@ -8,7 +8,7 @@ import re
 import pytest
 
 from tests.axe import axe_violations
-from tests.conftest import PHONE, Phone
+from tests.conftest import PHONE
 
 pytestmark = pytest.mark.browser
 
@@ -60,6 +60,15 @@ def screens(live_server):  # type: ignore[no-untyped-def]
     return [p.replace("http://localhost", "") for p in paths]
 
 
+def opened(phone, path: str):  # type: ignore[no-untyped-def]
+    """``path`` opened and settled, its screen checked (tests/invariants.py): the page that says
+    there is no such page is answered 404, as it should be."""
+    page = phone.open(path)
+    phone.settled()
+    phone.step(f"opened {path}", allow=(404,) if path == "/no-such-page" else ())
+    return page
+
+
 def sideways(page) -> list[str]:  # type: ignore[no-untyped-def]
     """The page, or any box in it, wider than it shows (something to scroll sideways)."""
     return page.evaluate(
@@ -75,13 +84,12 @@ def sideways(page) -> list[str]:  # type: ignore[no-untyped-def]
 
 
 @pytest.mark.parametrize("width", [320, 360])
-def test_no_screen_scrolls_sideways_at_320_and_360_px(browser, live_server, screens, width):
+def test_no_screen_scrolls_sideways_at_320_and_360_px(browser, new_phone, screens, width):
     context = browser.new_context(**{**PHONE, "viewport": {"width": width, "height": 740}})
-    phone = Phone(context, live_server.url)
+    phone = new_phone(context)  # every screen it reaches is checked (tests/invariants.py)
     bad = {}
     for path in screens:
-        phone.open(path)
-        phone.settled()
+        opened(phone, path)
         if found := sideways(phone.page):
             bad[path] = found
     context.close()
@@ -90,15 +98,14 @@ def test_no_screen_scrolls_sideways_at_320_and_360_px(browser, live_server, scre
 
 
 @pytest.mark.parametrize("width", [320, 360])
-def test_card_buttons_are_44_px_tall_and_at_least_40_wide_at_320_and_360_px(browser, live_server, screens, width):
+def test_card_buttons_are_44_px_tall_and_at_least_40_wide_at_320_and_360_px(browser, new_phone, screens, width):
     """Every card button on every screen is at least 44 px tall; the seven-column grid cannot
     make them 44 px wide at 320 px, so there they must keep at least 40 × 44 px."""
     context = browser.new_context(**{**PHONE, "viewport": {"width": width, "height": 740}})
-    phone = Phone(context, live_server.url)
+    phone = new_phone(context)  # every screen it reaches is checked (tests/invariants.py)
     smallest: dict[str, tuple[float, float]] = {}
     for path in screens:
-        phone.open(path)
-        phone.settled()
+        opened(phone, path)
         sizes = phone.page.evaluate(
             """() => [...document.querySelectorAll('.picker-grid [data-card]')]
                  .map(e => e.getBoundingClientRect()).filter(r => r.width > 0)
@@ -114,13 +121,12 @@ def test_card_buttons_are_44_px_tall_and_at_least_40_wide_at_320_and_360_px(brow
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_axe_finds_no_serious_or_critical_violation_on_any_screen(browser, live_server, screens, scheme):
+def test_axe_finds_no_serious_or_critical_violation_on_any_screen(browser, new_phone, screens, scheme):
     context = browser.new_context(color_scheme=scheme, bypass_csp=True, **PHONE)  # lets the test inject axe
-    phone = Phone(context, live_server.url)
+    phone = new_phone(context)  # every screen it reaches is checked (tests/invariants.py)
     found = {}
     for path in screens:
-        phone.open(path)
-        phone.settled()
+        opened(phone, path)
         if violations := axe_violations(phone.page):
             found[path] = violations
     # The pickers in use: the check screens with cards chosen and a verdict showing.
@@ -128,6 +134,7 @@ def test_axe_finds_no_serious_or_critical_violation_on_any_screen(browser, live_
     page.locator("#picker-check [data-card='2h']").tap()
     page.locator("#picker-check [data-card='3s']").tap()
     page.locator("#verdict [data-state]").first.wait_for()
+    phone.step("the Tiến lên check in use")
     if violations := axe_violations(page):
         found["/tienlen/check (in use)"] = violations
     # Trece's joker on top: its demand asked in the verdict dock.
@@ -135,12 +142,14 @@ def test_axe_finds_no_serious_or_critical_violation_on_any_screen(browser, live_
     page.locator("#picker-top [data-target]").tap()
     page.locator("#picker-check [data-card='RJ']").tap()
     page.locator("#must_follow-field").wait_for()
+    phone.step("the Trece check, a joker on top")
     if violations := axe_violations(page):
         found["/trece/check (joker on top)"] = violations
     # A caught-cards picker open on the scoring page of a finished hand.
     scoring = next(p for p in screens if "/table/" in p)
     page = phone.open(scoring)
     page.locator(".ts-caught summary").first.tap()
+    phone.step("a caught-cards picker open")
     if violations := axe_violations(page):
         found[scoring + " (caught open)"] = violations
     context.close()
@@ -149,7 +158,8 @@ def test_axe_finds_no_serious_or_critical_violation_on_any_screen(browser, live_
 
 def test_the_eight_player_sheet_shows_every_column_at_320_px(browser, live_server, new_phone, screens):
     context = browser.new_context(**{**PHONE, "viewport": {"width": 320, "height": 740}})
-    page = new_phone(context).page  # its screens checked (tests/invariants.py)
+    phone = new_phone(context)  # its screens checked (tests/invariants.py)
+    page = phone.page
     sheet = next(p for p in screens if re.search(r"/three-thirteen/g/[^/]+$", p))
     page.goto(live_server.url + sheet)
     cells = page.locator(".tt-table tfoot td")
@@ -164,6 +174,7 @@ def test_the_eight_player_sheet_shows_every_column_at_320_px(browser, live_serve
     heads = page.locator(".tt-table thead th abbr")
     assert [heads.nth(i).inner_text() for i in range(2)] == ["Annab", "Anna"]  # shortest unique beginnings
     assert heads.first.get_attribute("title") == "Annabelle"
+    phone.step("the eight-player sheet at 320 px")
     context.close()
 
 

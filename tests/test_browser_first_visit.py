@@ -28,34 +28,39 @@ def kept(page, path: str) -> None:  # type: ignore[no-untyped-def]
     page.wait_for_function("() => navigator.serviceWorker.controller !== null")  # the worker has taken over
 
 
-def test_a_sheet_its_rounds_a_table_and_a_check_screen_open_offline_after_one_visit(browser, live_server):
-    from tests.conftest import PHONE, Phone
+def test_a_sheet_its_rounds_a_table_and_a_check_screen_open_offline_after_one_visit(browser, live_server, new_phone):
+    from tests.conftest import PHONE
 
     results = {}
     for name in ("sheet", "table", "check"):
         context = browser.new_context(**PHONE)  # a new phone: nothing kept, no service worker
-        phone = Phone(context, live_server.url)
+        phone = new_phone(context)  # every screen it reaches is checked (tests/invariants.py), offline too
         page = phone.page
         if name == "sheet":
             maker = browser.new_context(**PHONE)  # the keeper's phone makes the sheet; this one opens its link
-            keeper = Phone(maker, live_server.url)
+            keeper = new_phone(maker)
             url = create_sheet(keeper.open("/three-thirteen/"), ["Ann", "Bao", "Chi", "Dan"])
+            keeper.step("the keeper started the sheet")
             maker.close()
             page.goto(url)  # the link from the QR code, on a phone that never opened Thirteen
+            phone.step("the sheet's link opened")
             rounds = [a.get_attribute("href") for a in page.locator("a[href*='/round/']").all()]
             assert rounds
             paths = [url.replace(live_server.url, "")] + rounds[:2]
             content = "#sheet"
         elif name == "table":
             maker = browser.new_context(**PHONE)
-            keeper = Phone(maker, live_server.url)
+            keeper = new_phone(maker)
             url = start_game(keeper).url
+            keeper.step("the keeper started the table")
             maker.close()
             page.goto(url)
+            phone.step("the table's link opened")
             paths = [url.replace(live_server.url, "")]
             content = "#tl-followed"
         else:
             page.goto(live_server.url + "/tienlen/check")
+            phone.step("the check screen opened")
             paths = ["/tienlen/check"]
             content = "#picker-check"
         for path in paths:
@@ -68,6 +73,8 @@ def test_a_sheet_its_rounds_a_table_and_a_check_screen_open_offline_after_one_vi
             if page.locator(content if path == paths[0] else "main form[action*='/round/']").count():
                 opened += 1
             expect(page.locator("#freshness")).to_contain_text("Offline: showing the")
+            phone.forgive_offline()  # what a phone cut from the network logs by design
+            phone.step(f"{path} opened offline")
         results[name] = (opened, len(paths))
         context.set_offline(False)
         phone.forgive_offline()

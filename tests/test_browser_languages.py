@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from referee.web.extensions import db
-from tests.conftest import PHONE, LiveServer, Phone
+from tests.conftest import PHONE, LiveServer
 from tests.languages import LANGUAGES, compile_catalogues, translate
 
 pytestmark = pytest.mark.browser
@@ -28,50 +28,65 @@ def server(tmp_path_factory, make_app):  # type: ignore[no-untyped-def]
         db.engine.dispose()
 
 
-def _phone(browser, server, **options):  # type: ignore[no-untyped-def]
-    context = browser.new_context(**PHONE, **options)
-    phone = Phone(context, server.url)
-    yield phone
-    context.close()
-    assert phone.errors == [], f"console errors: {phone.errors}"
+@pytest.fixture
+def phones(browser, server, new_phone):  # type: ignore[no-untyped-def]
+    """``phones(**context)``: a phone on this module's server, made by ``new_phone`` so every
+    screen it reaches is checked (tests/invariants.py); at the end, its last screen is checked
+    once more and any console error fails the test."""
+    made = []
+
+    def make(**options):  # type: ignore[no-untyped-def]
+        made.append(new_phone(browser.new_context(**PHONE, **options), server=server))
+        return made[-1]
+
+    yield make
+    for phone in made:
+        phone.step("the end of the test")
+        phone.context.close()
+        assert phone.errors == [], f"console errors: {phone.errors}"
 
 
 @pytest.fixture
-def phone(browser, server):  # type: ignore[no-untyped-def]
-    yield from _phone(browser, server, locale="en-US")
+def phone(phones):  # type: ignore[no-untyped-def]
+    return phones(locale="en-US")
 
 
 @pytest.fixture
-def other_phone(browser, server):  # type: ignore[no-untyped-def]
-    yield from _phone(browser, server, locale="en-US")
+def other_phone(phones):  # type: ignore[no-untyped-def]
+    return phones(locale="en-US")
 
 
 def test_the_switcher_changes_the_language_and_this_phone_remembers_it(phone, other_phone):
     page = phone.open("/tienlen/check")
+    phone.step("the check screen")
     assert page.locator("html").get_attribute("lang") == "en"
     page.locator("nav.langs button", has_text="Tiếng Việt").tap()  # posted: back on the same address
     expect(page.locator("html")).to_have_attribute("lang", "vi")
+    phone.step("Tiếng Việt chosen")
     assert page.url.endswith("/tienlen/check")
     assert page.locator("h1").first.inner_text() == translate("vi", "Check a play")
     assert page.locator('nav.langs button[aria-current="true"]').inner_text() == "Tiếng Việt"
     page.reload()
+    phone.step("reloaded")
     assert page.locator("html").get_attribute("lang") == "vi"
     page.locator(".brand").tap()
     page.wait_for_url(phone.base_url + "/")
+    phone.step("home by the top bar")
     assert page.locator("h1").inner_text() == translate("vi", "Which game is on the table?")
     page.locator("nav.langs button", has_text="Português").tap()
     expect(page.locator("html")).to_have_attribute("lang", "pt-BR")
+    phone.step("Português chosen")
     assert page.url == phone.base_url + "/"
     # Another phone at the same table keeps its own language.
     assert other_phone.open("/").locator("html").get_attribute("lang") == "en"
 
 
 @pytest.mark.parametrize("code", LANGUAGES)
-def test_a_phone_set_to_a_language_opens_in_it(browser, server, code):
-    for phone in _phone(browser, server, locale={"es": "es-MX", "pt": "pt-BR", "vi": "vi-VN"}[code]):
-        page = phone.open("/")
-        assert page.locator("html").get_attribute("lang") == HTML_LANG[code]
-        assert page.locator("h1").inner_text() == translate(code, "Which game is on the table?")
+def test_a_phone_set_to_a_language_opens_in_it(phones, code):
+    phone = phones(locale={"es": "es-MX", "pt": "pt-BR", "vi": "vi-VN"}[code])
+    page = phone.open("/")
+    assert page.locator("html").get_attribute("lang") == HTML_LANG[code]
+    assert page.locator("h1").inner_text() == translate(code, "Which game is on the table?")
 
 
 def _games(server) -> dict[str, str]:  # type: ignore[no-untyped-def]
@@ -123,18 +138,20 @@ CLIPPED = """() => {
 
 
 @pytest.mark.parametrize("code", LANGUAGES)
-def test_long_words_fit_a_360_px_phone_in_each_language(browser, server, code):
+def test_long_words_fit_a_360_px_phone_in_each_language(phones, server, code):
     games = _games(server)
-    for phone in _phone(browser, server, locale="en-US"):
-        phone.context.add_cookies([{"name": "lang", "value": code, "url": server.url}])
-        for path in [*SCREENS, *games.values()]:
-            page = phone.open(path)
-            assert page.locator("html").get_attribute("lang") == HTML_LANG[code], path
-            assert phone.no_sideways_scroll(), f"{code} {path}: the page scrolls sideways"
-            clipped = page.evaluate(CLIPPED)
-            assert clipped == [], f"{code} {path}: clipped {clipped}"
-            if path in REFUSED:  # answered with a 4xx, as it should be
-                phone.errors = [e for e in phone.errors if "status of 40" not in e]
+    phone = phones(locale="en-US")
+    phone.context.add_cookies([{"name": "lang", "value": code, "url": server.url}])
+    for path in [*SCREENS, *games.values()]:
+        page = phone.open(path)
+        assert page.locator("html").get_attribute("lang") == HTML_LANG[code], path
+        assert phone.no_sideways_scroll(), f"{code} {path}: the page scrolls sideways"
+        # answered with a 4xx (no such page 404, cards that do not read 400), as it should be
+        phone.step(f"{code} {path}", allow=(400, 404) if path in REFUSED else ())
+        clipped = page.evaluate(CLIPPED)
+        assert clipped == [], f"{code} {path}: clipped {clipped}"
+        if path in REFUSED:
+            phone.errors = [e for e in phone.errors if "status of 40" not in e]
 
 
 def test_the_fit_check_catches_a_word_too_long_for_its_button(phone):

@@ -119,7 +119,7 @@ def enter_round_one(page) -> None:  # type: ignore[no-untyped-def]
     dan.locator(".tt-preview .tt-points", has_text="0 points").wait_for()
 
 
-def test_a_round_saved_offline_survives_a_closed_tab_and_reaches_the_sheet_once(phone, live_server):
+def test_a_round_saved_offline_survives_a_closed_tab_and_reaches_the_sheet_once(phone, live_server, new_phone):
     page = phone.open("/three-thirteen/")
     sheet_url = create_sheet(page, ["Ann", "Bao", "Chi", "Dan"])
     worker_keeps(page)
@@ -138,8 +138,8 @@ def test_a_round_saved_offline_survives_a_closed_tab_and_reaches_the_sheet_once(
     page.wait_for_function("() => !JSON.parse(localStorage.getItem('thirteen-outbox')).some(e => e.claim)")
     page.close(run_before_unload=True)  # the tab is closed while the Wi-Fi is down
 
-    again = phone.context.new_page()
-    again.on("pageerror", lambda e: phone.errors.append(str(e)))
+    reopened = new_phone(phone.context)  # the new tab's screens are checked too (tests/invariants.py)
+    again = reopened.page
     again.goto(sheet_url)  # opened from the phone's copy
     expect(again.locator("#freshness")).to_contain_text("Offline: showing the sheet as of")
     expect(again.locator("#outbox li")).to_have_count(1)
@@ -152,6 +152,9 @@ def test_a_round_saved_offline_survives_a_closed_tab_and_reaches_the_sheet_once(
     again.wait_for_timeout(4500)
     assert events(live_server, sheet_url) == ["round"]
     phone.forgive_offline("status of 409")
+    reopened.forgive_offline("status of 409")
+    reopened.step("the round sent from the reopened tab")
+    assert reopened.errors == []
 
 
 def test_a_trece_play_kept_offline_meets_the_fresh_table_when_the_game_moved_on(phone, second_phone, live_server):
@@ -268,13 +271,13 @@ def test_a_new_release_replaces_the_caches_of_the_old_one(phone, live_server):
         live_server.app.extensions["thirteen_assets"] = old
 
 
-def test_a_play_whose_answer_was_lost_is_sent_again_and_stored_once(browser, live_server):
+def test_a_play_whose_answer_was_lost_is_sent_again_and_stored_once(browser, live_server, new_phone):
     """The referee stored the play, but the Wi-Fi dropped before its answer reached the phone:
     the phone keeps the entry and sends it again; the referee knows it and answers with the table."""
-    from tests.conftest import PHONE, Phone
+    from tests.conftest import PHONE
 
     context = browser.new_context(**PHONE, service_workers="block")  # so the route below sees the play
-    phone = Phone(context, live_server.url)
+    phone = new_phone(context)  # every screen it reaches is checked (tests/invariants.py)
     page = start_game(phone)
     url = page.url
     lost = []
@@ -307,6 +310,7 @@ def test_a_play_whose_answer_was_lost_is_sent_again_and_stored_once(browser, liv
     expect(page.locator("#tl-followed .notice")).to_have_count(0)  # not "the table changed first"
     assert events(live_server, url) == ["play"]
     phone.forgive_offline("status of 409", "ERR_CONNECTION_RESET")
+    phone.step("the play sent again and stored once", allow=(409,))
     context.close()
     assert phone.errors == []
 
@@ -333,13 +337,15 @@ def test_a_play_answered_503_while_the_database_is_down_waits_on_the_phone_and_i
 
 @pytest.mark.parametrize("status", [500, 502, 504])
 def test_a_play_stored_but_answered_with_a_server_error_stays_in_the_outbox_and_is_stored_once(
-        browser, live_server, status):
+        browser, live_server, new_phone, status):
     """A 500 (or a proxy's 502/504) does not say whether the play was stored: the phone keeps it and
     sends it again with the same write id, which the referee recognises."""
-    from tests.conftest import PHONE, Phone
+    from tests.conftest import PHONE
 
     context = browser.new_context(**PHONE, service_workers="block")  # so the route below sees the play
-    phone = Phone(context, live_server.url)
+    # Every screen it reaches is checked (tests/invariants.py); the 5xx answer is the test's own
+    # doing (the route below says it in the referee's stead), so it is no invariant's failure.
+    phone = new_phone(context, allowed=(status,))
     page = start_game(phone)
     url = page.url
     ids = []
@@ -361,6 +367,7 @@ def test_a_play_stored_but_answered_with_a_server_error_stays_in_the_outbox_and_
     expect(page.locator("#tl-followed .notice")).to_have_count(0)  # not "the table changed first"
     assert events(live_server, url) == ["play"]
     phone.forgive_offline("status of 409", str(status), "htmx:responseError")
+    phone.step("the play sent again and stored once", allow=(409,))
     context.close()
     assert phone.errors == []
 
@@ -382,12 +389,12 @@ def test_a_play_refused_with_a_reason_leaves_the_outbox(phone, live_server):
 OUTBOX = "() => JSON.parse(localStorage.getItem('thirteen-outbox') || '[]').map(e => e.id)"
 
 
-def test_a_kept_play_dropped_by_another_tabs_write_at_the_same_moment_is_put_back(phone, live_server):
+def test_a_kept_play_dropped_by_another_tabs_write_at_the_same_moment_is_put_back(phone, live_server, new_phone):
     """Two tabs writing the outbox at once: the later write was made from a list read before the
     other's entry landed. The tab that kept the play puts it back; once a tab has answered it
     (or the player threw it away) it stays gone."""
-    other = phone.context.new_page()
-    other.goto(phone.base_url + "/")
+    other_tab = new_phone(phone.context)  # its screens are checked too (tests/invariants.py)
+    other = other_tab.open("/")
     page = start_game(phone)
     url = page.url
     tap_table(page, "3s")
@@ -405,6 +412,9 @@ def test_a_kept_play_dropped_by_another_tabs_write_at_the_same_moment_is_put_bac
     other.wait_for_timeout(500)
     assert page.evaluate(OUTBOX) == []
     assert events(live_server, url) == []
+    other_tab.forgive_offline()
+    other_tab.step("the other tab's home page")
     other.close()
+    assert other_tab.errors == []
     phone.context.set_offline(False)
     phone.forgive_offline("status of 409")

@@ -162,11 +162,12 @@ def test_a_link_already_taken_is_replaced_by_another_and_said(phone, live_server
     phone.forgive_offline("status of 409", "ERR_CONNECTION_RESET")
 
 
-def test_a_start_whose_answer_was_lost_is_sent_again_after_a_reload_and_makes_one_game(browser, live_server):
-    from tests.conftest import PHONE, Phone
+def test_a_start_whose_answer_was_lost_is_sent_again_after_a_reload_and_makes_one_game(browser, live_server,
+                                                                                       new_phone):
+    from tests.conftest import PHONE
 
     context = browser.new_context(**PHONE, service_workers="block")  # so the route below sees the form
-    phone = Phone(context, live_server.url)
+    phone = new_phone(context)  # every screen it reaches is checked (tests/invariants.py)
     page = phone.open("/three-thirteen/")
     page.wait_for_function("() => window.Thirteen && window.Thirteen.starts")  # no worker here: from the network
     sent = []
@@ -189,14 +190,15 @@ def test_a_start_whose_answer_was_lost_is_sent_again_after_a_reload_and_makes_on
         assert db.session.query(Game).filter(Game.keeper_token == keeper).count() == 1
         db.session.remove()
     phone.forgive_offline("status of 409", "ERR_CONNECTION_RESET")
+    phone.step("the sheet started once, after the reload", allow=(409,))
     context.close()
     assert phone.errors == []
 
 
 def test_a_start_dropped_by_another_tabs_write_at_the_same_moment_is_put_back_and_started_once(
-        phone, live_server):
-    other = phone.context.new_page()
-    other.goto(phone.base_url + "/")
+        phone, live_server, new_phone):
+    other_tab = new_phone(phone.context)  # its screens are checked too (tests/invariants.py)
+    other = other_tab.open("/")
     page = phone.open("/trece/")
     worker_ready(page)
     phone.context.set_offline(True)
@@ -207,7 +209,10 @@ def test_a_start_dropped_by_another_tabs_write_at_the_same_moment_is_put_back_an
     # Waited for in the other tab: the start tab sees its own list until the other's write reaches it.
     other.wait_for_function("() => JSON.parse(localStorage.getItem('thirteen-starts') || '[]').length === 1")
     assert keeper_of(kept_starts(other)[0]) == keeper
+    other_tab.forgive_offline()
+    other_tab.step("the other tab's home page")
     other.close()
+    assert other_tab.errors == []
     phone.context.set_offline(False)
     page.wait_for_url(f"**/g/{keeper}", timeout=20_000)
     # The game itself, not the "No connection" page that may come first at its address and then

@@ -92,15 +92,15 @@ def test_a_game_is_removed_from_the_phone_list_and_a_waiting_write_says_not_sent
 LISTED = "() => JSON.parse(localStorage.getItem('thirteen-games') || '[]').map(g => g.link)"
 
 
-def test_a_game_dropped_by_another_tabs_write_at_the_same_moment_is_listed_again(phone):
+def test_a_game_dropped_by_another_tabs_write_at_the_same_moment_is_listed_again(phone, new_phone):
     """Two tabs of one phone that write the list at once: the later write was made from a list
     read before the other's landed (as when a first visit's page settles late). The game it
     left out is put back by its own page, and a game the player removed stays removed."""
     table = start_table(phone)
     table.wait_for_function("() => window.Thirteen && window.Thirteen.games")
     link = table.evaluate(LISTED)[0]
-    other = phone.context.new_page()
-    other.goto(phone.base_url + "/")
+    other_tab = new_phone(phone.context)  # its screens are checked too (tests/invariants.py)
+    other = other_tab.open("/")
     other.wait_for_function("() => window.Thirteen && window.Thirteen.games")
     other.evaluate("() => localStorage.setItem('thirteen-games', JSON.stringify([{link: '/trece/g/x', name: 'Trece'}]))")
     table.wait_for_function(f"() => ({LISTED})().includes({link!r})")
@@ -111,7 +111,9 @@ def test_a_game_dropped_by_another_tabs_write_at_the_same_moment_is_listed_again
     other.evaluate("() => localStorage.setItem('thirteen-games', JSON.stringify([]))")  # and another write
     other.wait_for_timeout(500)
     assert link not in table.evaluate(LISTED)
+    other_tab.step("the other tab's home page")
     other.close()
+    assert other_tab.errors == []
 
 
 def test_a_game_left_before_the_list_script_came_is_listed_all_the_same(phone):

@@ -45,7 +45,7 @@ def test_one_hand_at_a_time_with_a_live_count_and_no_jump_to_the_next(phone):
     assert step(page, 1).get_attribute("aria-pressed") == "true"
 
 
-def test_a_draft_keeps_cards_ticks_and_points_through_a_reload_and_a_closed_tab(phone):
+def test_a_draft_keeps_cards_ticks_and_points_through_a_reload_and_a_closed_tab(phone, new_phone):
     page, sheet = new_sheet(phone, ["Ann", "Bao", "Chi"])
     page.goto(sheet + "/round/1")
     page.locator("#seat-0 .tt-outbox").tap()
@@ -65,7 +65,8 @@ def test_a_draft_keeps_cards_ticks_and_points_through_a_reload_and_a_closed_tab(
     assert step(page, 2).get_attribute("aria-pressed") == "true"  # back on the hand being entered
 
     page.close()  # the tab is closed; a new tab opens the round again
-    tab = phone.context.new_page()
+    new_tab = new_phone(phone.context)  # its screens are checked too (tests/invariants.py)
+    tab = new_tab.page
     tab.goto(sheet + "/round/1")
     assert tab.locator("#out-0").is_checked()
     assert tab.locator("#picker-0-text").input_value() == "A♥ 2♥ 3♥"
@@ -82,6 +83,8 @@ def test_a_draft_keeps_cards_ticks_and_points_through_a_reload_and_a_closed_tab(
     keys = tab.evaluate("Object.keys(localStorage).filter(k => k.startsWith('thirteen-round:'))")
     assert keys == []  # saved: the draft is gone
     assert [tab.locator(f"[data-total='{s}']").inner_text() for s in range(3)] == ["0", "17", "4"]
+    new_tab.step("round 1 saved from the new tab")
+    assert new_tab.errors == []
 
 
 def test_a_refused_save_opens_only_the_hands_in_error_with_the_first_reason_in_view(phone):

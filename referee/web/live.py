@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import queue
 import re
 import selectors
@@ -75,7 +76,8 @@ CHECK_SECONDS = 0.25
 """How often a process looks up the versions of the games its streams follow (a write of this
 process is seen at once; one of another worker or container within this time)."""
 HEARTBEAT_SECONDS = 15.0
-"""A comment line this often on every stream."""
+"""A comment line this often on every stream (the app's ``LIVE_HEARTBEAT_SECONDS``, from the
+environment variable of that name, says otherwise: the tests wait a second, not fifteen)."""
 RETRY_MS = 2000
 """How long a phone waits before it reconnects a stream that dropped (the ``retry`` field)."""
 STREAM_LIMIT = 4000
@@ -607,7 +609,15 @@ def init_app(app: Flask) -> None:
         return
     with app.app_context():
         engine = db.engine
-    hub = Hub(engine, pages, render=fragment_drawer(app))
+    app.config.setdefault("LIVE_HEARTBEAT_SECONDS", os.environ.get("LIVE_HEARTBEAT_SECONDS") or HEARTBEAT_SECONDS)
+    try:
+        heartbeat = float(app.config["LIVE_HEARTBEAT_SECONDS"])
+    except (TypeError, ValueError):
+        heartbeat = 0.0
+    if not 0 < heartbeat <= 3600:
+        log.warning("LIVE_HEARTBEAT_SECONDS is not a number of seconds (0 to 3600): %s s it is", HEARTBEAT_SECONDS)
+        heartbeat = HEARTBEAT_SECONDS
+    hub = Hub(engine, pages, render=fragment_drawer(app), heartbeat=heartbeat)
     app.extensions[KEY] = hub
     _HUBS.add(hub)
     if wake_all not in store.COMMITTED:
