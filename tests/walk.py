@@ -19,12 +19,23 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from tests.games import WORKED
+from tests.games import ROWS, WORKED
 from tests.invariants import screen_key
 from tests.journey import Walk
 
 NAMES = ["Ana", "Bao", "Chi", "Dũng", "Émilie", "Nguyễn Thị Phương Thảo Hoàng-Trần Minh L"[:40], "João", "Zé"]
 SIZES = [(360, 740), (320, 640)]
+NEW_FORMS: dict[str, dict[str, Any]] = {f"{row.prefix}/new": dict(row.new) for row in ROWS}
+"""Each followed game's new-table form (its address) and the worked example that starts one."""
+TABLES: list[tuple[str, str]] = sorted(((f"{row.prefix}/g/", row.kind) for row in ROWS), key=lambda p: -len(p[0]))
+"""A followed game's own pages by their address (the longest prefix first: /tienlen/scores/g/ before /tienlen/g/)."""
+STEER = 3.0
+"""How much more a walk that has not yet been at a table is drawn to a new-table form (the links
+that open one and its Start button weigh this many times their weight), and how much less a walk
+at a table is drawn away from it by a link (players stay and play: cards, Play, Pass, Undo)."""
+WORKED_FILL = 0.7
+"""How often a new-table form is filled from its worked example (names drawn at random) rather
+than at random: a random form is almost always refused (no leader tapped), so no table started."""
 REFUSALS = (400, 409, 422)
 """What the app answers a form it refuses (a sentence, never a 500): expected of random forms."""
 
@@ -51,7 +62,9 @@ CONTROLS = r"""
     /* how a person's eye is drawn: the primary and submit buttons first, the language switch seldom */
     const weight = e.closest('.langs') ? 0.3 : e.dataset.card ? 0.5
       : (e.classList.contains('primary') || e.type === 'submit') ? 4 : 1;
-    out.push({i, tag: e.tagName.toLowerCase(), text: (e.innerText || e.value || e.name || '').trim().replace(/\s+/g, ' ').slice(0, 40),
+    const href = e.tagName === 'A' ? new URL(e.href, location.href).pathname : '';
+    const action = form ? new URL(form.action, location.href).pathname : '';
+    out.push({i, tag: e.tagName.toLowerCase(), href, action, submit: e.type === 'submit', text: (e.innerText || e.value || e.name || '').trim().replace(/\s+/g, ' ').slice(0, 40),
               card: e.dataset.card || '', form: !!form, weight});
   });
   return out;
@@ -83,6 +96,30 @@ values => {
 """
 
 
+WORKED_FILL_JS = r"""
+([action, values, names]) => {
+  /* The new-table form at ``action`` filled as its worked example is, the players' names drawn
+     by the walker: a form the app accepts, so the walk reaches the table it starts. */
+  const form = [...document.querySelectorAll('form')].find(f => new URL(f.action, location.href).pathname === action);
+  if (!form) return 0;
+  let n = 0, k = 0;
+  const put = (f, v) => {
+    if (f.type === 'radio' || f.type === 'checkbox') f.checked = f.value === v;
+    else f.value = v;
+    f.dispatchEvent(new Event('input', {bubbles: true})); f.dispatchEvent(new Event('change', {bubbles: true}));
+    n += 1;
+  };
+  for (const [key, value] of Object.entries(values)) {
+    const fields = [...form.elements].filter(f => f.name === key);
+    if (Array.isArray(value)) fields.forEach((f, i) => put(f, i < value.length ? names[k++] : ''));
+    else if (fields.length && fields[0].type === 'radio') fields.forEach(f => put(f, String(value)));
+    else fields.forEach(f => put(f, /name/.test(key) ? names[k++] : String(value)));
+  }
+  return n;
+}
+"""
+
+
 def worked_cards() -> list[str]:
     """Card fields' values from the games' worked examples (the legal and refused writes)."""
     found: set[str] = set()
@@ -105,6 +142,8 @@ class Walker:
         self.log: list[str] = []
         self.cards = worked_cards()
         self.screens: set[str] = set()
+        self.tables: dict[str, int] = {}
+        """The steps taken at each kind of followed table (its own page, /<game>/g/…)."""
 
     def run(self, steps: int) -> None:
         self.walk.open("/", "open the home page")
@@ -135,6 +174,10 @@ class Walker:
             self.walk.open("/", f"step {n}: home")
             return
         self.screens.add(screen_key(page, lang=False))
+        path = page.url[len(self.phone.base_url):]
+        kind = next((k for prefix, k in TABLES if path.startswith(prefix)), None)
+        if kind:
+            self.tables[kind] = self.tables.get(kind, 0) + 1
         controls = self.evaluate(CONTROLS)
         if not controls:
             self.log.append(f"{n}: back")
@@ -146,8 +189,20 @@ class Walker:
         cards = [c for c in controls if c["card"]]
         for c in cards:
             c["weight"] = 4 / len(cards)
+        if not self.tables:
+            # Not yet at a table: a person come to play looks for the way to start one.
+            for c in controls:
+                if c["href"] in NEW_FORMS or (c["submit"] and c["action"] in NEW_FORMS):
+                    c["weight"] *= STEER
+        elif kind:
+            for c in controls:
+                if c["tag"] == "a":
+                    c["weight"] /= STEER
         choice = self.rng.choices(controls, weights=[c["weight"] for c in controls])[0]
-        if choice["form"] and self.rng.random() < 0.8:
+        if choice["action"] in NEW_FORMS and self.rng.random() < WORKED_FILL:
+            names = self.rng.sample(NAMES, len(NAMES))
+            self.evaluate(WORKED_FILL_JS, [choice["action"], NEW_FORMS[choice["action"]], names])
+        elif choice["form"] and self.rng.random() < 0.8:
             self.evaluate(FILL, {"names": NAMES, "cards": self.cards, "seed": self.rng.randrange(1, 2**31 - 1)})
         what = f"step {n}: {choice['tag']} “{choice['card'] or choice['text']}”"
         self.log.append(f"{n}: {choice['tag']} {choice['card'] or choice['text']!r}")
@@ -194,7 +249,9 @@ def main(argv: list[str] | None = None) -> int:
                               lambda c: Phone(c, server.url, strict=True, axe=True, allowed=REFUSALS))
                 if args.verbose:
                     print("\n".join(walker.log))
-                print(f"seed {seed}: {args.steps} steps, {len(walker.screens)} screens, no violation: {sorted(walker.screens)}", flush=True)
+                tables = ", ".join(f"{k} {v}" for k, v in sorted(walker.tables.items())) or "none"
+                print(f"seed {seed}: {args.steps} steps, {len(walker.screens)} screens, steps at tables: {tables}; "
+                      f"no violation: {sorted(walker.screens)}", flush=True)
             except AssertionError as exc:
                 failed += 1
                 print(exc, flush=True)
