@@ -36,15 +36,25 @@ at a table is drawn away from it by a link (players stay and play: cards, Play, 
 WORKED_FILL = 0.7
 """How often a new-table form is filled from its worked example (names drawn at random) rather
 than at random: a random form is almost always refused (no leader tapped), so no table started."""
+SELECTOR = "a[href], button, summary, input[type=checkbox], input[type=radio], [data-card]"
+"""What a person could tap (CONTROLS numbers them in this order)."""
+MARK = r"""
+([selector, i]) => {
+  /* The chosen control marked before the forms are filled: filling a field may redraw part of the
+     screen (typed cards drawn as chips), which renumbers the controls after it. */
+  document.querySelectorAll('[data-walk-target]').forEach(e => e.removeAttribute('data-walk-target'));
+  document.querySelectorAll(selector)[i].setAttribute('data-walk-target', '');
+}
+"""
 REFUSALS = (400, 409, 422)
 """What the app answers a form it refuses (a sentence, never a 500): expected of random forms."""
 
 # The controls a person could tap on the screen, each with a key that finds it again.
 CONTROLS = r"""
-() => {
+selector => {
   const out = [];
   const host = location.host;
-  const all = document.querySelectorAll('a[href], button, summary, input[type=checkbox], input[type=radio], [data-card]');
+  const all = document.querySelectorAll(selector);
   all.forEach((e, i) => {
     if (!e.checkVisibility || !e.checkVisibility({checkVisibilityCSS: true})) return;
     const r = e.getBoundingClientRect(); if (r.width < 2 || r.height < 2) return;
@@ -178,7 +188,7 @@ class Walker:
         kind = next((k for prefix, k in TABLES if path.startswith(prefix)), None)
         if kind:
             self.tables[kind] = self.tables.get(kind, 0) + 1
-        controls = self.evaluate(CONTROLS)
+        controls = self.evaluate(CONTROLS, SELECTOR)
         if not controls:
             self.log.append(f"{n}: back")
             page.go_back()
@@ -199,6 +209,7 @@ class Walker:
                 if c["tag"] == "a":
                     c["weight"] /= STEER
         choice = self.rng.choices(controls, weights=[c["weight"] for c in controls])[0]
+        self.evaluate(MARK, [SELECTOR, choice["i"]])
         if choice["action"] in NEW_FORMS and self.rng.random() < WORKED_FILL:
             names = self.rng.sample(NAMES, len(NAMES))
             self.evaluate(WORKED_FILL_JS, [choice["action"], NEW_FORMS[choice["action"]], names])
@@ -206,7 +217,7 @@ class Walker:
             self.evaluate(FILL, {"names": NAMES, "cards": self.cards, "seed": self.rng.randrange(1, 2**31 - 1)})
         what = f"step {n}: {choice['tag']} “{choice['card'] or choice['text']}”"
         self.log.append(f"{n}: {choice['tag']} {choice['card'] or choice['text']!r}")
-        target = page.locator("a[href], button, summary, input[type=checkbox], input[type=radio], [data-card]").nth(choice["i"])
+        target = page.locator("[data-walk-target]")
         # A refusal the app words (400, 409, 422) is a step the walk expects: a random form is
         # often wrong; 403/404/5xx are not.
         self.walk.tap(target, what, allow=REFUSALS)
