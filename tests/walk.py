@@ -27,12 +27,15 @@ NAMES = ["Ana", "Bao", "Chi", "Dũng", "Émilie", "Nguyễn Thị Phương Thả
 SIZES = [(360, 740), (320, 640)]
 NEW_FORMS: dict[str, dict[str, Any]] = {f"{row.prefix}/new": dict(row.new) for row in ROWS}
 """Each followed game's new-table form (its address) and the worked example that starts one."""
+STARTS: dict[str, str] = {**{f"{row.prefix}/": row.kind for row in ROWS}, **{f"{row.prefix}/new": row.kind for row in ROWS}}
+"""The ways to a kind of table: its game's page and its new-table form."""
 TABLES: list[tuple[str, str]] = sorted(((f"{row.prefix}/g/", row.kind) for row in ROWS), key=lambda p: -len(p[0]))
 """A followed game's own pages by their address (the longest prefix first: /tienlen/scores/g/ before /tienlen/g/)."""
 STEER = 3.0
-"""How much more a walk that has not yet been at a table is drawn to a new-table form (the links
-that open one and its Start button weigh this many times their weight), and how much less a walk
-at a table is drawn away from it by a link (players stay and play: cards, Play, Pass, Undo)."""
+"""How much more a walk is drawn to a kind of table it has not yet been at (the links to its game's
+page and new-table form, and that form's Start button, weigh this many times their weight), and
+how much less a walk at a table is drawn away from it (a link, a form sent elsewhere: players stay
+and play: cards, Play, Pass, Undo)."""
 WORKED_FILL = 0.7
 """How often a new-table form is filled from its worked example (names drawn at random) rather
 than at random: a random form is almost always refused (no leader tapped), so no table started."""
@@ -199,15 +202,18 @@ class Walker:
         cards = [c for c in controls if c["card"]]
         for c in cards:
             c["weight"] = 4 / len(cards)
-        if not self.tables:
-            # Not yet at a table: a person come to play looks for the way to start one.
+        if kind:
+            # At a table the players play: what leads away from it is seldom tapped.
+            here = path.split("?")[0].split("#")[0]
             for c in controls:
-                if c["href"] in NEW_FORMS or (c["submit"] and c["action"] in NEW_FORMS):
-                    c["weight"] *= STEER
-        elif kind:
-            for c in controls:
-                if c["tag"] == "a":
+                if c["tag"] == "a" or (c["form"] and not c["action"].startswith(here)):
                     c["weight"] /= STEER
+        else:
+            # Away from the tables, a person come to play looks for the way to one not yet played.
+            for c in controls:
+                way = STARTS.get(c["href"]) or (STARTS.get(c["action"]) if c["submit"] else None)
+                if way and way not in self.tables:
+                    c["weight"] *= STEER
         choice = self.rng.choices(controls, weights=[c["weight"] for c in controls])[0]
         self.evaluate(MARK, [SELECTOR, choice["i"]])
         if choice["action"] in NEW_FORMS and self.rng.random() < WORKED_FILL:
