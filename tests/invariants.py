@@ -324,6 +324,31 @@ class Invariants:
         return out
 
 
+class WithoutScripts:
+    """The invariants a page with JavaScript off is held to, checked from outside: such a page
+    runs none of the checks' own script (nor a frame, nor a timer), so each screen is checked
+    once, at once: nothing wider than the phone, its own stylesheets applied, its main control in
+    view, no console error, no answer 4xx or 5xx but those the test expects (``allow``)."""
+
+    def __init__(self, page: Any, *, allow: tuple[int, ...] = ()) -> None:
+        self.page = page
+        self.allow = allow
+        self.faults: list[str] = []
+        page.on("console", lambda m: m.type == "error" and self.faults.append(f"the console said: {m.text}"))
+        page.on("pageerror", lambda e: self.faults.append(f"the page said: {e}"))
+        page.on("response", lambda r: r.status >= 400 and r.status not in self.allow
+                and self.faults.append(f"answered {r.status} to {r.request.method} {r.url}"))
+
+    def step(self, what: str) -> None:
+        """After an action: the screen it reached; raises naming the screen, the step and the fault."""
+        page = self.page
+        page.wait_for_load_state("load")
+        page.evaluate(INIT_SCRIPT)  # the checks' functions, run by the test (the page runs no script)
+        found = page.evaluate("[...window.__inv.width(), ...window.__inv.head(), ...window.__inv.main()]")
+        found, self.faults[:] = [*self.faults, *found], []
+        assert not found, f"{page.url} «{page.title()}» {what}:\n" + "\n".join(found)
+
+
 def _fault(page: Any, line: str) -> str:
     """A violation without its coordinates or its step, on its screen's address pattern."""
     line = re.sub(r"\[x [^\]]*\]|-?\d+(\.\d+)? px|\d{3,}", "#", line)

@@ -2,6 +2,8 @@
 
 import pytest
 
+from tests.invariants import WithoutScripts
+
 pytestmark = pytest.mark.browser
 
 
@@ -48,7 +50,9 @@ def test_picker_card_buttons_are_at_least_44_px(phone):
 def test_without_javascript_the_picker_is_a_plain_text_field(browser, live_server, phone_context):
     context = browser.new_context(java_script_enabled=False, **phone_context)
     page = context.new_page()
+    screen = WithoutScripts(page)
     page.goto(live_server.url + "/")
+    screen.step("the home page, no JavaScript")
     assert page.locator(".picker-text").first.is_visible()
     assert not page.locator(".picker-grid").first.is_visible()
     context.close()

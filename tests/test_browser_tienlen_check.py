@@ -5,6 +5,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.invariants import WithoutScripts
 from tests.touch import Touch
 
 pytestmark = pytest.mark.browser
@@ -253,12 +254,15 @@ def test_landing_and_rules_pages_fit_a_phone(phone):
 def test_without_javascript_the_form_posts_and_the_page_shows_the_verdict(browser, live_server, phone_context):
     context = browser.new_context(java_script_enabled=False, **phone_context)
     page = context.new_page()
+    screen = WithoutScripts(page)
     page.goto(live_server.url + "/tienlen/check")
+    screen.step("the check screen, no JavaScript")
     page.locator("#picker-table-text").fill("2h")
     page.locator("#picker-play-text").fill("5s 5h 5c 5d")
     page.locator("button.tl-submit").click()
     box = page.locator("#verdict [data-state='legal']")
     expect(box).to_be_visible()  # the form's answer is a whole page: it is waited for
+    screen.step("Check: the verdict's page")
     expect(box).to_contain_text("four of a kind bombs a single 2")
     assert page.locator("#picker-play-text").input_value() == "5s 5h 5c 5d"
     context.close()

@@ -3,6 +3,8 @@
 import pytest
 from playwright.sync_api import expect
 
+from tests.invariants import WithoutScripts
+
 pytestmark = pytest.mark.browser
 
 
@@ -81,19 +83,24 @@ def test_a_hand_played_by_tapping_while_a_second_phone_watches(phone, second_pho
 def test_without_javascript_a_play_is_a_plain_post_and_a_redirect(browser, live_server, phone_context):
     context = browser.new_context(java_script_enabled=False, **phone_context)
     page = context.new_page()
+    screen = WithoutScripts(page)
     page.goto(live_server.url + "/tienlen/new")
+    screen.step("a new table, no JavaScript")
     page.locator("#name0").fill("Ana")
     page.locator("#name1").fill("Bao")
     page.locator(".tl-3s input").first.check(force=True)
     page.get_by_role("button", name="Start the game").click()
     page.wait_for_url("**/tienlen/g/**")
+    screen.step("Start the game")
     page.locator("#picker-cards-text").fill("3s 3h")
     page.get_by_role("button", name="Play", exact=True).click()
     expect(page.locator(".tl-status-name")).to_have_text("Bao")
     expect(page.locator(".tl-felt .tl-card")).to_have_count(2)
+    screen.step("Play 3♠ 3♥")
     page.get_by_role("button", name="Pass").click()
     expect(page.locator(".tl-status-name")).to_have_text("Ana")
     expect(page.locator(".tl-empty")).to_be_visible()
+    screen.step("Pass")
     context.close()
 
 

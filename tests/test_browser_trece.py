@@ -5,6 +5,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.invariants import WithoutScripts
+
 pytestmark = pytest.mark.browser
 
 KING_RUN = ["Qh", "Kh", "As", "Ks", "Qc", "Jc", "10c"]
@@ -220,11 +222,14 @@ def test_trece_pages_fit_a_phone_in_light_and_dark(browser, phone_context, new_p
 def test_without_javascript_the_check_form_still_gives_a_verdict(browser, live_server, phone_context):
     context = browser.new_context(java_script_enabled=False, **phone_context)
     page = context.new_page()
+    screen = WithoutScripts(page)
     page.goto(live_server.url + "/trece/check")
+    screen.step("the check screen, no JavaScript")
     choose(page, "top", "J")
     choose(page, "top", "d")
     page.locator("#picker-play-text").fill("Q♥ K♥ A♠ K♠ Q♣ J♣ 10♣")
     page.get_by_role("button", name="Check", exact=True).tap()
     expect(page.locator("#verdict .verdict")).to_have_attribute("data-verdict", "legal")
+    screen.step("Check: the verdict's page")
     assert page.locator("#picker-play-text").input_value() == "Q♥ K♥ A♠ K♠ Q♣ J♣ 10♣"
     context.close()

@@ -3,8 +3,10 @@ the group's clock, end switches where RULES.md says them."""
 
 from __future__ import annotations
 
+import json
 import re
 from datetime import UTC, datetime
+from io import BytesIO
 from typing import Any
 
 import pytest
@@ -461,3 +463,71 @@ def test_with_a_groups_end_each_sheet_and_table_says_the_amount_the_groups_page_
     assert "1 game was played past the end; it is not in the result." in on_sheet
     assert transfers(client.get(f"/trece/g/{table}").get_data(as_text=True)) == ["An pays Binh $2.50"]
     assert group_transfers(client, group) == ["Binh pays An $2.50"]  # the sum of the two
+
+
+# --------------------------------------------------------------------------- a group's file: its sheets keep their tables
+
+
+def _second_hand(client: Any, table: str) -> None:
+    """Hand 2 of the table, played and not scored: An (who won hand 1) leads a dragon, then the 2♠."""
+    with client.application.app_context():
+        version = _stored(client, table).version
+    assert client.post(f"/tienlen/g/{table}/next", data={"version": str(version)}).status_code == 303
+    for seat, cards in ((0, "3s 4s 5s 6s 7s 8s 9s 10s Js Qs Ks As"), (1, None), (2, None), (3, None), (0, "2s")):
+        _play(client, table, seat, cards)
+
+
+def _as_written_before_the_fix(body: bytes, ids: dict[str, int]) -> bytes:
+    """The file a server before the fix wrote: version 1, a sheet's tables named by that server's ids."""
+    document = json.loads(body)
+    document["version"] = 1
+    for game in document["games"]:
+        if game["kind"] != "tienlen_scores":
+            continue
+        if isinstance(game["setup"].get("table"), str):
+            game["setup"]["table"] = ids[game["setup"]["table"]]
+        for event in game["events"]:
+            if isinstance(event["payload"].get("table"), str):
+                event["payload"]["table"] = ids[event["payload"]["table"]]
+    return json.dumps(document).encode()
+
+
+@pytest.mark.parametrize("old_file", [False, True], ids=["file", "file before the fix"])
+@pytest.mark.parametrize("how", ["score this hand", "a table started from the sheet"])
+def test_a_groups_file_imported_elsewhere_keeps_each_sheets_tables(make_app: Any, any_db_app: Any, how: str,
+                                                                   old_file: bool) -> None:
+    here = make_app().test_client()
+    for name in ("Hoa", "Lan", "Mai"):  # the old server's ids are not those the new one gives
+        start(here, "/tienlen/scores/new", {"name0": name, "name1": "Tuan"})
+    group, sheet = _groups_table_hand_scored(here, how)
+    stake(here, f"/tienlen/scores/g/{sheet}", "1")
+    with here.application.app_context():
+        table = db.session.scalar(db.select(Game).where(Game.kind == "tienlen"))
+        assert table is not None
+        table_token, old_ids = table.keeper_token, {table.watch_token: table.id}
+    _second_hand(here, table_token)
+    money = group_transfers(here, group)
+    assert money and money == transfers(here.get(f"/tienlen/scores/g/{sheet}").get_data(as_text=True))
+    body = here.get(f"/groups/g/{group}/export.json").data
+    if old_file:
+        body = _as_written_before_the_fix(body, old_ids)
+    there = any_db_app.test_client()
+    r = there.post("/groups/import", data={"file": (BytesIO(body), "g.json")}, content_type="multipart/form-data")
+    assert r.status_code == 303, r.get_data(as_text=True)[:500]
+    with any_db_app.app_context():
+        table_id = _stored(there, table_token).id
+    assert table_id != next(iter(old_ids.values()))
+    page = there.get(f"/tienlen/scores/g/{sheet}").get_data(as_text=True)
+    assert f'href="/tienlen/scores/g/{sheet}/table/{table_id}/1"' in page  # hand 2, waiting to be scored
+    assert there.get(f"/tienlen/scores/g/{sheet}/table/{table_id}/0").status_code == 200  # hand 1, scored
+    stats = there.get(f"/groups/g/{group}/stats").get_data(as_text=True)
+    assert [_stat(stats, p, "games") for p in ("An", "Binh", "Chi", "Dung")] == [2, 2, 2, 2]  # hand 1 once
+    assert [_stat(stats, p, "wins") for p in ("An", "Binh", "Chi", "Dung")] == [2, 0, 0, 0]
+    assert group_transfers(there, group) == money
+    assert transfers(page) == money
+    r = there.post(f"/tienlen/scores/score/{table_token}/1")  # "Score this hand" opens the sheet it had
+    assert r.status_code == 303 and f"/tienlen/scores/g/{sheet}/table/{table_id}/1" in r.headers["Location"]
+    with any_db_app.app_context():
+        assert db.session.scalar(db.select(db.func.count()).select_from(Game)) == len(json.loads(body)["games"])
+    if not old_file:
+        assert there.get(f"/groups/g/{group}/export.json").data == body

@@ -18,3 +18,4 @@ pytestmark = pytest.mark.browser
 def test_the_walker_breaks_no_invariant_in_75_steps(browser, live_server, new_phone, seed):
     walker = walk(browser, live_server.url, seed, 75, lambda context: new_phone(context, strict=True, axe=True, allowed=REFUSALS))
     assert len(walker.log) == 75
+    print(f"walker seed {seed}: steps at followed tables {walker.tables or 'none'}, {len(walker.screens)} screens")

@@ -19,21 +19,45 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from tests.games import WORKED
+from tests.games import ROWS, WORKED
 from tests.invariants import screen_key
 from tests.journey import Walk
 
 NAMES = ["Ana", "Bao", "Chi", "Dũng", "Émilie", "Nguyễn Thị Phương Thảo Hoàng-Trần Minh L"[:40], "João", "Zé"]
 SIZES = [(360, 740), (320, 640)]
+NEW_FORMS: dict[str, dict[str, Any]] = {f"{row.prefix}/new": dict(row.new) for row in ROWS}
+"""Each followed game's new-table form (its address) and the worked example that starts one."""
+STARTS: dict[str, str] = {**{f"{row.prefix}/": row.kind for row in ROWS}, **{f"{row.prefix}/new": row.kind for row in ROWS}}
+"""The ways to a kind of table: its game's page and its new-table form."""
+TABLES: list[tuple[str, str]] = sorted(((f"{row.prefix}/g/", row.kind) for row in ROWS), key=lambda p: -len(p[0]))
+"""A followed game's own pages by their address (the longest prefix first: /tienlen/scores/g/ before /tienlen/g/)."""
+STEER = 3.0
+"""How much more a walk is drawn to a kind of table it has not yet been at (the links to its game's
+page and new-table form, and that form's Start button, weigh this many times their weight), and
+how much less a walk at a table is drawn away from it (a link, a form sent elsewhere: players stay
+and play: cards, Play, Pass, Undo)."""
+WORKED_FILL = 0.7
+"""How often a new-table form is filled from its worked example (names drawn at random) rather
+than at random: a random form is almost always refused (no leader tapped), so no table started."""
+SELECTOR = "a[href], button, summary, input[type=checkbox], input[type=radio], [data-card]"
+"""What a person could tap (CONTROLS numbers them in this order)."""
+MARK = r"""
+([selector, i]) => {
+  /* The chosen control marked before the forms are filled: filling a field may redraw part of the
+     screen (typed cards drawn as chips), which renumbers the controls after it. */
+  document.querySelectorAll('[data-walk-target]').forEach(e => e.removeAttribute('data-walk-target'));
+  document.querySelectorAll(selector)[i].setAttribute('data-walk-target', '');
+}
+"""
 REFUSALS = (400, 409, 422)
 """What the app answers a form it refuses (a sentence, never a 500): expected of random forms."""
 
 # The controls a person could tap on the screen, each with a key that finds it again.
 CONTROLS = r"""
-() => {
+selector => {
   const out = [];
   const host = location.host;
-  const all = document.querySelectorAll('a[href], button, summary, input[type=checkbox], input[type=radio], [data-card]');
+  const all = document.querySelectorAll(selector);
   all.forEach((e, i) => {
     if (!e.checkVisibility || !e.checkVisibility({checkVisibilityCSS: true})) return;
     const r = e.getBoundingClientRect(); if (r.width < 2 || r.height < 2) return;
@@ -51,7 +75,9 @@ CONTROLS = r"""
     /* how a person's eye is drawn: the primary and submit buttons first, the language switch seldom */
     const weight = e.closest('.langs') ? 0.3 : e.dataset.card ? 0.5
       : (e.classList.contains('primary') || e.type === 'submit') ? 4 : 1;
-    out.push({i, tag: e.tagName.toLowerCase(), text: (e.innerText || e.value || e.name || '').trim().replace(/\s+/g, ' ').slice(0, 40),
+    const href = e.tagName === 'A' ? new URL(e.href, location.href).pathname : '';
+    const action = form ? new URL(form.action, location.href).pathname : '';
+    out.push({i, tag: e.tagName.toLowerCase(), href, action, submit: e.type === 'submit', text: (e.innerText || e.value || e.name || '').trim().replace(/\s+/g, ' ').slice(0, 40),
               card: e.dataset.card || '', form: !!form, weight});
   });
   return out;
@@ -83,6 +109,30 @@ values => {
 """
 
 
+WORKED_FILL_JS = r"""
+([action, values, names]) => {
+  /* The new-table form at ``action`` filled as its worked example is, the players' names drawn
+     by the walker: a form the app accepts, so the walk reaches the table it starts. */
+  const form = [...document.querySelectorAll('form')].find(f => new URL(f.action, location.href).pathname === action);
+  if (!form) return 0;
+  let n = 0, k = 0;
+  const put = (f, v) => {
+    if (f.type === 'radio' || f.type === 'checkbox') f.checked = f.value === v;
+    else f.value = v;
+    f.dispatchEvent(new Event('input', {bubbles: true})); f.dispatchEvent(new Event('change', {bubbles: true}));
+    n += 1;
+  };
+  for (const [key, value] of Object.entries(values)) {
+    const fields = [...form.elements].filter(f => f.name === key);
+    if (Array.isArray(value)) fields.forEach((f, i) => put(f, i < value.length ? names[k++] : ''));
+    else if (fields.length && fields[0].type === 'radio') fields.forEach(f => put(f, String(value)));
+    else fields.forEach(f => put(f, /name/.test(key) ? names[k++] : String(value)));
+  }
+  return n;
+}
+"""
+
+
 def worked_cards() -> list[str]:
     """Card fields' values from the games' worked examples (the legal and refused writes)."""
     found: set[str] = set()
@@ -105,6 +155,8 @@ class Walker:
         self.log: list[str] = []
         self.cards = worked_cards()
         self.screens: set[str] = set()
+        self.tables: dict[str, int] = {}
+        """The steps taken at each kind of followed table (its own page, /<game>/g/…)."""
 
     def run(self, steps: int) -> None:
         self.walk.open("/", "open the home page")
@@ -135,7 +187,11 @@ class Walker:
             self.walk.open("/", f"step {n}: home")
             return
         self.screens.add(screen_key(page, lang=False))
-        controls = self.evaluate(CONTROLS)
+        path = page.url[len(self.phone.base_url):]
+        kind = next((k for prefix, k in TABLES if path.startswith(prefix)), None)
+        if kind:
+            self.tables[kind] = self.tables.get(kind, 0) + 1
+        controls = self.evaluate(CONTROLS, SELECTOR)
         if not controls:
             self.log.append(f"{n}: back")
             page.go_back()
@@ -146,12 +202,28 @@ class Walker:
         cards = [c for c in controls if c["card"]]
         for c in cards:
             c["weight"] = 4 / len(cards)
+        if kind:
+            # At a table the players play: what leads away from it is seldom tapped.
+            here = path.split("?")[0].split("#")[0]
+            for c in controls:
+                if c["tag"] == "a" or (c["form"] and not c["action"].startswith(here)):
+                    c["weight"] /= STEER
+        else:
+            # Away from the tables, a person come to play looks for the way to one not yet played.
+            for c in controls:
+                way = STARTS.get(c["href"]) or (STARTS.get(c["action"]) if c["submit"] else None)
+                if way and way not in self.tables:
+                    c["weight"] *= STEER
         choice = self.rng.choices(controls, weights=[c["weight"] for c in controls])[0]
-        if choice["form"] and self.rng.random() < 0.8:
+        self.evaluate(MARK, [SELECTOR, choice["i"]])
+        if choice["action"] in NEW_FORMS and self.rng.random() < WORKED_FILL:
+            names = self.rng.sample(NAMES, len(NAMES))
+            self.evaluate(WORKED_FILL_JS, [choice["action"], NEW_FORMS[choice["action"]], names])
+        elif choice["form"] and self.rng.random() < 0.8:
             self.evaluate(FILL, {"names": NAMES, "cards": self.cards, "seed": self.rng.randrange(1, 2**31 - 1)})
         what = f"step {n}: {choice['tag']} “{choice['card'] or choice['text']}”"
         self.log.append(f"{n}: {choice['tag']} {choice['card'] or choice['text']!r}")
-        target = page.locator("a[href], button, summary, input[type=checkbox], input[type=radio], [data-card]").nth(choice["i"])
+        target = page.locator("[data-walk-target]")
         # A refusal the app words (400, 409, 422) is a step the walk expects: a random form is
         # often wrong; 403/404/5xx are not.
         self.walk.tap(target, what, allow=REFUSALS)
@@ -194,7 +266,9 @@ def main(argv: list[str] | None = None) -> int:
                               lambda c: Phone(c, server.url, strict=True, axe=True, allowed=REFUSALS))
                 if args.verbose:
                     print("\n".join(walker.log))
-                print(f"seed {seed}: {args.steps} steps, {len(walker.screens)} screens, no violation: {sorted(walker.screens)}", flush=True)
+                tables = ", ".join(f"{k} {v}" for k, v in sorted(walker.tables.items())) or "none"
+                print(f"seed {seed}: {args.steps} steps, {len(walker.screens)} screens, steps at tables: {tables}; "
+                      f"no violation: {sorted(walker.screens)}", flush=True)
             except AssertionError as exc:
                 failed += 1
                 print(exc, flush=True)

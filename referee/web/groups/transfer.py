@@ -11,6 +11,16 @@ of the server's (:func:`renewed_token`), and the import says so.  An import is a
 other: its new games count against the new-game limit (:mod:`referee.web.limits`), and it is
 counted as a use of each game today (retention).
 
+A Tiến lên score sheet names the tables it follows by their stored id (its ``setup`` and its
+records: :data:`TABLE_RECORDS`), and ids differ from server to server: the file names each such
+table by its watch token instead (:func:`_tables_named_by_token`, since :data:`VERSION` 2), and an
+import gives the sheet the ids its tables have here (:func:`_table_references`), so the sheet
+follows its own tables, and its table hands count once in the group, on the new server too.  A
+file of version 1 (ids of the server that wrote it) is read by what it says of each table: a table
+started from a sheet names it and was made with its follow record; a sheet made for a table has
+its players and was made after it.  A table not in the file nor here is named by a negative
+number, never any game's id.
+
 A file is refused with a sentence (:class:`ImportRefused`) when it is not one of ours, comes
 from a newer version, holds an entry of a kind its game does not know, or a game its game's
 state machine cannot replay; nothing of it is stored then.
@@ -36,13 +46,19 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from referee import group as groups_lib
 from referee.errors import RefereeError
 from referee.text import Message, message
+from referee.tienlen_evening import GameAdded, GameCorrected, TableFollowed
 from referee.web import registry, settle_up, store
 from referee.web.extensions import db
+from referee.web.games.tienlen.evening import KIND as SHEET_KIND
+from referee.web.games.tienlen.evening import TABLE_KIND
 from referee.web.groups import evenings
 from referee.web.models import NAME_MAX, Event, Game, Player, Token, this_hour
 
 FORMAT = "thirteen-games"
-VERSION = 1
+VERSION = 2
+"""2: a sheet's followed tables named by their watch tokens (1: by the writing server's ids)."""
+TABLE_RECORDS = frozenset({TableFollowed.action, GameAdded.action, GameCorrected.action})
+"""The records of a Tiến lên sheet (:data:`SHEET_KIND`) that may name a followed table (``table``)."""
 MAX_GAMES = 2000
 MAX_EVENTS = 20000
 
@@ -60,9 +76,11 @@ def _when(value: datetime | None) -> str | None:
     return value.astimezone(UTC).isoformat()
 
 
-def game_record(game: Game, group: Game | None = None) -> dict[str, Any]:
-    """One stored game as the file holds it."""
-    return {
+def game_record(game: Game, group: Game | None = None,
+                tables: Mapping[int, str] | None = None) -> dict[str, Any]:
+    """One stored game as the file holds it (a sheet's followed tables named by ``tables``, their
+    ids' watch tokens: :func:`_tables_named_by_token`)."""
+    record = {
         "kind": game.kind,
         "keeper_token": game.keeper_token,
         "watch_token": game.watch_token,
@@ -75,14 +93,59 @@ def game_record(game: Game, group: Game | None = None) -> dict[str, Any]:
         "events": [{"seq": e.seq, "kind": e.kind, "payload": e.payload, "created_at": _when(e.created_at)}
                    for e in store.history(game)],
     }
+    return _tables_named_by_token(record, tables) if tables is not None else record
+
+
+def _with_tables(record: Mapping[str, Any], name: Callable[[Any], Any]) -> dict[str, Any]:
+    """A game of the file with each followed table a sheet names (``setup["table"]``, and
+    ``table`` in :data:`TABLE_RECORDS`) named ``name(it)`` instead."""
+    out = dict(record)
+    if record["kind"] != SHEET_KIND:
+        return out
+    if record["setup"].get("table") is not None:
+        out["setup"] = {**record["setup"], "table": name(record["setup"]["table"])}
+    out["events"] = [{**e, "payload": {**e["payload"], "table": name(e["payload"]["table"])}}
+                     if e["kind"] in TABLE_RECORDS and e["payload"].get("table") is not None else e
+                     for e in record["events"]]
+    return out
+
+
+def _table_ids(record: Mapping[str, Any]) -> list[Any]:
+    """The followed tables a game of the file names, in the order it names them first."""
+    named: list[Any] = []
+    _with_tables(record, lambda t: named.append(t) if t not in named else None)
+    return named
+
+
+def _tables_named_by_token(record: dict[str, Any], tables: Mapping[int, str]) -> dict[str, Any]:
+    """A sheet's record with each table id its watch token (``tables``); a table no longer
+    stored as -1, -2… in the order the sheet names them (never a game's id anywhere)."""
+    gone = [t for t in _table_ids(record) if t not in tables]
+    return _with_tables(record, lambda t: tables[t] if t in tables else -1 - gone.index(t))
+
+
+def _followed_tables(games: Sequence[Game]) -> dict[int, str]:
+    """The watch token of each stored table a sheet of ``games`` names."""
+    ids = {t for g in games if g.kind == SHEET_KIND
+           for t in _table_ids({"kind": g.kind, "setup": g.setup or {},
+                                "events": [{"kind": e.kind, "payload": e.payload} for e in store.history(g)]})
+           if isinstance(t, int) and t > 0}
+    found: dict[int, str] = {g.id: g.watch_token for g in games if g.id in ids and g.kind == TABLE_KIND}
+    rest = sorted(ids - set(found))
+    for chunk in range(0, len(rest), 500):
+        for table_id, watch in db.session.execute(select(Game.id, Game.watch_token).where(
+                Game.id.in_(rest[chunk:chunk + 500]), Game.kind == TABLE_KIND)):
+            found[table_id] = watch
+    return found
 
 
 def export(games: Sequence[Game], group: Game | None = None) -> bytes:
     """The file of ``games`` (the group's own game first when a whole group is exported)."""
+    tables = _followed_tables(games)
     document = {
         "format": FORMAT,
         "version": VERSION,
-        "games": [game_record(g, group if g is not group else None) for g in games],
+        "games": [game_record(g, group if g is not group else None, tables) for g in games],
     }
     return (json.dumps(document, ensure_ascii=False, indent=1, sort_keys=True) + "\n").encode()
 
@@ -100,6 +163,11 @@ def _refuse(reason: Message) -> ImportRefused:
 
 def read_file(raw: bytes) -> list[Mapping[str, Any]]:
     """The games of a file, checked for shape (not yet replayed)."""
+    return _read_document(raw)[1]
+
+
+def _read_document(raw: bytes) -> tuple[int, list[Mapping[str, Any]]]:
+    """The version and the games of a file, checked for shape (not yet replayed)."""
     try:
         document = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):
@@ -132,7 +200,7 @@ def read_file(raw: bytes) -> list[Mapping[str, Any]]:
         total += len(game["events"])
     if total > MAX_EVENTS:
         raise _refuse(message("This file holds more than {n} entries: too many to import at once.", n=MAX_EVENTS))
-    return games
+    return version, games
 
 
 def _event_kinds(kind: str) -> frozenset[str] | None:
@@ -221,9 +289,11 @@ def renewed_token(secret: str, role: str, keeper: str, watch: str) -> str:
         attempt += 1
 
 
-def _with_strong_tokens(games: list[Mapping[str, Any]], secret: str) -> tuple[list[dict[str, Any]], int]:
+def _with_strong_tokens(games: list[Mapping[str, Any]], secret: str
+                        ) -> tuple[list[dict[str, Any]], int, dict[str, str]]:
     """The file's games, each weak token replaced by :func:`renewed_token` (a group's keeper token
-    in its games' ``group`` too); and how many games were given new tokens."""
+    in its games' ``group`` too, a sheet's in the tables it started); how many games were given
+    new tokens; and each weak token's new one."""
     renamed: dict[str, str] = {}
     out: list[dict[str, Any]] = []
     renewed = 0
@@ -241,7 +311,118 @@ def _with_strong_tokens(games: list[Mapping[str, Any]], secret: str) -> tuple[li
     for game in out:
         if game["group"] in renamed:
             game["group"] = renamed[game["group"]]
-    return out, renewed
+        if game["kind"] == TABLE_KIND and any(game["setup"].get(k) in renamed for k in ("sheet", "sheet_watch")):
+            game["setup"] = {k: renamed.get(v, v) if k in ("sheet", "sheet_watch") and isinstance(v, str) else v
+                             for k, v in game["setup"].items()}
+    return out, renewed, renamed
+
+
+def _is_id(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value > 0
+
+
+_IN_FILE = -10**9
+"""A sheet's followed table that is the file's game ``j`` is named ``_IN_FILE - j`` while the
+file is replayed, its id here once stored (:func:`_store`)."""
+
+
+def _table_references(games: list[dict[str, Any]], version: int, renamed: Mapping[str, str]) -> list[dict[str, Any]]:
+    """The file's games with each sheet's followed tables named as the replay and :func:`_store`
+    take them: a table of the file ``_IN_FILE - j`` (its number in the file, from 0), a table
+    stored here its id, any other -1, -2… (never a game's id).  A file of version 2 names them by
+    watch token; one of version 1 by the ids of the server that wrote it (:func:`_old_table_ids`)."""
+    by_watch = {g["watch_token"]: j for j, g in enumerate(games) if g["kind"] == TABLE_KIND}
+    old_ids = _old_table_ids(games) if version < 2 else {}
+    named = [t for g in games for t in _table_ids(g) if isinstance(t, str)]
+    here: dict[str, int] = {}
+    for chunk in range(0, len(named), 500):
+        for token, table_id in db.session.execute(
+                select(Token.token, Game.id).join(Game, Game.id == Token.game_id)
+                .where(Token.token.in_([renamed.get(t, t) for t in named[chunk:chunk + 500]]),
+                       Game.kind == TABLE_KIND)):
+            here[token] = table_id
+    out: list[dict[str, Any]] = []
+    for game in games:
+        named_here = _table_ids(game)
+        kept = [t for t in named_here if version >= 2 and isinstance(t, int) and not isinstance(t, bool)
+                and _IN_FILE < t < 0]  # a table the writing server no longer had: kept so
+        gone = min(kept, default=0)
+        targets: dict[Any, int] = {}
+        for table in named_here:
+            key = renamed.get(table, table) if isinstance(table, str) else table
+            if table in kept:
+                continue
+            if isinstance(key, str) and key in by_watch:
+                targets[table] = _IN_FILE - by_watch[key]
+            elif isinstance(key, str) and key in here:
+                targets[table] = here[key]
+            elif version < 2 and _is_id(key) and key in old_ids:
+                targets[table] = _IN_FILE - old_ids[key]
+            elif isinstance(key, str | int) and not isinstance(key, bool):
+                gone -= 1
+                targets[table] = gone
+        out.append(_with_tables(game, _renamer(targets)))
+    return out
+
+
+def _renamer(targets: Mapping[Any, int]) -> Callable[[Any], Any]:
+    """A table's name in a sheet's record → its name in ``targets`` (itself when not there)."""
+    def name(table: Any) -> Any:
+        if isinstance(table, str | int) and not isinstance(table, bool):
+            return targets.get(table, table)
+        return table
+    return name
+
+
+def _old_table_ids(games: list[dict[str, Any]]) -> dict[int, int]:
+    """A file of version 1: each table id its sheets name (the writing server's) → the table's
+    number in the file, as the file tells it: a table started from a sheet (its ``setup`` names
+    the sheet) is the one the sheet's follow record was written with (the nearest in time); a
+    sheet made for a table ("Score this hand": its ``setup`` names the id) has the table's players
+    and was made after it (the latest such); a table followed by its link, the only table of the
+    sheet's players made before the follow.  An id not found so is a table not in the file."""
+    tables = [j for j, g in enumerate(games) if g["kind"] == TABLE_KIND]
+    sheets = {g["keeper_token"]: i for i, g in enumerate(games) if g["kind"] == SHEET_KIND}
+    found: dict[int, int] = {}
+    taken: set[int] = set()
+
+    def when(game: Mapping[str, Any]) -> datetime:
+        moment = _moment(game["created_at"])
+        assert moment is not None  # read_file checked it
+        return moment
+
+    def same_players(i: int, j: int) -> bool:
+        return sorted(games[i]["players"]) == sorted(games[j]["players"])
+
+    for j in tables:
+        started = games[j]["setup"].get("sheet")
+        i = sheets.get(started) if isinstance(started, str) else None
+        if i is None:
+            continue
+        follows = [e for e in games[i]["events"] if e["kind"] == TableFollowed.action
+                   and _is_id(e["payload"].get("table")) and e["payload"]["table"] not in found]
+        if follows:
+            nearest = min(follows, key=lambda e: abs(when(e) - when(games[j])))
+            found[nearest["payload"]["table"]] = j
+            taken.add(j)
+    for i in sheets.values():
+        made_for = games[i]["setup"].get("table")
+        if not _is_id(made_for) or made_for in found:
+            continue
+        before = [j for j in tables if j not in taken and same_players(i, j) and when(games[j]) <= when(games[i])]
+        if before:
+            found[made_for] = max(before, key=lambda j: when(games[j]))
+            taken.add(found[made_for])
+    for i in sheets.values():
+        for event in games[i]["events"]:
+            table = event["payload"].get("table")
+            if event["kind"] != TableFollowed.action or not _is_id(table) or table in found:
+                continue
+            before = [j for j in tables if j not in taken and same_players(i, j) and when(games[j]) <= when(event)]
+            if len(before) == 1:
+                found[table] = before[0]
+                taken.add(before[0])
+    return found
 
 
 def _built(number: int, data: Mapping[str, Any]) -> Game:
@@ -270,7 +451,9 @@ def import_file(raw: bytes, *, secret: str, allow_new: Callable[[int], None] | N
     Every game is read and replayed before anything is written.  ``secret`` derives the fresh
     tokens of weak ones (:func:`renewed_token`); ``allow_new(n)`` is asked before ``n`` new games
     are stored (the new-game limit: it raises to refuse)."""
-    games, renewed = _with_strong_tokens(read_file(raw), secret)
+    version, read = _read_document(raw)
+    games, renewed, renamed = _with_strong_tokens(read, secret)
+    games = _table_references(games, version, renamed)
     tokens = [t for g in games for t in (g["keeper_token"], g["watch_token"])]
     if len(set(tokens)) != len(tokens):
         raise _refuse(message("This file holds the same game twice."))
@@ -321,8 +504,40 @@ def _store(games: list[dict[str, Any]], built: list[Game], tokens: list[str],
             db.session.flush()  # its id, for the games of the group that follow
         made[data["keeper_token"]] = game
         new += 1
+    _link_tables(games, built, made)
     db.session.commit()
     return made[games[0]["keeper_token"]], new
+
+
+def _link_tables(games: list[dict[str, Any]], built: list[Game], made: Mapping[str, Game]) -> None:
+    """Each new sheet of the file named with the ids its followed tables of the file have here
+    (``_IN_FILE - j`` while replayed: :func:`_table_references`), and a sheet made for a table
+    ("Score this hand") made for it here too (``Game.made_for``: the table's hands are scored on
+    it, not on a sheet made again)."""
+    sheets = [(data, game) for data, game in zip(games, built, strict=True)
+              if game.kind == SHEET_KIND and made.get(data["keeper_token"]) is game
+              and any(isinstance(t, int) and t <= _IN_FILE for t in _table_ids(data))]
+    if not sheets:
+        return
+    db.session.flush()  # the ids of the file's tables
+
+    def here(table: Any) -> Any:
+        if isinstance(table, int) and not isinstance(table, bool) and table <= _IN_FILE:
+            return made[games[_IN_FILE - table]["keeper_token"]].id
+        return table
+
+    for data, game in sheets:
+        linked = _with_tables(data, here)
+        game.setup = linked["setup"]
+        for event, record in zip(game.events, linked["events"], strict=True):
+            if record["payload"] != event.payload:
+                event.payload = record["payload"]
+        table = game.setup.get("table")
+        if _is_id(table) and game.made_for is None:
+            key = f"{SHEET_KIND}:{table}"
+            if db.session.scalar(select(Game.id).where(Game.made_for == key)) is None:
+                game.made_for = key
+                db.session.flush()
 
 
 @contextlib.contextmanager
