@@ -381,48 +381,69 @@ def _old_table_ids(games: list[dict[str, Any]]) -> dict[int, int]:
     sheet made for a table ("Score this hand": its ``setup`` names the id) has the table's players
     and was made after it (the latest such); a table followed by its link, the only table of the
     sheet's players made before the follow.  An id not found so is a table not in the file."""
-    tables = [j for j, g in enumerate(games) if g["kind"] == TABLE_KIND]
-    sheets = {g["keeper_token"]: i for i, g in enumerate(games) if g["kind"] == SHEET_KIND}
-    found: dict[int, int] = {}
-    taken: set[int] = set()
+    old = _OldTables(games)
+    old.started_from_sheets()
+    old.made_for_tables()
+    old.followed_by_link()
+    return old.found
 
+
+class _OldTables:
+    """:func:`_old_table_ids`'s three readings, in order, each taking the tables it matched."""
+
+    def __init__(self, games: list[dict[str, Any]]) -> None:
+        self.games = games
+        self.tables = [j for j, g in enumerate(games) if g["kind"] == TABLE_KIND]
+        self.sheets = {g["keeper_token"]: i for i, g in enumerate(games) if g["kind"] == SHEET_KIND}
+        self.found: dict[int, int] = {}
+        self.taken: set[int] = set()
+
+    @staticmethod
     def when(game: Mapping[str, Any]) -> datetime:
         moment = _moment(game["created_at"])
         assert moment is not None  # read_file checked it
         return moment
 
-    def same_players(i: int, j: int) -> bool:
-        return sorted(games[i]["players"]) == sorted(games[j]["players"])
+    def _match(self, old_id: int, table: int) -> None:
+        self.found[old_id] = table
+        self.taken.add(table)
 
-    for j in tables:
-        started = games[j]["setup"].get("sheet")
-        i = sheets.get(started) if isinstance(started, str) else None
-        if i is None:
-            continue
-        follows = [e for e in games[i]["events"] if e["kind"] == TableFollowed.action
-                   and _is_id(e["payload"].get("table")) and e["payload"]["table"] not in found]
-        if follows:
-            nearest = min(follows, key=lambda e: abs(when(e) - when(games[j])))
-            found[nearest["payload"]["table"]] = j
-            taken.add(j)
-    for i in sheets.values():
-        made_for = games[i]["setup"].get("table")
-        if not _is_id(made_for) or made_for in found:
-            continue
-        before = [j for j in tables if j not in taken and same_players(i, j) and when(games[j]) <= when(games[i])]
-        if before:
-            found[made_for] = max(before, key=lambda j: when(games[j]))
-            taken.add(found[made_for])
-    for i in sheets.values():
-        for event in games[i]["events"]:
-            table = event["payload"].get("table")
-            if event["kind"] != TableFollowed.action or not _is_id(table) or table in found:
+    def _before(self, sheet: int, moment: datetime) -> list[int]:
+        """The tables not matched yet with the sheet's players, made at ``moment`` or before."""
+        players = sorted(self.games[sheet]["players"])
+        return [j for j in self.tables if j not in self.taken and sorted(self.games[j]["players"]) == players
+                and self.when(self.games[j]) <= moment]
+
+    def started_from_sheets(self) -> None:
+        for j in self.tables:
+            started = self.games[j]["setup"].get("sheet")
+            i = self.sheets.get(started) if isinstance(started, str) else None
+            if i is None:
                 continue
-            before = [j for j in tables if j not in taken and same_players(i, j) and when(games[j]) <= when(event)]
-            if len(before) == 1:
-                found[table] = before[0]
-                taken.add(before[0])
-    return found
+            follows = [e for e in self.games[i]["events"] if e["kind"] == TableFollowed.action
+                       and _is_id(e["payload"].get("table")) and e["payload"]["table"] not in self.found]
+            if follows:
+                nearest = min(follows, key=lambda e: abs(self.when(e) - self.when(self.games[j])))
+                self._match(nearest["payload"]["table"], j)
+
+    def made_for_tables(self) -> None:
+        for i in self.sheets.values():
+            made_for = self.games[i]["setup"].get("table")
+            if not _is_id(made_for) or made_for in self.found:
+                continue
+            before = self._before(i, self.when(self.games[i]))
+            if before:
+                self._match(made_for, max(before, key=lambda j: self.when(self.games[j])))
+
+    def followed_by_link(self) -> None:
+        for i in self.sheets.values():
+            for event in self.games[i]["events"]:
+                table = event["payload"].get("table")
+                if event["kind"] != TableFollowed.action or not _is_id(table) or table in self.found:
+                    continue
+                before = self._before(i, self.when(event))
+                if len(before) == 1:
+                    self._match(table, before[0])
 
 
 def _built(number: int, data: Mapping[str, Any]) -> Game:
