@@ -92,6 +92,7 @@ values => {
   const r = () => (s = (s * 16807) % 2147483647) / 2147483647;
   const pick = a => a[Math.floor(r() * a.length)];
   let n = 0;
+  if (window.__inv) { window.__inv.lastInput = performance.now(); window.__inv.field = true; }  /* typing */
   document.querySelectorAll('form input[type=text], form input[type=number], form input:not([type])').forEach(f => {
     if (!f.checkVisibility() || f.readOnly || f.value) return;
     if (f.type === 'number') {
@@ -115,6 +116,7 @@ WORKED_FILL_JS = r"""
      by the walker: a form the app accepts, so the walk reaches the table it starts. */
   const form = [...document.querySelectorAll('form')].find(f => new URL(f.action, location.href).pathname === action);
   if (!form) return 0;
+  if (window.__inv) { window.__inv.lastInput = performance.now(); window.__inv.field = true; }  /* typing */
   let n = 0, k = 0;
   const put = (f, v) => {
     if (f.type === 'radio' || f.type === 'checkbox') f.checked = f.value === v;
@@ -163,7 +165,7 @@ class Walker:
         for n in range(1, steps + 1):
             try:
                 self.one(n)
-            except AssertionError as exc:
+            except Exception as exc:  # noqa: BLE001 - a violation, or a tap playwright could not make
                 raise AssertionError(f"walker seed {self.seed}, step {n} of {steps} failed:\n{exc}\n"
                                      f"the steps: {' | '.join(self.log)}\n"
                                      f"replay: python -m tests.walk --seed {self.seed} --steps {n}") from None
@@ -216,11 +218,20 @@ class Walker:
                     c["weight"] *= STEER
         choice = self.rng.choices(controls, weights=[c["weight"] for c in controls])[0]
         self.evaluate(MARK, [SELECTOR, choice["i"]])
+        filled = 0
         if choice["action"] in NEW_FORMS and self.rng.random() < WORKED_FILL:
             names = self.rng.sample(NAMES, len(NAMES))
-            self.evaluate(WORKED_FILL_JS, [choice["action"], NEW_FORMS[choice["action"]], names])
+            filled = self.evaluate(WORKED_FILL_JS, [choice["action"], NEW_FORMS[choice["action"]], names])
         elif choice["form"] and self.rng.random() < 0.8:
-            self.evaluate(FILL, {"names": NAMES, "cards": self.cards, "seed": self.rng.randrange(1, 2**31 - 1)})
+            filled = self.evaluate(FILL, {"names": NAMES, "cards": self.cards, "seed": self.rng.randrange(1, 2**31 - 1)})
+        if filled:
+            # A person types, looks, then taps: what the typing redraws (a hand's split, a tick it
+            # takes back) lands before the tap, and is the typing's (a field's), not the tap's.
+            self.walk.settle()
+            self.phone.step(f"step {n}: typed in {filled} fields")
+            if not self.evaluate("() => !!document.querySelector('[data-walk-target]')"):
+                self.log.append(f"{n}: typed")
+                return
         what = f"step {n}: {choice['tag']} “{choice['card'] or choice['text']}”"
         self.log.append(f"{n}: {choice['tag']} {choice['card'] or choice['text']!r}")
         target = page.locator("[data-walk-target]")
