@@ -25,7 +25,7 @@ from app import create_app
 from referee.web import openapi, registry
 from referee.web.extensions import db
 from tests.games import PACKAGES
-from tests.invariants import Invariants
+from tests.invariants import Invariants, offline_noise
 from tests.servers import postgres_url
 from tests.sizes import LONG
 
@@ -284,17 +284,14 @@ class Phone:
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
         self.page.set_default_timeout(10_000)
 
-    OFFLINE_SAYS = ("ERR_INTERNET_DISCONNECTED", "htmx:sendError", "htmx:afterRequest", "Failed to fetch",
-                    "no-response", "when fetching the script")
-
     def forgive_offline(self, *more: str) -> None:
-        """Forget the console errors a phone cut from the network logs by design (each request
-        that could not leave, htmx's log of it, the service worker finding no answer), and
-        ``more`` (say "status of 409"): a test of the network's loss expects them."""
-        said = self.OFFLINE_SAYS + more
-        self.errors[:] = [e for e in self.errors if not any(x in e for x in said)]
+        """Forget the console errors a phone cut from the network logs by design
+        (:func:`tests.invariants.offline_noise`), and ``more`` (say "status of 409"): a test of the
+        network's loss expects them."""
+        noise = offline_noise(*more)
+        self.errors[:] = [e for e in self.errors if not noise(e)]
         # the invariants' own record of the console too, which the next step() reads
-        self.inv.errors[:] = [e for e in self.inv.errors if not any(x in e for x in said)]
+        self.inv.errors[:] = [e for e in self.inv.errors if not noise(e)]
 
     def step(self, what: str, **kw) -> None:  # type: ignore[no-untyped-def]
         """The invariants after an action (:meth:`tests.invariants.Invariants.step`)."""

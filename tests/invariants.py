@@ -32,6 +32,30 @@ from urllib.parse import urlsplit
 
 from tests.axe import AXE, SERIOUS
 
+OFFLINE_NOISE = ("ERR_INTERNET_DISCONNECTED", "Failed to fetch", "net::", "htmx:sendError", "htmx:afterRequest",
+                 "no-response", "when fetching the script", "EventSource")
+"""What a phone cut from the network says in its console by design: each request that cannot
+leave (Chromium's net:: line, fetch's "Failed to fetch", htmx's log of it), the service worker
+finding no answer (Workbox's "no-response") or no script, the event stream that cannot connect."""
+
+
+def offline_noise(*more: str) -> Callable[[str], bool]:
+    """Whether a console line is a phone's offline noise (:data:`OFFLINE_NOISE`) or one of
+    ``more`` (what a test makes on purpose: "status of 409" for a stale write it sends): the one
+    test of it, for :attr:`Invariants.forgives` (at every step, as it may come at any step on a
+    busy machine) and for ``Phone.forgive_offline`` (once, at the end).  htmx's SSE extension
+    logs its stream's error event itself (``console.error(event)``): the exact line "Event".
+
+    >>> noise = offline_noise("status of 409")
+    >>> noise("Failed to load resource: net::ERR_INTERNET_DISCONNECTED"), noise("Event"), noise("status of 409")
+    (True, True, True)
+    >>> noise("Uncaught TypeError: x is undefined"), noise("Events")
+    (False, False)
+    """
+    said = OFFLINE_NOISE + more
+    return lambda line: line == "Event" or any(x in line for x in said)
+
+
 RESULT = "what the tap changed"
 """Words of the invariant that a tap's result lands in view."""
 

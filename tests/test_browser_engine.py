@@ -22,6 +22,7 @@ from playwright.sync_api import expect
 
 from tests.conftest import PHONE
 from tests.flows import start_trece_table
+from tests.invariants import offline_noise
 from tests.test_browser_weight import weigh
 
 pytestmark = pytest.mark.browser
@@ -30,9 +31,9 @@ READY = "() => document.documentElement.dataset.engine === 'ready'"
 SETTLED = "() => ['ready', 'failed'].includes(document.documentElement.dataset.engine)"
 SLOW = {"offline": False, "latency": 400, "downloadThroughput": 400_000 / 8, "uploadThroughput": 400_000 / 8}
 GOOD = {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1}
-# What Chromium logs while the phone is offline, and the requests a test blocks on purpose.
-FORGIVEN = ("ERR_INTERNET_DISCONNECTED", "Failed to fetch", "ERR_FAILED", "net::", "status of 400", "status of 404",
-            "htmx:sendError", "htmx:afterRequest")
+FORGIVEN = offline_noise("ERR_FAILED", "status of 400", "status of 404")
+"""What a phone cut from the network logs (tests/invariants.py), and the engine's files these
+tests refuse or drop on purpose."""
 
 
 class EnginePhone:
@@ -49,6 +50,9 @@ class EnginePhone:
         self.errors: list[str] = self.phone.errors
         self.requests: list[str] = []
         self.page.on("request", lambda r: self.requests.append(r.url))
+        # what the tests' own doing logs (the phone cut from the network, the engine's files
+        # refused or dropped) is forgiven at every step, as close() forgives it
+        self.phone.inv.forgives = FORGIVEN
 
     def open(self, path: str):  # type: ignore[no-untyped-def]
         self.page.goto(self.url + path)
@@ -60,10 +64,7 @@ class EnginePhone:
         return self.page
 
     def step(self, what: str, **kw) -> None:  # type: ignore[no-untyped-def]
-        """The screen's invariants now (tests/invariants.py); what the tests' own doing logs (the
-        phone cut from the network, the engine's files refused or dropped: ``FORGIVEN``) is
-        forgiven, as :meth:`close` forgives it."""
-        self.phone.inv.errors[:] = [e for e in self.phone.inv.errors if not any(f in e for f in FORGIVEN)]
+        """The screen's invariants now (tests/invariants.py)."""
         self.phone.step(what, **kw)
 
     def close(self) -> None:
@@ -72,7 +73,7 @@ class EnginePhone:
                 self.step("the end of the test")
         finally:
             self.context.close()
-        errors = [e for e in self.errors if not any(f in e for f in FORGIVEN)]
+        errors = [e for e in self.errors if not FORGIVEN(e)]
         assert errors == [], f"console errors: {errors}"
 
 

@@ -26,6 +26,7 @@ from sqlalchemy import select
 
 from referee.web.extensions import db
 from referee.web.models import Event, Game, Write
+from tests import invariants
 from tests.conftest import PHONE, Phone
 from tests.journey import Walk
 
@@ -33,16 +34,10 @@ pytestmark = pytest.mark.browser
 
 NAMES = ["Ana", "Konstantinos Papadopoulos-Alexandropoulo", "Chi"]
 DRAWS = "() => !!(window.Thirteen && window.Thirteen.engine && window.Thirteen.engine.drawsPages && window.Thirteen.engine.drawsPages())"
-FORGIVEN = ("ERR_INTERNET_DISCONNECTED", "Failed to fetch", "net::", "htmx:sendError", "htmx:afterRequest",
-            "no-response", "when fetching the script", "EventSource", "status of 409")
-
-
-def offline_noise(line: str) -> bool:
-    """What a phone cut from the network says in its console by design, at whatever step it comes
-    (on a busy machine a request or the event stream may still be in flight at the cut): each
-    request that cannot leave, and htmx's SSE extension's log of its stream's error, the error
-    event itself (``console.error(event)``: the line "Event")."""
-    return line == "Event" or any(f in line for f in FORGIVEN)
+offline_noise = invariants.offline_noise("status of 409")
+"""What a phone cut from the network says by design, at whatever step it comes (on a busy machine
+a request or the event stream may still be in flight at the cut), and the stale writes these
+tests send on purpose."""
 
 
 class Slow:
