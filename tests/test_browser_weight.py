@@ -24,6 +24,7 @@ from flask import url_for
 from tests.conftest import PHONE
 from tests.flows import start_trece_table
 from tests.games import ENTRIES, ROWS, WORKED
+from tests.invariants import Invariants
 
 pytestmark = pytest.mark.browser
 
@@ -135,6 +136,7 @@ def weigh(browser, url: str) -> tuple[int, int, int, list[tuple[str, int]]]:  # 
     fetched meanwhile, and the bytes of a repeat visit (the same page opened again)."""
     context = browser.new_context(**PHONE)
     page = context.new_page()
+    inv = Invariants(page)  # every screen weighed is a usable screen too (tests/invariants.py)
     meter = Meter(context, page)
     page.goto(url, wait_until="load")
     page.wait_for_function("() => navigator.serviceWorker.controller !== null")
@@ -144,9 +146,11 @@ def weigh(browser, url: str) -> tuple[int, int, int, list[tuple[str, int]]]:  # 
     page.wait_for_timeout(300)
     first, worker, detail = meter.total("page"), meter.total("worker"), meter.detail()
     meter.reset()
+    inv.step(f"a first visit of {url}")
     page.goto(url, wait_until="load")
     page.wait_for_timeout(300)
     repeat = meter.total()
+    inv.step(f"a repeat visit of {url}")
     context.close()
     return first, worker, repeat, detail
 
@@ -198,10 +202,17 @@ def tap_median(page, locator, condition: str, undone: str | None = None, *,  # t
 def slow_phone(browser, url: str):  # type: ignore[no-untyped-def]
     context = browser.new_context(**PHONE)
     page = context.new_page()
+    page.inv = Invariants(page)  # checked once its taps are timed: see done()
     page.goto(url, wait_until="load")
     page.evaluate(MARK_TAPS)
     Meter(context, page).throttle(SLOW)
     return context, page
+
+
+def done(context, page, what: str) -> None:  # type: ignore[no-untyped-def]
+    """The slow phone's screen checked (tests/invariants.py) once its taps were timed, then closed."""
+    page.inv.step(f"{what}, timed on a slow network")
+    context.close()
 
 
 def test_tap_to_verdict_at_400_kbps_and_400_ms(browser, live_server):
@@ -218,7 +229,7 @@ def test_tap_to_verdict_at_400_kbps_and_400_ms(browser, live_server):
     times["Tiến lên check (a bomb on a 2)"] = tap_median(
         page, page.locator("#picker-check [data-card='5c']"),
         "document.querySelector('#verdict').textContent.includes('bombs a single 2')")
-    context.close()
+    done(context, page, "Tiến lên check (a bomb on a 2)")
 
     context, page = slow_phone(browser, base + "/trece/check")
     page.locator("#picker-top [data-target]").tap()  # the grid fills the top card, then the play
@@ -229,7 +240,7 @@ def test_tap_to_verdict_at_400_kbps_and_400_ms(browser, live_server):
         page, page.locator("#picker-check [data-card='10c']"),
         "document.querySelector('#verdict [data-verdict=legal]') && document.querySelector('#verdict').textContent.includes('10♣')",
         "!document.querySelector('#verdict').textContent.includes('10♣')")
-    context.close()
+    done(context, page, "Trece check (a run on J♦)")
 
     context, page = slow_phone(browser, base + games["Three Thirteen round"])
     page.locator(".tt-step[data-step='1']").tap()  # round entry: one hand at a time
@@ -239,21 +250,21 @@ def test_tap_to_verdict_at_400_kbps_and_400_ms(browser, live_server):
     times["Three Thirteen split (3 cards)"] = tap_to(
         page, page.locator("#seat-1 [data-card='5c']"),
         "document.querySelector('#preview-1').textContent.includes('24 points')")
-    context.close()
+    done(context, page, "Three Thirteen split (3 cards)")
 
     context, page = slow_phone(browser, base + games["Tiến lên table"])
     page.locator("#tl-followed [data-card='3s']").tap()
     times["Tiến lên table (play 3♠)"] = tap_to(
         page, page.locator("#tl-followed button.tl-go"),
         "document.querySelector('.tl-felt').textContent.includes('Bao')")
-    context.close()
+    done(context, page, "Tiến lên table (play 3♠)")
 
     context, page = slow_phone(browser, base + games["Trece table"])
     page.locator("#table [data-card='Kh']").tap()
     times["Trece table (play K♥)"] = tap_to(
         page, page.locator("#table [data-action=play]"),
         "document.querySelector('#table [data-top]').textContent.includes('K')")
-    context.close()
+    done(context, page, "Trece table (play K♥)")
 
     print("\ntap to verdict at 400 kbps / 400 ms (goal under 0.6 s; checks: median of 3 taps)")
     for name, seconds in times.items():
