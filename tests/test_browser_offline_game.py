@@ -2,7 +2,7 @@
 (issue 35): by touch, with the phone's engine ready and the network cut, a Three Thirteen sheet
 started from the home page, two rounds entered, one corrected and the correction undone (and a
 Tiến lên table started from the home page, five plays, a pass and an undo; a Trece table to a
-joker's penalty), every screen drawn on the phone (referee.web.phone_pages through static/js/engine.js) and checked by
+joker's penalty, its end of the evening set, undone and set again on the way), every screen drawn on the phone (referee.web.phone_pages through static/js/engine.js) and checked by
 the invariants the journeys use (tests/invariants.py); then the network comes back and within
 20 s the server holds exactly those records, once, in order, and its sheet shows the same names,
 rounds and totals as the phone did.
@@ -311,12 +311,24 @@ def trece_shown(page) -> dict[str, list[str]]:  # type: ignore[no-untyped-def]
         const texts = (sel) => [...document.querySelectorAll(sel)].map(e => e.textContent.replace(/\\s+/g, ' ').trim());
         return {top: texts('#table [data-top]'), stock: texts('#table [data-stock]'),
                 counts: [...document.querySelectorAll('#table [data-player] [data-count]')].map(e => e.dataset.count),
-                turn: texts('#table .turn'), log: texts('#table .log li, #table ol li')};
+                turn: texts('#table .turn'), log: texts('#table .log li, #table ol li'),
+                end: texts('#table .evening-to-go li, #table .evening-over')};
     }""")
 
 
+def set_end(t: OfflinePhone, field: str, value: str, what: str) -> None:
+    """The end of the evening set on the table by touch (its form, under the table): ``field`` typed."""
+    w, page = t.w, t.page
+    w.tap("#table .evening-end-form summary", "End of the evening")
+    for name in ("games", "target"):
+        w.type(f"#table #end-{name}", value if name == field else "")
+    w.tap("#table [data-action=set-end]", f"Save the end: {what}", result=page.locator("#table"))
+    t.drawn(f"save the end ({what})")
+    expect(page.locator("#table .evening-to-go li")).to_have_count(1)
+
+
 @pytest.mark.parametrize(("width", "height"), [(360, 740), (320, 640)], ids=["360x740", "320x640"])
-def test_a_trece_table_started_offline_is_played_to_a_penalty_on_the_phone_and_reaches_the_server_once(
+def test_a_trece_table_started_offline_is_played_to_a_penalty_and_its_end_set_on_the_phone_and_reaches_the_server_once(
         browser, engine_server, width, height):
     t = OfflinePhone(browser, engine_server, width, height)
     w, page = t.w, t.page
@@ -330,6 +342,14 @@ def test_a_trece_table_started_offline_is_played_to_a_penalty_on_the_phone_and_r
     t.drawn("the table, started")
     keeper = t.started("/trece")
     for n, cards in enumerate([["Kh"], ["Qc"], ["Kd", "RJ"]], 1):
+        if n == 3:  # the end of the evening (issue 35): three games, said under the table; undone; two games won
+            set_end(t, "games", "3", "three games")
+            w.tap("#table [data-action=undo]", "Undo: End of the evening changed",
+                  result=page.locator("#table [data-show]"))
+            t.drawn("undo the end")
+            expect(page.locator("#table .evening-to-go")).to_have_count(0)
+            expect(page.locator("#table .log li")).to_have_count(2)  # the plays stay
+            set_end(t, "target", "2", "two games won")
         for card in cards:
             w.touch.tap(page.locator(f"#table .picker-grid [data-card='{card}']"))
         w.tap("#table [data-action=play]", f"play {n}: {' '.join(cards)}", result=page.locator("#table"))
@@ -339,5 +359,6 @@ def test_a_trece_table_started_offline_is_played_to_a_penalty_on_the_phone_and_r
     t.drawn("the penalty")
     expect(page.locator("[data-player='0'] [data-count]")).to_have_attribute("data-count", "25")
     shown = trece_shown(page)
-    t.sent_once(keeper, ["play", "play", "play", "draw"], f"/trece/g/{keeper}", trece_shown, shown)
+    assert len(shown["end"]) == 1 and len(shown["log"]) == 4
+    t.sent_once(keeper, ["play", "play", "end", "undo", "end", "play", "draw"], f"/trece/g/{keeper}", trece_shown, shown)
     t.finish()

@@ -251,6 +251,54 @@ def test_a_trece_table_started_offline_is_drawn_on_the_phone_as_the_server_draws
     assert len(table.writes) == 6
 
 
+END = {"target": "", "games": "", "until": "", "utc_offset": "0"}
+
+
+def end_form(**typed: str) -> list[tuple[str, str]]:
+    """The end-of-the-evening form's fields as the browser sends them (empty: off)."""
+    return list({**END, **typed}.items())
+
+
+@pytest.mark.parametrize("language", ["en", "vi"])
+def test_the_end_of_a_trece_evening_started_offline_is_answered_on_the_phone_as_by_the_server(client, kit, language):  # type: ignore[no-untyped-def]
+    """A Trece table's end of the evening (RULES.md: its games, or the games a player won; not the
+    clock): set, refused, undone and redone, stale and from the watch link, the same on the phone."""
+    table = Table(client, kit, language, form="/trece/", action="/trece/new",
+                  names={"name0": "Ana", "name1": "Ben", "dealer": "0", "turned_rank": "Q", "turned_suit": "h"})
+    here, end = table.game, table.game + "/end"
+    assert 'data-phone-draws' in table.same_get(here)  # the phone answers the end form of a table it started
+    # Three games (a boosted form: the 303 followed), then the table's moves go on beside it.
+    to_go = table.same_write(end, end_form(games="3"))
+    assert 'data-state="to-go"' in to_go and 'value="3"' in to_go
+    table.same_write(here + "/act", [("action", "play"), ("cards", "K♥")], htmx=True, boosted=False)
+    # The clock refused (the sentence in the form, opened), a target that is no number at its field.
+    refused = table.same_write(end, end_form(games="4", until="23:30"), status=422)
+    assert '<details class="evening-end-form" open>' in refused and 'class="field-error" role="alert"' in refused
+    assert 'id="end-games" name="games" inputmode="numeric" min="0" max="1000" value="4"' in refused
+    assert "not by the clock" in refused or language != "en"
+    table.same_write(end, end_form(target="-4"), status=422)
+    table.same_write(end, end_form(target="x1"), status=422, htmx=True, boosted=False)
+    # The end undone (the play's before it stays), redone, then a target of games won by a plain form.
+    table.same_write(end, end_form(target="2"), htmx=True, boosted=False)
+    undone = table.same_write(here + "/undo", [("cards", "")], htmx=True, boosted=False)
+    assert "End of the evening changed" in undone or language != "en"
+    table.same_get(here)
+    table.same_write(here + "/redo", [("cards", "")], htmx=True, boosted=False)
+    table.same_write(end, end_form(target="2", games="5"), htmx=False, boosted=False)
+    table.same_get(here)
+    table.same_get(here + f"?since={table.version - 1}", htmx=True)
+    # A stale phone, the watch link, a form with no version.
+    table.version -= 1
+    table.same_write(end, end_form(games="9"), status=409)
+    table.version += 1
+    watch = here.replace(table.keeper, table.watch)
+    assert 'class="evening-end-form"' not in table.same_get(watch)
+    table.same_write(watch + "/end", end_form(games="9"), status=403)
+    assert table.phone("POST", end, end_form(games="9"), htmx=True)["status"] == 400
+    assert table.phone("GET", here + f"?since={table.version}", htmx=True)["status"] == 204
+    assert [w["path"].rsplit("/", 1)[1] for w in table.writes] == ["end", "act", "end", "undo", "redo", "end"]
+
+
 def test_the_worker_warms_up_each_game_it_draws_before_the_first_tap(kit):  # type: ignore[no-untyped-def]
     """The engine's worker draws a made-up sheet, round, table and Trece table once pages.zip is
     in (a failure there is silent in the worker: the first tap pays for it instead)."""

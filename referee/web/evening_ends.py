@@ -15,10 +15,11 @@ from typing import Any
 from referee.errors import RefereeError
 from referee.evening_end import EveningEnd, Progress, progress
 from referee.switches import rules_from_mapping
+from referee.text import Message, message
 from referee.web.events import StoredEvent
 from referee.web.words import gettext, ngettext, say
 
-__all__ = ["END", "END_FIELDS", "EVENT_KINDS", "MONEY", "EndView", "end_from", "end_view", "entered_at",
+__all__ = ["END", "END_FIELDS", "EVENT_KINDS", "MONEY", "EndView", "decide_end", "end_from", "end_view", "entered_at",
            "read_end", "undo_label"]
 
 MONEY = "money"
@@ -128,3 +129,18 @@ def read_end(form: Mapping[str, Any], errors: dict[str, str] | None = None) -> E
             raise exc.about(switch) from None
         errors[switch] = say(exc)
         return EveningEnd()
+
+
+def decide_end(typed: Mapping[str, Any], ends: Sequence[str], refusal: Message | None = None) -> dict[str, Any]:
+    """The :data:`END` record a keeper's end form asks for (the server's
+    :func:`referee.web.settle_up.add_sheet_routes` and the phone's
+    :meth:`referee.web.phone_pages.Followed.evening_end` both decide it here): ``ends`` are the
+    switches the game takes (``RULES.md``, "End of an evening"); a switch it does not take (or any,
+    when it takes none) is refused with ``refusal`` at that switch's field, a mistake at its own
+    field (:class:`~referee.errors.RefereeError`)."""
+    asked = read_end(typed)
+    wrong = [key for key in ("target", "games", "until") if key not in ends and asked.to_dict()[key]]
+    if wrong or not ends:
+        said = refusal if refusal is not None else message("This game takes no end of the evening.")
+        raise RefereeError(said, field=wrong[0] if wrong and ends else None)
+    return asked.to_dict()

@@ -58,7 +58,8 @@ from markupsafe import Markup
 
 from referee.cards import format_cards
 from referee.errors import REFUSED, RefereeError
-from referee.web import events, names, words
+from referee.text import Message
+from referee.web import evening_ends, events, names, words
 from referee.web.feedback import Feedback
 from referee.web.numbers import whole_number
 from referee.web.phone import LANGUAGES, Form, catalogue
@@ -436,6 +437,24 @@ class Followed:
         self.append(asked, undone.kind, dict(undone.payload))
         what = self.last_move()
         return self.done(asked, notice=words.gettext("Redone: %(what)s", what=what) if what else None)
+
+    def evening_end(self, asked: Asked, ends: Sequence[str] = ("target", "games", "until"),
+                    refusal: Message | None = None) -> Answer:
+        """The keeper's end-of-the-evening form (``partials/evening_end_form.html``) as the
+        server's :func:`referee.web.settle_up.add_sheet_routes` answers it: ``ends`` the switches
+        the game takes, ``refusal`` what is said of another (:func:`referee.web.evening_ends.decide_end`)."""
+        seen = self.keeper(asked)
+        feedback = Feedback(typed={key: str(asked.form.get(key, ""))[:12] for key in evening_ends.END_FIELDS})
+        if seen != self.game.version:
+            feedback.stale = True
+            return self.page(asked, feedback, 409)
+        try:
+            payload = evening_ends.decide_end(feedback.typed, ends, refusal)
+        except RefereeError as exc:
+            feedback.error, feedback.at = words.say(exc.said), exc.field or ("target" if ends else None)
+            return self.page(asked, feedback, exc.status)
+        self.append(asked, evening_ends.END, payload)
+        return self.done(asked)
 
     def state(self) -> Any:
         raise NotImplementedError

@@ -55,6 +55,7 @@ from referee.web.evening_ends import (
     EVENT_KINDS,
     MONEY,
     EndView,
+    decide_end,
     end_from,
     end_view,
     entered_at,
@@ -465,12 +466,7 @@ def add_sheet_routes(bp: Blueprint, followed: FollowedGame[Any],
         typed = {key: str(request.form.get(key, ""))[:12] for key in END_FIELDS}
 
         def decide(access: Access, state: Any) -> tuple[str, dict[str, Any]]:
-            asked = read_end(typed)
-            wrong = [key for key in ("target", "games", "until") if key not in ends and asked.to_dict()[key]]
-            if wrong or not ends:
-                said = refusal if refusal is not None else message("This game takes no end of the evening.")
-                raise RefereeError(said, field=wrong[0] if wrong and ends else None)
-            return END, asked.to_dict()
+            return END, decide_end(typed, ends, refusal)
 
         return followed.write(token, decide, typed=typed, at="target" if ends else None)
 

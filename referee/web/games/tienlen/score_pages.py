@@ -19,7 +19,6 @@ from typing import Any
 
 from referee.errors import REFUSED, RefereeError
 from referee.web import events
-from referee.web.evening_ends import END, END_FIELDS, read_end
 from referee.web.feedback import Feedback
 from referee.web.games.tienlen import evening_pages as ep
 from referee.web.games.tienlen.forms import typed_from
@@ -168,20 +167,7 @@ class Evenings(Followed):
 
     def end(self, asked: Asked) -> Answer:
         """:func:`referee.web.settle_up.add_sheet_routes`' end form (a Tiến lên sheet takes every end switch)."""
-        seen = self.keeper(asked)
-        typed = {key: str(asked.form.get(key, ""))[:12] for key in END_FIELDS}
-        feedback = Feedback(typed=typed)
-        if seen != self.game.version:
-            feedback.stale = True
-            return self.page(asked, feedback, 409)
-        try:
-            payload = read_end(typed).to_dict()
-        except RefereeError as exc:
-            feedback.error, feedback.at = say(exc.said), exc.field or "target"
-            return self.page(asked, feedback, exc.status)
-        self.append(asked, END, payload)
-        return self.done(asked)
-
+        return self.evening_end(asked)
 
 def warm_up(now: datetime) -> None:
     """A made-up evening's sheet and by-hand page drawn once (:func:`referee.web.phone_pages.warm_up`,

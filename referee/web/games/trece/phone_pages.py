@@ -2,7 +2,9 @@
 the server's views (:mod:`referee.web.games.trece.views`) draw it: the same templates, and the
 same Flask-free parts (:mod:`referee.web.games.trece.pages`, :mod:`referee.web.games.trece.answers`).
 
-What it answers: the table, a move, undo and redo (its evening's end shown as the server shows it).
+What it answers: the table, a move, undo and redo, and the end of the evening (its form: games
+and games won, the clock refused as the server refuses it; shown as the server shows it).  The
+stake form is left to the network (Babel reads and formats money, on the server only).
 """
 
 from __future__ import annotations
@@ -70,7 +72,8 @@ class Treces(Followed):
     def routes(self, asked: Asked) -> list[tuple[str, str, Callable[[dict[str, str]], Answer]]]:
         form = asked.form
         return [*super().routes(asked),
-                ("POST", "trece.act", lambda a: self.write(asked, lambda s: judge(s, form), typed=("cards",)))]
+                ("POST", "trece.act", lambda a: self.write(asked, lambda s: judge(s, form), typed=("cards",))),
+                ("POST", "trece.evening_end", lambda a: self.evening_end(asked, tc.ENDS, tc.NO_UNTIL))]
 
 
 def warm_up(now: datetime) -> None:
