@@ -7,6 +7,7 @@ and dark mode spread over the two runs."""
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
 
@@ -49,3 +50,29 @@ def test_a_trece_game_for_a_stake_by_touch(journey, width, height, lang, scheme)
     play(w, REST, f"{LONG} plays the rest of the hand")
     assert page.locator("#table .turn.won").count() == 1
     assert LONG in page.locator("#table").inner_text()
+
+
+def test_a_joker_owed_by_a_long_named_player_leaves_play_in_view_on_a_320_px_phone(journey):
+    """The table's top (whose turn, the joker's demand) names the player by the short name the
+    table tells them apart by: with a 40-character name owing a joker's suit, a page drawn whole
+    (here after "Save the stake") still shows Play on a 320 × 640 screen, and says whose turn it is."""
+    w = journey(320, 640, "light")
+    page = w.page
+    w.open("/")
+    w.tap("a.game-tile[href='/trece/']", "Trece")
+    w.type("#name0", "Ana")
+    w.type("#name1", LONG)
+    w.tap("input[name=dealer][value='0'] + span", "Ana deals")
+    w.tap("input[name=turned_rank][value='Q'] + span", "a queen turned")
+    w.tap("input[name=turned_suit][value='h'] + span", "of hearts")
+    w.tap("form button.primary[type=submit]", "Start the table", result=page.locator("#table"))
+    play(w, "Kh", f"{LONG} plays K♥")
+    play(w, "Qc", "Ana plays Q♣")
+    play(w, "Kd RJ", f"{LONG} plays K♦ and the red joker")
+    w.tap("#table [data-action=draw]", "Ana cannot follow: she picks up 13", result=page.locator("#table"))
+    short = LONG.split()[0]
+    expect(page.locator("#table .turn")).to_have_text(f"{short} to play")
+    expect(page.locator("[data-demand]")).to_contain_text(f"Joker: {short} must play a ♦ or pick up 1.")
+    w.tap(".settle-stake-form summary", "Play for money")
+    w.type("#settle-stake", "2")
+    w.tap("[data-action=set-stake]", "Save the stake")  # the page drawn whole: Play in view (tests/invariants.py)
