@@ -58,7 +58,7 @@ from markupsafe import Markup
 
 from referee.cards import format_cards
 from referee.errors import REFUSED, RefereeError
-from referee.web import events, names, words
+from referee.web import events, money_words, names, words
 from referee.web.feedback import Feedback
 from referee.web.numbers import whole_number
 from referee.web.phone import LANGUAGES, Form, catalogue
@@ -95,6 +95,10 @@ class Kit:
     entries: list[dict[str, Any]]
     card_orders: dict[str, dict[str, Any]]
     stake: dict[str, dict[str, Any]]
+    money: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """The money tables by language (:func:`referee.web.money_words.use`)."""
+    currencies: list[str] = field(default_factory=list)
+    """Every currency code Babel knows (the stake form refuses any other, as the server does)."""
     markup: list[str] = field(default_factory=list)
 
     @classmethod
@@ -103,7 +107,8 @@ class Kit:
                    static=dict(raw["static"]), values=dict(raw["values"]),
                    languages=[(c, n, t) for c, n, t in raw["languages"]], html_lang=dict(raw["html_lang"]),
                    entries=list(raw["entries"]), card_orders=dict(raw["card_orders"]), stake=dict(raw["stake"]),
-                   markup=list(raw.get("markup", [])))
+                   money=dict(raw.get("money", {})),
+                   currencies=list(raw.get("currencies", [])), markup=list(raw.get("markup", [])))
 
     def url_for(self, endpoint: str, **values: Any) -> str:
         """The address Flask's ``url_for`` gives (the first rule whose arguments are all given;
@@ -138,6 +143,9 @@ def kit() -> Kit:
     if _kit is None:
         _kit = Kit.load(json.loads((HERE / KIT_FILE).read_text(encoding="utf-8")))
     return _kit
+
+
+money_words.use(lambda: kit().money, lambda: words_language())
 
 
 class Namespace(dict[str, Any]):
@@ -511,7 +519,7 @@ def _globals(k: Kit) -> dict[str, Any]:
         "language_choices": lambda: list(k.languages), "RETENTION_DAYS": lambda: retention,
         "new_write_id": lambda: os.urandom(16).hex(), "short_names": names.short_names,
         "kept_switches": lambda kind: {}, "game_entries": k.entries, "card_orders": k.card_orders,
-        "phone_engine": engine,
+        "phone_engine": engine, "format_money": money_words.format_money,
     }
 
 
