@@ -167,7 +167,11 @@ class Evenings(Followed):
             payload = ep.read_stake(typed, kit().currencies)
         except RefereeError as exc:
             feedback.error, feedback.at = say(exc.said), exc.field or "stake"
-            return self.page(asked, feedback, exc.status)
+            answer = self.page(asked, feedback, exc.status)
+            if not asked.fragment:  # the refusal in view (the form is low on the sheet)
+                answer.headers["HX-Reswap"] = "innerHTML show:#settle-{}:top".format(
+                    {"settle": "how"}.get(feedback.at or "stake", feedback.at or "stake"))
+            return answer
         if payload is None:
             said = gettext("No connection to the referee. Nothing was sent; what you entered is still here.")
             answer = self.page(asked, Feedback(typed=typed, error=said, at="stake"), REFUSED)
