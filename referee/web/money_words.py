@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any, Protocol
 
+from referee import evening_money
 from referee.errors import RefereeError
 from referee.settle import SETTLE_CHOICES, Transfer, settle
 from referee.text import message
@@ -28,7 +29,7 @@ from referee.web import words
 from referee.web.words import gettext
 
 __all__ = ["CURRENCIES", "MAX_STAKE", "Money", "MoneyRow", "Numbers", "SettleUpView", "Stake", "StakeForm", "TransferRow",
-           "format_money", "parse_stake", "settle_up_view", "stake_choices", "stake_of", "stake_shown", "stake_words", "use"]
+           "format_money", "parse_stake", "settle_up_view", "money_view", "read_stake", "stake_choices", "stake_form", "stake_of", "stake_shown", "stake_words", "use"]
 
 MAX_STAKE = 10**12
 """The largest stake (in the currency's smallest unit) a sheet takes."""
@@ -314,3 +315,58 @@ class StakeForm:
     settle: str = "winner"
     settle_choices: tuple[tuple[str, str], ...] = ()
     """The ``settle`` switch's choices (empty: the form has no such field)."""
+
+
+# ---------------------------------------------------------------------------
+# A sheet's or table's money from its records (the phone's; the server's settle_up.money_block)
+
+
+def read_stake(typed: Mapping[str, str], known: Sequence[str]) -> dict[str, Any] | None:
+    """The stake form read as the server's ``settle_money`` reads it (a :class:`RefereeError`
+    names the field; ``known``: every currency code Babel knows), or ``None`` when its currency
+    is one the phone's money tables have not (the referee reads it)."""
+    currency = typed["currency"].strip().upper()
+    if currency not in known:
+        raise RefereeError(message("Choose a currency from the list."), field="currency")
+    if currency not in CURRENCIES:
+        return None
+    if typed["settle"] not in SETTLE_CHOICES:
+        raise RefereeError(message("Choose how the stake is paid from the list."), field="settle")
+    return Stake(parse_stake(typed["stake"], currency), currency, typed["settle"]).to_dict()
+
+
+def stake_form(action: str, version: int, stake: Stake | None, currency: str, *, per: str = "point",
+               with_settle: bool = False) -> StakeForm:
+    """The stake form filled in with the sheet's stake (``currency``: the reader's, when none is
+    set), as :func:`referee.web.settle_up.stake_form` draws it."""
+    chosen = stake.currency if stake else currency
+    shown = stake_shown(stake.amount, stake.currency) if stake and stake.amount else ""
+    label = gettext("Stake per game won") if per == "game" else gettext("Stake per point")
+    settle_choices: tuple[tuple[str, str], ...] = ()
+    if with_settle:
+        settle_choices = (("winner", gettext("Everyone pays the winner the difference")),
+                          ("each", gettext("Every pair squares the difference")))
+    return StakeForm(action, version, shown, chosen, stake_choices(chosen), label,
+                     stake.settle if stake else "winner", settle_choices)
+
+
+def money_view(live: Sequence[Any], results: Sequence[Any], entered: Sequence[Any], end: Any, names: Sequence[str], *,
+               start: Any, action: str, version: int, currency: str, per: str = "point", with_settle: bool = False,
+               note: str | None = None, final: bool = False, square: Sequence[str] = ()) -> dict[str, Any]:
+    """What a sheet or table in no group shows of the money (``stake_form``, ``settle_up``), from
+    ``live`` (its events still in force, the stake among them), its ``results``, when each was
+    ``entered`` and its ``end``, as :func:`referee.web.settle_up.money_block` draws it."""
+    stake = stake_of(live)
+    form = stake_form(action, version, stake, currency, per=per, with_settle=with_settle)
+    if stake is None:
+        return {"stake_form": form, "settle_up": None}
+    count = evening_money.counted(end, names, results, entered, start=start)
+    at = tuple(entered) if len(entered) >= len(evening_money.finished(results)) else ()
+    sitting = evening_money.Sitting(results=tuple(results), stake=stake.amount, currency=stake.currency,
+                                    settle=stake.settle, counted=count, entered=at)
+    rows = evening_money.balances(sitting) or dict.fromkeys(square, 0)
+    block = None
+    if sitting.plays_for_money and rows:
+        block = settle_up_view(rows, sitting.currency, stake_words=stake_words(stake.amount, stake.currency, per),
+                               note=note, final=final)
+    return {"stake_form": form, "settle_up": block}

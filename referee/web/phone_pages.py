@@ -58,7 +58,9 @@ from markupsafe import Markup
 
 from referee.cards import format_cards
 from referee.errors import REFUSED, RefereeError
+from referee.evening_end import EveningEnd
 from referee.web import events, money_words, names, words
+from referee.web.evening_ends import EVENT_KINDS, MONEY
 from referee.web.feedback import Feedback
 from referee.web.numbers import whole_number
 from referee.web.phone import LANGUAGES, Form, catalogue
@@ -385,6 +387,54 @@ class Followed:
 
     def typed(self, asked: Asked, names_: Sequence[str]) -> dict[str, str]:
         return {name: str(asked.form.get(name, ""))[:200] for name in names_}
+
+    def money(self, results: Sequence[Any], *, entered: Sequence[Any] | None = None, end: EveningEnd | None = None,
+              per: str = "point", with_settle: bool = False, note: str | None = None, final: bool = False,
+              square: Sequence[str] = ()) -> dict[str, Any]:
+        """What the page shows of the money (``stake_form``, ``settle_up``) as the server's
+        :func:`referee.web.settle_up.money_block` draws it for a game in no group
+        (:func:`referee.web.money_words.money_view`): ``entered`` defaults to the latest record
+        that is no stake or end (a game of one result), ``end`` to none."""
+        k, game = kit(), self.game
+        live = events.effective_events(game.events)
+        if entered is None:
+            entered = [event.created_at for event in live if event.kind not in EVENT_KINDS][-1:]
+        currency = str((k.stake.get(words_language()) or k.stake["en"])["currency"])
+        return money_words.money_view(
+            live, results, entered, end or EveningEnd(), game.player_names, start=game.created_at,
+            action=k.url_for(self.prefix + "settle_money", token=game.keeper_token), version=game.version,
+            currency=currency, per=per, with_settle=with_settle, note=note, final=final, square=square)
+
+    def set_stake(self, asked: Asked) -> Answer:
+        """:func:`referee.web.settle_up.add_sheet_routes`' stake form (a sheet or table in no
+        group), read and worded as the server does (:mod:`referee.web.money_words`: the phone's money tables are Babel's).  A
+        currency the phone's tables do not have (one the referee may know) is refused where it
+        stands, what was typed kept in it, and nothing is kept to send."""
+        seen = self.keeper(asked)
+        typed = {"stake": str(asked.form.get("stake", ""))[:30], "currency": str(asked.form.get("currency", ""))[:3],
+                 "settle": str(asked.form.get("settle", "winner"))[:10]}
+        feedback = Feedback(typed=typed)
+        if seen != self.game.version:
+            feedback.stale = True
+            return self.page(asked, feedback, 409)
+        try:
+            payload = money_words.read_stake(typed, kit().currencies)
+        except RefereeError as exc:
+            feedback.error, feedback.at = words.say(exc.said), exc.field or "stake"
+            answer = self.page(asked, feedback, exc.status)
+            if not asked.fragment:  # the refusal in view (the form is low on the sheet)
+                answer.headers["HX-Reswap"] = "innerHTML show:#settle-{}:top".format(
+                    {"settle": "how"}.get(feedback.at or "stake", feedback.at or "stake"))
+            return answer
+        if payload is None:
+            said = words.gettext("No connection to the referee. Nothing was sent; what you entered is still here.")
+            answer = self.page(asked, Feedback(typed=typed, error=said, at="stake"), REFUSED)
+            if not asked.fragment:  # drawn at the sheet's address (a reload shows it), the refusal in view
+                answer.url = kit().url_for(self.endpoint, token=self.token)
+                answer.headers["HX-Reswap"] = "innerHTML show:#settle-stake:top"
+            return answer
+        self.append(asked, MONEY, payload)
+        return self.done(asked)
 
     def append(self, asked: Asked, kind: str, payload: dict[str, Any]) -> None:
         self.game.events.append(PhoneEvent(self.game.version + 1, kind, payload, asked.at, asked.write))

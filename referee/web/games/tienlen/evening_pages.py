@@ -13,20 +13,16 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from referee import evening_money, stats
+from referee import stats
 from referee.errors import RefereeError
 from referee.evening_end import EveningEnd
-from referee.evening_money import Sitting
-from referee.settle import SETTLE_CHOICES
 from referee.switches import rules_from_mapping
-from referee.text import message
 from referee.tienlen import lowest_cards
 from referee.tienlen_evening import NOTHING_SAVED, EntryRefused, Evening, EveningSetup, GameAdded, replay
 from referee.tienlen_scores import FinishedGame, Payment, ScoreError, ScoreRules
 from referee.web import sheets
 from referee.web.evening_ends import (
     EVENT_KINDS,
-    MONEY,
     EndView,
     end_from,
     end_view,
@@ -45,17 +41,7 @@ from referee.web.games.tienlen.forms import (
 )
 from referee.web.games.tienlen.forms import typed_from_facts as _typed_from_facts
 from referee.web.house_rules import rules_from_form, sent_switches
-from referee.web.money_words import (
-    CURRENCIES,
-    Stake,
-    StakeForm,
-    parse_stake,
-    settle_up_view,
-    stake_choices,
-    stake_of,
-    stake_shown,
-    stake_words,
-)
+from referee.web.money_words import money_view
 from referee.web.numbers import whole_number
 from referee.web.players import read_players
 from referee.web.words import gettext, say
@@ -123,39 +109,9 @@ def money_context(sheet: Evening, live: Sequence[StoredEvent], setup: Mapping[st
     :func:`referee.web.games.tienlen.evening_money.evening_context` draws it for a sheet in no
     group: the stake form (``currency`` when no stake is set: the reader's) and the settle-up
     (each counted game's points × the stake; ``None`` until a stake is set)."""
-    stake = stake_of(live, MONEY)
-    results = stats.tienlen_sheet_results(sheet)
-    entered = entered_at(live, GAME)
-    count = evening_money.counted(end_from(live, setup), sheet.names, results, entered, start=start)
-    at = tuple(entered) if len(entered) >= len(evening_money.finished(results)) else ()
-    shown, chosen = ("", currency) if stake is None else (stake_shown(stake.amount, stake.currency) if stake.amount
-                                                           else "", stake.currency)
-    form = StakeForm(action, version, shown, chosen, stake_choices(chosen), gettext("Stake per point"),
-                     stake.settle if stake else "winner")
-    if stake is None:
-        return {"stake_form": form, "settle_up": None}
-    sitting = Sitting(results=tuple(results), stake=stake.amount, currency=stake.currency, settle=stake.settle,
-                      counted=count, entered=at)
-    rows = evening_money.balances(sitting) or dict.fromkeys(sheet.names, 0)
-    block = None
-    if sitting.plays_for_money and rows:
-        block = settle_up_view(rows, sitting.currency, stake_words=stake_words(stake.amount, stake.currency),
-                               note=ended.past_end, final=ended.progress.over)
-    return {"stake_form": form, "settle_up": block}
-
-
-def read_stake(typed: Mapping[str, str], known: Sequence[str]) -> dict[str, Any] | None:
-    """The stake form read as the server's ``settle_money`` reads it (a :class:`RefereeError`
-    names the field; ``known``: every currency code Babel knows), or ``None`` when its currency
-    is one the phone's money tables have not (the referee reads it)."""
-    currency = typed["currency"].strip().upper()
-    if currency not in known:
-        raise RefereeError(message("Choose a currency from the list."), field="currency")
-    if currency not in CURRENCIES:
-        return None
-    if typed["settle"] not in SETTLE_CHOICES:
-        raise RefereeError(message("Choose how the stake is paid from the list."), field="settle")
-    return Stake(parse_stake(typed["stake"], currency), currency, typed["settle"]).to_dict()
+    return money_view(live, stats.tienlen_sheet_results(sheet), entered_at(live, GAME), end_from(live, setup),
+                      sheet.names, start=start, action=action, version=version, currency=currency,
+                      note=ended.past_end, final=ended.progress.over, square=sheet.names)
 
 
 def sheet_context(sheet: Evening, live: Sequence[StoredEvent]) -> dict[str, Any]:

@@ -17,9 +17,10 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from referee.errors import REFUSED, RefereeError
+from referee import stats
+from referee.errors import RefereeError
 from referee.web import events
-from referee.web.evening_ends import END, END_FIELDS, MONEY, read_end
+from referee.web.evening_ends import END, END_FIELDS, end_from, entered_at, read_end
 from referee.web.feedback import Feedback
 from referee.web.games.tienlen import evening_pages as ep
 from referee.web.games.tienlen.forms import typed_from
@@ -34,9 +35,8 @@ from referee.web.phone_pages import (
     Refused,
     kit,
     render,
-    words_language,
 )
-from referee.web.words import gettext, say
+from referee.web.words import say
 
 
 def read_start(form: Form) -> tuple[str, list[str], dict[str, Any], dict[str, Any]]:
@@ -72,10 +72,9 @@ class Evenings(Followed):
         live = self.effective()
         ended = ep.evening_end(sheet, live, game.setup, start=game.created_at, version=game.version,
                                action=k.url_for("tienlen_scores.evening_end", token=game.keeper_token))
-        currency = str((k.stake.get(words_language()) or k.stake["en"])["currency"])
-        money = ep.money_context(sheet, live, game.setup, ended, start=game.created_at, version=game.version,
-                                 action=k.url_for("tienlen_scores.settle_money", token=game.keeper_token),
-                                 currency=currency)
+        money = self.money(stats.tienlen_sheet_results(sheet), entered=entered_at(live, ep.GAME),
+                           end=end_from(live, game.setup), note=ended.past_end, final=ended.progress.over,
+                           square=sheet.names)
         return {**self.shared(asked), **ep.sheet_context(sheet, live), "evening_end": ended, **money}
 
     def context(self, asked: Asked, feedback: Feedback) -> dict[str, Any]:
@@ -152,35 +151,8 @@ class Evenings(Followed):
     # --- the stake and the end of the evening
 
     def stake(self, asked: Asked) -> Answer:
-        """:func:`referee.web.settle_up.add_sheet_routes`' stake form, read and worded as the
-        server does (:mod:`referee.web.money_words`: the phone's money tables are Babel's).  A
-        currency the phone's tables do not have (one the referee may know) is refused where it
-        stands, what was typed kept in it, and nothing is kept to send."""
-        seen = self.keeper(asked)
-        typed = {"stake": str(asked.form.get("stake", ""))[:30], "currency": str(asked.form.get("currency", ""))[:3],
-                 "settle": str(asked.form.get("settle", "winner"))[:10]}
-        feedback = Feedback(typed=typed)
-        if seen != self.game.version:
-            feedback.stale = True
-            return self.page(asked, feedback, 409)
-        try:
-            payload = ep.read_stake(typed, kit().currencies)
-        except RefereeError as exc:
-            feedback.error, feedback.at = say(exc.said), exc.field or "stake"
-            answer = self.page(asked, feedback, exc.status)
-            if not asked.fragment:  # the refusal in view (the form is low on the sheet)
-                answer.headers["HX-Reswap"] = "innerHTML show:#settle-{}:top".format(
-                    {"settle": "how"}.get(feedback.at or "stake", feedback.at or "stake"))
-            return answer
-        if payload is None:
-            said = gettext("No connection to the referee. Nothing was sent; what you entered is still here.")
-            answer = self.page(asked, Feedback(typed=typed, error=said, at="stake"), REFUSED)
-            if not asked.fragment:  # drawn at the sheet's address (a reload shows it), the refusal in view
-                answer.url = kit().url_for(self.endpoint, token=self.token)
-                answer.headers["HX-Reswap"] = "innerHTML show:#settle-stake:top"
-            return answer
-        self.append(asked, MONEY, payload)
-        return self.done(asked)
+        """:func:`referee.web.settle_up.add_sheet_routes`' stake form (:meth:`Followed.set_stake`)."""
+        return self.set_stake(asked)
 
     def end(self, asked: Asked) -> Answer:
         """:func:`referee.web.settle_up.add_sheet_routes`' end form (a Tiến lên sheet takes every end switch)."""
