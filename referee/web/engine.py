@@ -433,8 +433,8 @@ def _forget_old(home: Path, keep: set[str], releases: int = 2) -> None:
 # --------------------------------------------------------------------------- the pages
 
 def _stake_words(app: Flask) -> dict[str, dict[str, Any]]:
-    """The stake form of a sheet with no stake, in each language (Babel's currency names and the
-    reader's currency stay on the server)."""
+    """The stake form of a sheet with no stake, in each language (the reader's currency, the
+    offered currencies' names, the labels); the money itself is :func:`settle_up.money_tables`'."""
     found = {}
     for language in app.config["LANGUAGES"]:
         with app.test_request_context("/"), force_locale(language):

@@ -12,7 +12,8 @@ back, so the server then holds the same game and draws the same pages.
 
 What the templates need of Flask is given here without it (:class:`Kit`): ``url_for`` from the
 app's URL rules and hashed static names, the Jinja globals of the app, the stake form's words
-in each language (Babel's currency names stay on the server), all exported into ``pages.zip``
+and the money tables in each language (generated from Babel: :mod:`referee.web.money_words`),
+all exported into ``pages.zip``
 when the app starts (:func:`referee.web.engine.pages_kit`); the share links' address comes from
 ``/engine.json`` (the server's :func:`referee.web.sharing.public_base`).
 
@@ -407,7 +408,8 @@ class Followed:
 
     def set_stake(self, asked: Asked) -> Answer:
         """:func:`referee.web.settle_up.add_sheet_routes`' stake form (a sheet or table in no
-        group), read and worded as the server does (:mod:`referee.web.money_words`: the phone's money tables are Babel's).  A
+        group), read and worded as the server does (:mod:`referee.web.money_words`: the
+        phone's money tables are Babel's).  A
         currency the phone's tables do not have (one the referee may know) is refused where it
         stands, what was typed kept in it, and nothing is kept to send."""
         seen = self.keeper(asked)
