@@ -1,8 +1,8 @@
 """A Tiến lên evening (its score sheet) started offline is played whole on the phone and reaches
 the server once (issue 35): by touch, with the phone's engine ready and the network cut, the
 evening started from its new-evening form (three games, its end), three games entered by hand, one
-corrected and the correction undone, the end moved to four games (the sheet's own form), a stake refused (the referee alone sets it), the page
-reloaded offline, every screen drawn on the phone (referee.web.phone_pages and
+corrected and the correction undone, the end moved to four games (the sheet's own form), a stake refused (no amount) then set (the
+payments and the settle-up drawn on the phone as the referee draws them), the page reloaded offline, every screen drawn on the phone (referee.web.phone_pages and
 referee.web.games.tienlen.score_pages, through static/js/engine.js) and checked by the invariants
 the journeys use (tests/invariants.py), the end of the evening said as the sheet says it; then
 the network comes back and the server holds exactly those records, once, in order, and its sheet
@@ -32,7 +32,9 @@ def sheet_shown(page) -> dict[str, list[str]]:  # type: ignore[no-untyped-def]
     return page.evaluate("""() => {
         const texts = (sel) => [...document.querySelectorAll(sel)].map(e => e.textContent.replace(/\\s+/g, ' ').trim());
         return {totals: texts('#ts-sheet .ts-totals li'), games: texts('#ts-sheet .ts-game .ts-points'),
-                end: texts('#ts-sheet .evening-over, #ts-sheet .evening-to-go'), count: texts('#ts-sheet .ts-count')};
+                end: texts('#ts-sheet .evening-over, #ts-sheet .evening-to-go'), count: texts('#ts-sheet .ts-count'),
+                money: texts('#ts-sheet .settle-up h2, #ts-sheet .settle-stake, #ts-sheet .settle-balances li, '
+                             + '#ts-sheet .settle-up h3, #ts-sheet .settle-transfers li, #ts-sheet .settle-note')};
     }""")
 
 
@@ -89,12 +91,23 @@ def test_an_evening_started_offline_is_played_on_the_phone_and_reaches_the_serve
     expect(page.locator("#ts-sheet .evening-over")).to_have_count(0)
     shown = sheet_shown(page)
     assert shown["totals"] == before["totals"] and len(shown["games"]) == 3 and shown["end"]
-    # The stake: the referee alone reads money; refused where it stands, the amount kept, nothing kept to send.
+    assert shown["money"] == []  # no stake yet: no money on the sheet
+    # The stake, offline: an amount that is none refused beside its field (what was typed kept),
+    # then 2 a point in the reader's currency (USD): the balances and the payments drawn on the phone.
     w.tap(".settle-stake-form summary", "Play for money")
+    w.type("#settle-stake", "abc")
+    w.tap("[data-action=set-stake]", "Save a stake that is no amount (offline)",
+          result=page.locator(".settle-stake-form .field-error"))
+    t.drawn("the stake refused")
+    expect(page.locator("#settle-stake")).to_have_value("abc")
     w.type("#settle-stake", "2")
-    w.tap("[data-action=set-stake]", "Save the stake (offline)", result=page.locator(".settle-stake-form .field-error"))
-    expect(page.locator("#settle-stake")).to_have_value("2")
+    w.tap("[data-action=set-stake]", "Save the stake (offline)", result=page.locator("#ts-sheet .settle-up"))
+    t.drawn("save the stake")
+    shown = sheet_shown(page)
+    assert shown["totals"] == before["totals"] and shown["money"], shown
+    assert any("$2.00 a point" in line for line in shown["money"]), shown["money"]
+    assert page.locator("#ts-sheet .settle-transfers li").count() >= 1
     t.reloaded_offline("#ts-sheet")
     assert sheet_shown(page) == shown
-    t.sent_once(keeper, ["game", "game", "game", "correct", "undo", "end"], f"/tienlen/scores/g/{keeper}", sheet_shown, shown)
+    t.sent_once(keeper, ["game", "game", "game", "correct", "undo", "end", "money"], f"/tienlen/scores/g/{keeper}", sheet_shown, shown)
     t.finish()

@@ -384,3 +384,58 @@ def test_random_writes_on_a_game_started_offline_are_answered_by_the_phone_as_by
         table.same_get(table.game)
         stored += len(table.writes)
     assert stored >= 6, "the random writes must store some: the rules took too few"
+
+
+@pytest.mark.parametrize("language", ["en", "pt"])
+def test_the_stake_of_a_sheet_started_offline_is_drawn_on_the_phone_as_the_server_draws_it(client, kit, language):  # type: ignore[no-untyped-def]
+    """A Three Thirteen sheet's stake (issue 35): refused (no amount, a unit the currency has
+    not), set with "each pair squares", the money after two rounds, its undo, a stale form: the
+    same pages on the phone as on the server (the phone's money tables are Babel's)."""
+    table = Table(client, kit, language)
+    sheet, round_page = table.game, table.game + "/round/{}"
+    table.same_write(round_page.format(1), [("out", "0"), ("cards_0", "3h 4h 5h"), ("cards_1", "kh qs 9c"),
+                                            ("points_2", "17")])
+    table.same_write(sheet + "/money", [("stake", "abc"), ("currency", "EUR"), ("settle", "winner")], status=422)
+    table.same_write(sheet + "/money", [("stake", "0,005" if language == "pt" else "0.005"), ("currency", "EUR"),
+                                        ("settle", "winner")], status=422)
+    table.same_write(sheet + "/money", [("stake", "1"), ("currency", "EUR"), ("settle", "nobody")], status=422)
+    money = table.same_write(sheet + "/money", [("stake", "0,25" if language == "pt" else "0.25"), ("currency", "EUR"),
+                                                ("settle", "each")])
+    assert "€0.25 a point" in money or language != "en"
+    table.same_write(round_page.format(2), [("points_0", "4"), ("cards_1", "4s 4d 4c 9h"), ("out", "1"),
+                                            ("points_2", "12")])
+    table.same_get(sheet)
+    table.same_get(round_page.format(3))
+    table.same_write(table.game + "/undo", [], htmx=True, boosted=False)
+    table.same_write(table.game + "/undo", [], htmx=True, boosted=False)  # the stake undone
+    table.same_get(sheet)
+    table.same_write(table.game + "/redo", [], htmx=True, boosted=False)
+    table.version -= 1
+    table.same_write(sheet + "/money", [("stake", "3"), ("currency", "USD"), ("settle", "winner")], status=409)
+    table.version += 1
+    table.same_get(f"/three-thirteen/g/{table.watch}")
+    assert len(table.writes) == 6
+
+
+@pytest.mark.parametrize("language", ["en", "vi"])
+def test_the_stake_of_a_trece_table_started_offline_is_drawn_on_the_phone_as_the_server_draws_it(client, kit, language):  # type: ignore[no-untyped-def]
+    """A Trece table's stake per game won (issue 35), refused then set, the game over (the loser
+    pays), undone: the same pages on the phone as on the server."""
+    table = Table(client, kit, language, form="/trece/", action="/trece/new",
+                  names={"name0": "Ana", "name1": "Ben", "dealer": "0", "turned_rank": "Q", "turned_suit": "h"})
+    here = table.game
+    move = {"htmx": True, "boosted": False}
+    table.same_write(here + "/money", [("stake", "0,5" if language == "vi" else "0.5"), ("currency", "VND")], status=422)
+    table.same_write(here + "/money", [("stake", "5000"), ("currency", "XYZ")], status=422)
+    money = table.same_write(here + "/money", [("stake", "5.000" if language == "vi" else "5000"), ("currency", "VND")])
+    assert 'value="5000"' in money or 'value="5.000"' in money
+    table.same_write(here + "/act", [("action", "play"), ("cards", "K♥")], **move)
+    table.same_write(here + "/act", [("action", "play"), ("cards", "Q♣")], **move)
+    table.same_get(here)
+    table.same_write(here + "/undo", [("cards", "")], **move)
+    table.same_write(here + "/undo", [("cards", "")], **move)
+    table.same_write(here + "/undo", [("cards", "")], **move)  # the stake undone
+    table.same_get(here)
+    table.same_write(here + "/redo", [("cards", "")], **move)
+    table.same_get(here.replace(table.keeper, table.watch))
+    assert len(table.writes) == 7

@@ -97,23 +97,51 @@ def test_a_new_evening_form_the_server_refuses_makes_no_game_on_the_phone(client
     assert table.phone("GET", table.game)["status"] == 0  # the network is asked: nothing drawn here
 
 
-def test_the_stake_of_an_evening_the_referee_has_not_got_is_refused_on_the_phone_with_what_was_typed(client, kit):  # type: ignore[no-untyped-def]  # noqa: F811
-    """The referee alone reads and formats money (Babel): the phone keeps no stake to send (its
-    version would fall behind the referee's), it says so beside the field and keeps the amount."""
-    table = evening(client, kit, "en")
+STAKES = {"en": ("2.50", "EUR", "abc", "0.001", "€2.50 a point"), "vi": ("1.000", "VND", "abc", "0,5", "1.000\xa0₫ mỗi điểm"),
+          "pt": ("0,50", "BRL", "R$ 1", "0,001", "R$\xa00,50 por ponto"), "es": ("1.234,5", "USD", "1,2,3", "0,005", "")}
+
+
+@pytest.mark.parametrize("language", ["en", "vi", "pt", "es"])
+def test_the_stake_of_an_evening_started_offline_is_drawn_on_the_phone_as_the_server_draws_it(client, kit, language):  # type: ignore[no-untyped-def]  # noqa: F811
+    """The stake form read and the money drawn as the referee does (issue 35): refusals (no
+    amount, a unit the currency has not), the stake, the payments and the settle-up, its undo and
+    redo, a stale form; then a currency the phone's tables have not is refused where it stands,
+    nothing kept to send."""
+    typed, currency, unreadable, too_small, words = STAKES[language]
+    table = evening(client, kit, language, games="3")
     sheet = table.game
     table.same_write(sheet + "/add", [("out", "0"), ("left_1", "4"), ("left_2", "3")])
-    answer = table.phone("POST", sheet + "/money", [("version", "1"), ("stake", "2.50"), ("currency", "EUR")],
-                         htmx=True, boosted=True, write="abcdef123456")
+    table.same_write(sheet + "/money", [("stake", unreadable), ("currency", currency)], status=422)
+    refused = table.same_write(sheet + "/money", [("stake", too_small), ("currency", currency)], status=422)
+    assert 'aria-invalid="true"' in refused
+    table.same_write(sheet + "/money", [("stake", typed), ("currency", "ZZZ")], status=422)
+    money = table.same_write(sheet + "/money", [("stake", typed), ("currency", currency)])
+    assert 'class="settle-up' in money or "settle-up" in money
+    if words:
+        assert words in money
+    table.same_get(sheet)
+    table.same_get(sheet + f"?since={table.version - 1}", htmx=True)
+    table.same_write(sheet + "/add", [("out", "1"), ("left_0", "3"), ("cards_2", "2h 9c 9d 9s 4h")])
+    table.same_write(sheet + "/add", [("out", "2"), ("left_0", "6"), ("left_1", "1")])
+    assert 'data-state="over"' in table.same_get(sheet)
+    table.same_write(sheet + "/undo", [], htmx=True, boosted=False)
+    table.same_write(sheet + "/undo", [], htmx=True, boosted=False)
+    table.same_write(sheet + "/undo", [], htmx=True, boosted=False)  # the stake undone: no money on the sheet
+    assert words not in table.same_get(sheet) or not words
+    table.same_write(sheet + "/redo", [], htmx=True, boosted=False)
+    table.same_write(sheet + "/money", [("stake", ""), ("currency", currency)], htmx=False, boosted=False)
+    table.version -= 1
+    table.same_write(sheet + "/money", [("stake", typed), ("currency", currency)], status=409)
+    table.version += 1
+    table.same_write(sheet.replace(table.keeper, table.watch) + "/money", [("stake", "1"), ("currency", "EUR")],
+                     status=403)
+    kept = len(table.writes)
+    answer = table.phone("POST", sheet + "/money", [("version", str(table.version)), ("stake", "250"),
+                                                     ("currency", "JPY")], htmx=True, boosted=True, write="abcdef123456")
     assert (answer["status"], answer["stored"], answer["url"]) == (422, False, sheet)  # a reload there shows the sheet
     assert answer["headers"] == {"HX-Reswap": "innerHTML show:#settle-stake:top"}  # the refusal in view
-    html = answer["html"]
-    assert "No connection to the referee. Nothing was sent; what you entered is still here." in html
-    assert 'value="2.50"' in html and '<option value="EUR" selected>' in html
-    assert '<details class="settle-stake-form" open>' in html
-    assert table.phone("POST", sheet.replace(table.keeper, table.watch) + "/money",
-                       [("version", "1"), ("stake", "1")])["status"] == 403
-    assert table.phone("GET", sheet + "?since=1", htmx=True)["status"] == 204  # nothing changed
+    assert 'value="250"' in answer["html"] and '<details class="settle-stake-form" open>' in answer["html"]
+    assert len(table.writes) == kept
 
 
 def test_the_worker_warms_up_the_evening_before_the_first_tap(kit):  # type: ignore[no-untyped-def]  # noqa: F811

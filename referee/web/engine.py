@@ -46,6 +46,7 @@ from pathlib import Path
 from typing import Any
 
 import brotli
+from babel.numbers import list_currencies
 from flask import Blueprint, Flask, Response, abort, current_app, url_for
 from flask_babel import force_locale, get_locale, gettext
 from markupsafe import Markup
@@ -72,7 +73,7 @@ PHONE_MODULES = ("referee/web/checks.py", "referee/web/words.py", "referee/web/n
 # (referee.web.registry.PhonePages).
 PAGES_MODULES = ("referee/web/phone_pages.py", "referee/web/events.py", "referee/web/feedback.py",
                  "referee/web/sheets.py", "referee/web/names.py", "referee/web/players.py",
-                 "referee/web/evening_ends.py")
+                 "referee/web/evening_ends.py", "referee/web/money_words.py")
 PAGES_TEMPLATES = ("errors/error.html", "partials/error.html")
 PAGES_LIST_FILE = "referee/web/phone_pages.json"
 """Where pages.zip lists the games' modules that draw pages (read by :mod:`referee.web.phone_pages`)."""
@@ -432,8 +433,8 @@ def _forget_old(home: Path, keep: set[str], releases: int = 2) -> None:
 # --------------------------------------------------------------------------- the pages
 
 def _stake_words(app: Flask) -> dict[str, dict[str, Any]]:
-    """The stake form of a sheet with no stake, in each language (Babel's currency names and the
-    reader's currency stay on the server)."""
+    """The stake form of a sheet with no stake, in each language (the reader's currency, the
+    offered currencies' names, the labels); the money itself is :func:`settle_up.money_tables`'."""
     found = {}
     for language in app.config["LANGUAGES"]:
         with app.test_request_context("/"), force_locale(language):
@@ -467,6 +468,8 @@ def pages_kit(app: Flask) -> dict[str, Any]:
         "entries": [{"name": e.name, "kinds": list(e.kinds)} for e in entries],
         "card_orders": {name: {"ranks": [str(r) for r in o.ranks], "suits": str(o.suits)} for name, o in orders.items()},
         "stake": _stake_words(app),
+        "money": settle_up.money_tables(list(app.config["LANGUAGES"])),
+        "currencies": sorted(list_currencies()),
     }
 
 

@@ -12,7 +12,8 @@ back, so the server then holds the same game and draws the same pages.
 
 What the templates need of Flask is given here without it (:class:`Kit`): ``url_for`` from the
 app's URL rules and hashed static names, the Jinja globals of the app, the stake form's words
-in each language (Babel's currency names stay on the server), all exported into ``pages.zip``
+and the money tables in each language (generated from Babel: :mod:`referee.web.money_words`),
+all exported into ``pages.zip``
 when the app starts (:func:`referee.web.engine.pages_kit`); the share links' address comes from
 ``/engine.json`` (the server's :func:`referee.web.sharing.public_base`).
 
@@ -58,8 +59,10 @@ from markupsafe import Markup
 
 from referee.cards import format_cards
 from referee.errors import REFUSED, RefereeError
+from referee.evening_end import EveningEnd
 from referee.text import Message
-from referee.web import evening_ends, events, names, words
+from referee.web import evening_ends, events, money_words, names, words
+from referee.web.evening_ends import EVENT_KINDS, MONEY
 from referee.web.feedback import Feedback
 from referee.web.numbers import whole_number
 from referee.web.phone import LANGUAGES, Form, catalogue
@@ -96,6 +99,10 @@ class Kit:
     entries: list[dict[str, Any]]
     card_orders: dict[str, dict[str, Any]]
     stake: dict[str, dict[str, Any]]
+    money: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """The money tables by language (:func:`referee.web.money_words.use`)."""
+    currencies: list[str] = field(default_factory=list)
+    """Every currency code Babel knows (the stake form refuses any other, as the server does)."""
     markup: list[str] = field(default_factory=list)
 
     @classmethod
@@ -104,7 +111,8 @@ class Kit:
                    static=dict(raw["static"]), values=dict(raw["values"]),
                    languages=[(c, n, t) for c, n, t in raw["languages"]], html_lang=dict(raw["html_lang"]),
                    entries=list(raw["entries"]), card_orders=dict(raw["card_orders"]), stake=dict(raw["stake"]),
-                   markup=list(raw.get("markup", [])))
+                   money=dict(raw.get("money", {})),
+                   currencies=list(raw.get("currencies", [])), markup=list(raw.get("markup", [])))
 
     def url_for(self, endpoint: str, **values: Any) -> str:
         """The address Flask's ``url_for`` gives (the first rule whose arguments are all given;
@@ -139,6 +147,9 @@ def kit() -> Kit:
     if _kit is None:
         _kit = Kit.load(json.loads((HERE / KIT_FILE).read_text(encoding="utf-8")))
     return _kit
+
+
+money_words.use(lambda: kit().money, lambda: words_language())
 
 
 class Namespace(dict[str, Any]):
@@ -379,6 +390,55 @@ class Followed:
     def typed(self, asked: Asked, names_: Sequence[str]) -> dict[str, str]:
         return {name: str(asked.form.get(name, ""))[:200] for name in names_}
 
+    def money(self, results: Sequence[Any], *, entered: Sequence[Any] | None = None, end: EveningEnd | None = None,
+              per: str = "point", with_settle: bool = False, note: str | None = None, final: bool = False,
+              square: Sequence[str] = ()) -> dict[str, Any]:
+        """What the page shows of the money (``stake_form``, ``settle_up``) as the server's
+        :func:`referee.web.settle_up.money_block` draws it for a game in no group
+        (:func:`referee.web.money_words.money_view`): ``entered`` defaults to the latest record
+        that is no stake or end (a game of one result), ``end`` to none."""
+        k, game = kit(), self.game
+        live = events.effective_events(game.events)
+        if entered is None:
+            entered = [event.created_at for event in live if event.kind not in EVENT_KINDS][-1:]
+        currency = str((k.stake.get(words_language()) or k.stake["en"])["currency"])
+        return money_words.money_view(
+            live, results, entered, end or EveningEnd(), game.player_names, start=game.created_at,
+            action=k.url_for(self.prefix + "settle_money", token=game.keeper_token), version=game.version,
+            currency=currency, per=per, with_settle=with_settle, note=note, final=final, square=square)
+
+    def set_stake(self, asked: Asked) -> Answer:
+        """:func:`referee.web.settle_up.add_sheet_routes`' stake form (a sheet or table in no
+        group), read and worded as the server does (:mod:`referee.web.money_words`: the
+        phone's money tables are Babel's).  A
+        currency the phone's tables do not have (one the referee may know) is refused where it
+        stands, what was typed kept in it, and nothing is kept to send."""
+        seen = self.keeper(asked)
+        typed = {"stake": str(asked.form.get("stake", ""))[:30], "currency": str(asked.form.get("currency", ""))[:3],
+                 "settle": str(asked.form.get("settle", "winner"))[:10]}
+        feedback = Feedback(typed=typed)
+        if seen != self.game.version:
+            feedback.stale = True
+            return self.page(asked, feedback, 409)
+        try:
+            payload = money_words.read_stake(typed, kit().currencies)
+        except RefereeError as exc:
+            feedback.error, feedback.at = words.say(exc.said), exc.field or "stake"
+            answer = self.page(asked, feedback, exc.status)
+            if not asked.fragment:  # the refusal in view (the form is low on the sheet)
+                answer.headers["HX-Reswap"] = "innerHTML show:#settle-{}:top".format(
+                    {"settle": "how"}.get(feedback.at or "stake", feedback.at or "stake"))
+            return answer
+        if payload is None:
+            said = words.gettext("No connection to the referee. Nothing was sent; what you entered is still here.")
+            answer = self.page(asked, Feedback(typed=typed, error=said, at="stake"), REFUSED)
+            if not asked.fragment:  # drawn at the sheet's address (a reload shows it), the refusal in view
+                answer.url = kit().url_for(self.endpoint, token=self.token)
+                answer.headers["HX-Reswap"] = "innerHTML show:#settle-stake:top"
+            return answer
+        self.append(asked, MONEY, payload)
+        return self.done(asked)
+
     def append(self, asked: Asked, kind: str, payload: dict[str, Any]) -> None:
         self.game.events.append(PhoneEvent(self.game.version + 1, kind, payload, asked.at, asked.write))
 
@@ -530,7 +590,7 @@ def _globals(k: Kit) -> dict[str, Any]:
         "language_choices": lambda: list(k.languages), "RETENTION_DAYS": lambda: retention,
         "new_write_id": lambda: os.urandom(16).hex(), "short_names": names.short_names,
         "kept_switches": lambda kind: {}, "game_entries": k.entries, "card_orders": k.card_orders,
-        "phone_engine": engine,
+        "phone_engine": engine, "format_money": money_words.format_money,
     }
 
 

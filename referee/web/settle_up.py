@@ -20,18 +20,22 @@ for their locale with Babel (the library stays Babel-free).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from decimal import Decimal, InvalidOperation
 from typing import Any, TypedDict
 
+from babel import Locale
 from babel.numbers import (
     NumberFormatError,
     format_currency,
     format_decimal,
     get_currency_name,
     get_currency_precision,
+    get_currency_symbol,
+    get_decimal_symbol,
+    get_group_symbol,
+    get_minus_sign_symbol,
     list_currencies,
     parse_decimal,
 )
@@ -43,10 +47,10 @@ from referee import evening_money
 from referee.errors import RefereeError, UnreadableInput
 from referee.evening_end import EveningEnd
 from referee.evening_money import Sitting
-from referee.settle import MAX_PEOPLE, SETTLE_CHOICES, Transfer, settle
+from referee.settle import MAX_PEOPLE, SETTLE_CHOICES, settle
 from referee.stats import Result
 from referee.text import Message, message
-from referee.web import events, openapi
+from referee.web import events, money_words, openapi
 from referee.web.api import bp as api_bp
 from referee.web.api import json_body
 from referee.web.evening_ends import (
@@ -63,26 +67,37 @@ from referee.web.evening_ends import (
     undo_label,
 )
 from referee.web.models import Event, Game
+from referee.web.money_words import (
+    CURRENCIES,
+    MAX_STAKE,
+    MoneyRow,
+    Numbers,
+    SettleUpView,
+    Stake,
+    StakeForm,
+    TransferRow,
+    format_money,
+    parse_stake,
+    settle_up_view,
+    stake_choices,
+    stake_shown,
+)
 from referee.web.store import Access, live_events
 from referee.web.tables import FollowedGame
 
 __all__ = [
-    "END", "END_FIELDS", "EVENT_KINDS", "MONEY", "MAX_STAKE", "EndView", "MoneyRow", "SettleUpView", "Stake", "StakeForm",
+    "END", "END_FIELDS", "EVENT_KINDS", "MONEY", "MAX_STAKE", "BabelMoney", "CURRENCIES", "EndView", "MoneyRow", "SettleUpView", "Stake", "StakeForm",
     "TransferRow", "add_sheet_routes", "end_of", "end_view", "entered_times", "format_money", "locale_currency",
-    "last_entered", "money_of", "read_end", "settle_up_view", "sheet_rows", "sitting_block", "sitting_of", "stake_form",
+    "last_entered", "money_of", "money_tables", "parse_stake", "read_end", "settle_up_view", "sheet_rows", "sitting_block", "sitting_of", "stake_form",
     "undo_label",
 ]
 
-MAX_STAKE = 10**12
-"""The largest stake (in the currency's smallest unit) a sheet takes."""
 MAX_AMOUNT = 10**15
 """The largest balance (in the smallest unit) the JSON API takes."""
 MAX_NAME = 80
 NOT_BLANK = "[^" + "".join(f"\\u{ord(c):04x}" for c in map(chr, range(0x10000)) if c.isspace()) + "]"
 """A JSON schema's ``pattern`` for a text that is not only spaces (``str.isspace``, as the names are read)."""
 
-#: The currencies offered first on the stake form (any ISO code Babel knows is taken).
-CURRENCIES = ("VND", "USD", "EUR", "BRL", "MXN", "ARS", "COP", "CLP", "PEN", "GBP", "AUD", "CAD")
 _LOCALE_CURRENCY = {"en": "USD", "es": "EUR", "pt": "BRL", "vi": "VND"}
 _BABEL_LOCALE = {"en": "en_US", "es": "es_ES", "pt": "pt_BR", "vi": "vi_VN"}
 
@@ -142,6 +157,58 @@ openapi.add_path("/api/settle", "post", openapi.json_operation(
 # Money in the reader's language
 
 
+class BabelMoney:
+    """The reader's numbers from Babel (:class:`referee.web.money_words.Money`, on the server: any
+    currency Babel knows)."""
+
+    def __init__(self, locale: str | None = None) -> None:
+        self.locale = locale or _babel_locale()
+
+    def known(self, currency: str) -> bool:
+        return currency in list_currencies()
+
+    def digits(self, currency: str) -> int:
+        return int(get_currency_precision(currency))
+
+    def format(self, amount: int, currency: str) -> str:
+        value = Decimal(amount).scaleb(-self.digits(currency))
+        return str(format_currency(value, currency, locale=self.locale))
+
+    def plain(self, amount: int, currency: str) -> str:
+        digits = self.digits(currency)
+        pattern = "0." + "0" * digits if digits else "0"
+        return str(format_decimal(Decimal(amount).scaleb(-digits), format=pattern, locale=self.locale))
+
+    def parse(self, text: str) -> Decimal:
+        try:
+            return Decimal(parse_decimal(text, locale=self.locale))
+        except NumberFormatError:
+            raise InvalidOperation(text) from None
+
+    def name(self, currency: str) -> str:
+        return str(get_currency_name(currency, locale=self.locale))
+
+    def numbers(self) -> Numbers:
+        """This locale's :class:`~referee.web.money_words.Numbers` for the stake form's currencies
+        (what the phone reads and formats money with, generated here from Babel)."""
+        pattern = Locale.parse(self.locale).currency_formats["standard"]
+        minus = get_minus_sign_symbol(locale=self.locale)
+        return Numbers(
+            get_decimal_symbol(self.locale), get_group_symbol(self.locale),
+            (pattern.prefix[0], pattern.prefix[1].replace("-", minus)),
+            (pattern.suffix[0], pattern.suffix[1].replace("-", minus)),
+            {code: (str(get_currency_symbol(code, locale=self.locale)), self.digits(code), self.name(code))
+             for code in CURRENCIES})
+
+
+money_words.use_server(BabelMoney)
+
+
+def money_tables(languages: Sequence[str]) -> dict[str, dict[str, Any]]:
+    """The phone's money tables (:func:`referee.web.money_words.use`), by language."""
+    return {code: BabelMoney(_BABEL_LOCALE.get(code, code)).numbers().to_dict() for code in languages}
+
+
 def _babel_locale() -> str:
     code = str(get_locale() or "en")
     return _BABEL_LOCALE.get(code, code)
@@ -150,57 +217,6 @@ def _babel_locale() -> str:
 def locale_currency() -> str:
     """The currency of the reader's locale (the stake form's default)."""
     return _LOCALE_CURRENCY.get(str(get_locale() or "en"), "USD")
-
-
-def format_money(amount: int, currency: str) -> str:
-    """An amount in the currency's smallest unit, formatted for the reader's locale
-    (``1.200.000 ₫``, ``R$ 12,50``, ``$12.50``)."""
-    digits = get_currency_precision(currency)
-    value = Decimal(amount).scaleb(-digits)
-    return str(format_currency(value, currency, locale=_babel_locale()))
-
-
-@dataclass(frozen=True)
-class Stake:
-    """A sheet's stake: ``amount`` per point (or per game won) in ``currency``'s smallest unit;
-    ``settle`` is the switch of a sheet where the lowest total wins (``winner`` or ``each``; other sheets keep the default)."""
-
-    amount: int
-    currency: str
-    settle: str = "winner"
-
-    def to_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"stake": self.amount, "currency": self.currency}
-        if self.settle != "winner":
-            data["settle"] = self.settle
-        return data
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Stake:
-        settle = str(data.get("settle", "winner"))
-        return cls(int(data.get("stake", 0)), str(data.get("currency", "USD")),
-                   settle if settle in SETTLE_CHOICES else "winner")
-
-
-def parse_stake(typed: str, currency: str) -> int:
-    """The stake typed in the currency's units (``0,50``, ``1.000``) as a whole number of its
-    smallest unit; a sentence the keeper can act on otherwise."""
-    text = typed.strip()
-    if not text:
-        return 0
-    try:
-        value = parse_decimal(text, locale=_babel_locale())
-    except (NumberFormatError, InvalidOperation, ValueError):
-        raise RefereeError(message("“{typed}” is not an amount of money.", typed=text), field="stake") from None
-    smallest = value.scaleb(get_currency_precision(currency))
-    if smallest != smallest.to_integral_value():
-        raise RefereeError(message("{currency} has no amount smaller than {unit}.", currency=currency,
-                                   unit=format_money(1, currency)), field="stake")
-    amount = int(smallest)
-    if not 0 <= amount <= MAX_STAKE:
-        raise RefereeError(message("A stake is between nothing and {most}.", most=format_money(MAX_STAKE, currency)),
-                           field="stake")
-    return amount
 
 
 def _latest(game: Game, kind: str) -> Event | None:
@@ -235,101 +251,6 @@ def undo_words(game: Game, entry_words: Callable[[Event], str]) -> str | None:
 # The view models
 
 
-@dataclass(frozen=True)
-class MoneyRow:
-    """One player's balance: ``amount`` in the smallest unit, ``shown`` formatted, ``words`` a sentence."""
-
-    name: str
-    amount: int
-    shown: str
-    words: str
-
-    @property
-    def sign(self) -> str:
-        """``"owed"``, ``"owes"`` or ``"square"`` (the row's ``data-state``)."""
-        return "owed" if self.amount > 0 else "owes" if self.amount < 0 else "square"
-
-
-@dataclass(frozen=True)
-class TransferRow:
-    """One payment: who pays whom how much, formatted, and the sentence ("Binh pays An 12.000 ₫")."""
-
-    payer: str
-    payee: str
-    amount: int
-    shown: str
-    words: str
-
-
-@dataclass(frozen=True)
-class SettleUpView:
-    """What ``partials/settle_up.html`` draws: each balance and the fewest transfers, in words.
-
-    ``title`` heads the block; ``stake_words`` says the stake ("1.000 ₫ a point"), ``note``
-    one more line (such as games past the end not counted); ``final``: the evening is over.
-    """
-
-    currency: str
-    rows: tuple[MoneyRow, ...]
-    transfers: tuple[TransferRow, ...]
-    title: str
-    stake_words: str | None = None
-    note: str | None = None
-    final: bool = False
-
-
-def settle_up_view(
-    balances: Mapping[str, int], currency: str, *, stake_words: str | None = None, note: str | None = None,
-    final: bool = False, title: str | None = None,
-) -> SettleUpView:
-    """The settle-up block of these balances (zero-sum, whole smallest units), in the reader's words."""
-    rows = []
-    for name, amount in balances.items():
-        shown = format_money(abs(amount), currency)
-        if amount > 0:
-            words = gettext("%(name)s is owed %(amount)s", name=name, amount=shown)
-        elif amount < 0:
-            words = gettext("%(name)s owes %(amount)s", name=name, amount=shown)
-        else:
-            words = gettext("%(name)s is square", name=name)
-        rows.append(MoneyRow(name, amount, shown, words))
-    transfers = tuple(_transfer_row(t, currency) for t in settle(balances))
-    if title is None:
-        title = gettext("Settle up") if final else gettext("Settle up if the evening ended now")
-    return SettleUpView(currency, tuple(rows), transfers, title, stake_words, note, final)
-
-
-def _transfer_row(transfer: Transfer, currency: str) -> TransferRow:
-    shown = format_money(transfer.amount, currency)
-    words = gettext("%(payer)s pays %(payee)s %(amount)s", payer=transfer.payer, payee=transfer.payee, amount=shown)
-    return TransferRow(transfer.payer, transfer.payee, transfer.amount, shown, words)
-
-
-def stake_words(stake: Stake, per: str = "point") -> str:
-    """The stake in words: "1.000 ₫ a point" (``per="point"``) or "5,00 € a game won" (``"game"``)."""
-    shown = format_money(stake.amount, stake.currency)
-    if per == "game":
-        return gettext("%(amount)s a game won", amount=shown)
-    return gettext("%(amount)s a point", amount=shown)
-
-
-@dataclass(frozen=True)
-class StakeForm:
-    """The keeper's stake form (``partials/stake_form.html``): where it posts and what it shows
-    (``stake`` in the currency's units, as the reader writes them).  What was typed comes back
-    through the page's ``feedback.typed`` (``stake``, ``currency``) after a refusal or a 409."""
-
-    action: str
-    version: int
-    stake: str
-    currency: str
-    currencies: tuple[tuple[str, str], ...]
-    label: str
-    settle: str = "winner"
-    settle_choices: tuple[tuple[str, str], ...] = ()
-    """The ``settle`` switch's choices (empty: the form has no such field)."""
-
-
 class Money(TypedDict):
     """What a game's page shows of the money: the keeper's stake form, and who pays whom
     (``None`` until a stake is set and there is a result to settle)."""
@@ -338,21 +259,18 @@ class Money(TypedDict):
     settle_up: SettleUpView | None
 
 
+def stake_words(stake: Stake, per: str = "point") -> str:
+    """The stake in words: "1.000 ₫ a point" (``per="point"``) or "5,00 € a game won" (``"game"``)."""
+    return money_words.stake_words(stake.amount, stake.currency, per)
+
+
 def stake_form(action: str, version: int, stake: Stake | None, *, per: str = "point",
                with_settle: bool = False) -> StakeForm:
     """The stake form filled in with the sheet's stake (``per``: ``"point"`` or ``"game"`` won;
     ``with_settle``: the ``settle`` switch too, for a sheet where the lowest total wins)."""
     currency = stake.currency if stake else locale_currency()
-    shown = ""
-    if stake and stake.amount:
-        digits = get_currency_precision(stake.currency)
-        pattern = "0." + "0" * digits if digits else "0"
-        shown = format_decimal(Decimal(stake.amount).scaleb(-digits), format=pattern, locale=_babel_locale())
-    codes = list(CURRENCIES)
-    if currency not in codes:
-        codes.insert(0, currency)
-    locale = _babel_locale()
-    choices = tuple((code, f"{code} · {get_currency_name(code, locale=locale)}") for code in codes)
+    shown = stake_shown(stake.amount, stake.currency) if stake and stake.amount else ""
+    choices = stake_choices(currency)
     label = gettext("Stake per game won") if per == "game" else gettext("Stake per point")
     settle_choices: tuple[tuple[str, str], ...] = ()
     if with_settle:

@@ -45,6 +45,11 @@ def ngettext(singular: str, plural: str, num: int, **variables: Any) -> str:
     return text if not variables else text % variables
 
 
+def speaking() -> bool:
+    """Whether the phone's catalogue speaks (:func:`use`), not Flask-Babel."""
+    return _phone is not None
+
+
 def current() -> _stdlib_gettext.NullTranslations:
     """The catalogue :func:`use` installed (the phone's engine only)."""
     if _phone is None:

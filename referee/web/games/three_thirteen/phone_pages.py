@@ -12,8 +12,10 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
+from referee import stats
 from referee.errors import RefereeError
 from referee.web import events, words
+from referee.web.evening_ends import undo_label
 from referee.web.feedback import Feedback
 from referee.web.games.three_thirteen import answers as tt_answers
 from referee.web.games.three_thirteen import pages as tt
@@ -31,7 +33,6 @@ from referee.web.phone_pages import (
     Refused,
     kit,
     render,
-    words_language,
 )
 from referee.web.players import read_players
 
@@ -62,15 +63,11 @@ class Sheets(Followed):
 
     def last_move(self) -> str | None:
         live = events.effective_events(self.game.events)
-        return events.undo_words(live, lambda e: None, lambda e: tt.round_words(e.kind, e.payload))
+        return events.undo_words(live, undo_label, lambda e: tt.round_words(e.kind, e.payload))
 
     def sheet_context(self, asked: Asked, sheet: Sheet) -> dict[str, Any]:
-        k, game = kit(), self.game
-        stake = dict(k.stake.get(words_language()) or k.stake["en"])
-        stake_form = {**stake, "action": k.url_for("three_thirteen.settle_money", token=game.keeper_token),
-                      "version": game.version, "stake": "", "settle": "winner"}
-        return {**self.shared(asked), "sheet": sheet, "chart": tt.running_chart(sheet), "stake_form": stake_form,
-                "settle_up": None}
+        money = self.money(stats.three_thirteen_results(sheet.state), with_settle=True, final=sheet.state.finished)
+        return {**self.shared(asked), "sheet": sheet, "chart": tt.running_chart(sheet), **money}
 
     def context(self, asked: Asked, feedback: Feedback) -> dict[str, Any]:
         saved_round = whole_number(asked.args.get("saved", ""), low=1, high=999)
@@ -81,7 +78,8 @@ class Sheets(Followed):
         return [*super().routes(asked),
                 ("GET", "three_thirteen.round_page", lambda a: self.round_page(asked, int(a["number"]))),
                 ("GET", "three_thirteen.preview", lambda a: self.preview(asked, int(a["number"]), int(a["seat"]))),
-                ("POST", "three_thirteen.save_round", lambda a: self.save_round(asked, int(a["number"])))]
+                ("POST", "three_thirteen.save_round", lambda a: self.save_round(asked, int(a["number"]))),
+                ("POST", "three_thirteen.settle_money", lambda a: self.set_stake(asked))]
 
     def round_page(self, asked: Asked, number: int, entry: Any = None, *, status: int = 200,
                    splits: Any = None, stale: bool = False, with_previews: bool | None = None) -> Answer:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from referee import stats
 from referee.errors import RefereeError
 from referee.evening_end import EveningEnd
 from referee.switches import rules_from_mapping
@@ -40,6 +41,7 @@ from referee.web.games.tienlen.forms import (
 )
 from referee.web.games.tienlen.forms import typed_from_facts as _typed_from_facts
 from referee.web.house_rules import rules_from_form, sent_switches
+from referee.web.money_words import money_view
 from referee.web.numbers import whole_number
 from referee.web.players import read_players
 from referee.web.words import gettext, say
@@ -99,6 +101,17 @@ def evening_end(sheet: Evening, live: Sequence[Any], setup: Mapping[str, Any] | 
     """Where the evening stands against its end switches (``action``: the end form's address)."""
     return end_view(end_from(live, setup), sheet.names, [g.totals for g in sheet.games], entered_at(live, GAME),
                     start=start, action=action, version=version)
+
+
+def money_context(sheet: Evening, live: Sequence[StoredEvent], setup: Mapping[str, Any] | None, ended: EndView, *,
+                  start: datetime, action: str, version: int, currency: str) -> dict[str, Any]:
+    """What the sheet shows of the money, as the server's
+    :func:`referee.web.games.tienlen.evening_money.evening_context` draws it for a sheet in no
+    group: the stake form (``currency`` when no stake is set: the reader's) and the settle-up
+    (each counted game's points × the stake; ``None`` until a stake is set)."""
+    return money_view(live, stats.tienlen_sheet_results(sheet), entered_at(live, GAME), end_from(live, setup),
+                      sheet.names, start=start, action=action, version=version, currency=currency,
+                      note=ended.past_end, final=ended.progress.over, square=sheet.names)
 
 
 def sheet_context(sheet: Evening, live: Sequence[StoredEvent]) -> dict[str, Any]:

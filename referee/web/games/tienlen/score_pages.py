@@ -5,8 +5,8 @@ draw it: the same templates, and the same Flask-free parts
 
 What it answers: the sheet (whole, its fragment, a poll's 204), a game by hand (its page, its
 save: the sheet, or the form again with each mistake beside its field), a correction (its page,
-its save), undo and redo, and the end of the evening (its form).  The stake form is refused
-until the referee has the sheet (Babel reads and formats money, on the server only).  What it
+its save), undo and redo, the stake (read and formatted with the money tables generated from
+Babel: :mod:`referee.web.money_words`) and the end of the evening (its form).  What it
 leaves to the network (the answer ``{"status": 0}``): a table started or followed from the
 sheet, the CSV, a rematch, a group.
 """
@@ -17,8 +17,10 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from referee.errors import REFUSED, RefereeError
+from referee import stats
+from referee.errors import RefereeError
 from referee.web import events
+from referee.web.evening_ends import end_from, entered_at
 from referee.web.feedback import Feedback
 from referee.web.games.tienlen import evening_pages as ep
 from referee.web.games.tienlen.forms import typed_from
@@ -33,9 +35,8 @@ from referee.web.phone_pages import (
     Refused,
     kit,
     render,
-    words_language,
 )
-from referee.web.words import gettext, say
+from referee.web.words import say
 
 
 def read_start(form: Form) -> tuple[str, list[str], dict[str, Any], dict[str, Any]]:
@@ -68,14 +69,13 @@ class Evenings(Followed):
         """:func:`referee.web.games.tienlen.scores._context`: the share box, the sheet, its end
         and its money (the stake form as the server draws it with no stake set)."""
         k, game = kit(), self.game
-        stake = dict(k.stake.get(words_language()) or k.stake["en"])
-        stake_form = {**stake, "action": k.url_for("tienlen_scores.settle_money", token=game.keeper_token),
-                      "version": game.version, "stake": "", "settle": "winner", "settle_choices": []}
         live = self.effective()
         ended = ep.evening_end(sheet, live, game.setup, start=game.created_at, version=game.version,
                                action=k.url_for("tienlen_scores.evening_end", token=game.keeper_token))
-        return {**self.shared(asked), **ep.sheet_context(sheet, live), "evening_end": ended,
-                "stake_form": stake_form, "settle_up": None}
+        money = self.money(stats.tienlen_sheet_results(sheet), entered=entered_at(live, ep.GAME),
+                           end=end_from(live, game.setup), note=ended.past_end, final=ended.progress.over,
+                           square=sheet.names)
+        return {**self.shared(asked), **ep.sheet_context(sheet, live), "evening_end": ended, **money}
 
     def context(self, asked: Asked, feedback: Feedback) -> dict[str, Any]:
         sheet = self.state()
@@ -151,19 +151,8 @@ class Evenings(Followed):
     # --- the stake and the end of the evening
 
     def stake(self, asked: Asked) -> Answer:
-        """The stake is set by the referee only (Babel reads and formats money, on the server): on
-        a sheet it does not have yet, the form is refused where it stands, what was typed kept in
-        it, and nothing is kept to send (a write kept but not drawn would put the phone's version
-        behind the referee's, and its next write would come back a 409)."""
-        self.keeper(asked)
-        typed = {"stake": str(asked.form.get("stake", ""))[:30], "currency": str(asked.form.get("currency", ""))[:3],
-                 "settle": str(asked.form.get("settle", "winner"))[:10]}
-        said = gettext("No connection to the referee. Nothing was sent; what you entered is still here.")
-        answer = self.page(asked, Feedback(typed=typed, error=said, at="stake"), REFUSED)
-        if not asked.fragment:  # drawn at the sheet's address (a reload shows it), the refusal in view
-            answer.url = kit().url_for(self.endpoint, token=self.token)
-            answer.headers["HX-Reswap"] = "innerHTML show:#settle-stake:top"
-        return answer
+        """:func:`referee.web.settle_up.add_sheet_routes`' stake form (:meth:`Followed.set_stake`)."""
+        return self.set_stake(asked)
 
     def end(self, asked: Asked) -> Answer:
         """:func:`referee.web.settle_up.add_sheet_routes`' end form (a Tiến lên sheet takes every end switch)."""

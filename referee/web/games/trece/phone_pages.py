@@ -13,8 +13,11 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
+from referee import stats
 from referee.cards import Card
 from referee.trece import Setup, TreceRules
+from referee.web import events
+from referee.web.evening_ends import end_from
 from referee.web.feedback import Feedback
 from referee.web.games.trece import pages as tc
 from referee.web.games.trece.answers import judge
@@ -30,7 +33,6 @@ from referee.web.phone_pages import (
     PhoneGame,
     Refused,
     kit,
-    words_language,
 )
 
 
@@ -60,20 +62,20 @@ class Treces(Followed):
 
     def context(self, asked: Asked, feedback: Feedback) -> dict[str, Any]:
         k, game, state = kit(), self.game, self.state()
-        stake = dict(k.stake.get(words_language()) or k.stake["en"])
-        stake_form = {**stake, "label": stake["label_game"], "settle_choices": [], "stake": "", "settle": "winner",
-                      "action": k.url_for("trece.settle_money", token=game.keeper_token), "version": game.version}
         ended = tc.evening_end(state, game.setup, game.events, start=game.created_at, version=game.version,
                                action=k.url_for("trece.evening_end", token=game.keeper_token))
+        money = self.money(stats.trece_results(state), end=end_from(events.effective_events(game.events), game.setup),
+                           per="game", note=ended.past_end, final=state.winner is not None)
         return {**self.shared(asked), "feedback": feedback,
                 **tc.table_context(state, game.setup, game.events, self.access.can_write),
-                "evening_end": ended, "stake_form": stake_form, "settle_up": None}
+                "evening_end": ended, **money}
 
     def routes(self, asked: Asked) -> list[tuple[str, str, Callable[[dict[str, str]], Answer]]]:
         form = asked.form
         return [*super().routes(asked),
                 ("POST", "trece.act", lambda a: self.write(asked, lambda s: judge(s, form), typed=("cards",))),
-                ("POST", "trece.evening_end", lambda a: self.evening_end(asked, tc.ENDS, tc.NO_UNTIL))]
+                ("POST", "trece.evening_end", lambda a: self.evening_end(asked, tc.ENDS, tc.NO_UNTIL)),
+                ("POST", "trece.settle_money", lambda a: self.set_stake(asked))]
 
 
 def warm_up(now: datetime) -> None:
