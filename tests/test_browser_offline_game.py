@@ -97,12 +97,13 @@ def drawn_ms(page) -> tuple[float, float]:  # type: ignore[no-untyped-def]
 
 
 def sheet_shown(page) -> dict[str, list[str]]:  # type: ignore[no-untyped-def]
-    """What a sheet shows: its players, each round's points and running totals, the totals."""
+    """What a sheet shows: its players, each round's points and running totals, the totals, its money."""
     return page.evaluate("""() => {
         const t = document.querySelector('#sheet .tt-table');
         const cells = (sel) => [...t.querySelectorAll(sel)].map(e => e.textContent.replace(/\\s+/g, ' ').trim());
         return {names: cells('thead th:not(.tt-rcol)').map(n => n.replace(/ ?★.*$/, '')),
-                rounds: cells('tbody tr'), totals: cells('tfoot td')};
+                rounds: cells('tbody tr'), totals: cells('tfoot td'),
+                money: [...document.querySelectorAll('.settle-up .settle-stake, .settle-up li')].map(e => e.textContent.replace(/\\s+/g, ' ').trim())};
     }""")
 
 
@@ -255,11 +256,17 @@ def test_a_sheet_started_offline_is_played_on_the_phone_and_reaches_the_server_o
     w.tap(".tt-undo", "Undo the correction", result=page.locator("#sheet .notice").first)
     t.drawn("undo")
     expect(page.locator("#sheet .tt-fix")).to_have_count(0)
+    # The stake, offline (issue 35): 1 a point in the reader's currency, the money drawn by the phone.
+    w.tap(".settle-stake-form summary", "Play for money")
+    w.type("#settle-stake", "1")
+    w.tap("[data-action=set-stake]", "Save the stake (offline)")  # a page drawn whole: its main control in view
+    t.drawn("save the stake")
+    expect(page.locator(".settle-up .settle-stake")).to_contain_text("$1.00")
     shown = sheet_shown(page)
-    assert shown["names"] == NAMES and len(shown["rounds"]) == 2
+    assert shown["names"] == NAMES and len(shown["rounds"]) == 2 and shown["money"], shown
     t.reloaded_offline("#sheet")
     assert sheet_shown(page) == shown
-    t.sent_once(keeper, ["round", "round", "correct", "undo"], f"/three-thirteen/g/{keeper}", sheet_shown, shown)
+    t.sent_once(keeper, ["round", "round", "correct", "undo", "money"], f"/three-thirteen/g/{keeper}", sheet_shown, shown)
     t.finish()
 
 
@@ -312,7 +319,8 @@ def trece_shown(page) -> dict[str, list[str]]:  # type: ignore[no-untyped-def]
         return {top: texts('#table [data-top]'), stock: texts('#table [data-stock]'),
                 counts: [...document.querySelectorAll('#table [data-player] [data-count]')].map(e => e.dataset.count),
                 turn: texts('#table .turn'), log: texts('#table .log li, #table ol li'),
-                end: texts('#table .evening-to-go li, #table .evening-over')};
+                end: texts('#table .evening-to-go li, #table .evening-over'),
+                money: texts('#table .settle-up h2, #table .settle-up li')};
     }""")
 
 
@@ -350,6 +358,13 @@ def test_a_trece_table_started_offline_is_played_to_a_penalty_and_its_end_set_on
             expect(page.locator("#table .evening-to-go")).to_have_count(0)
             expect(page.locator("#table .log li")).to_have_count(2)  # the plays stay
             set_end(t, "target", "2", "two games won")
+            # the stake, offline (issue 35): 2 a game in the reader's currency, drawn by the phone
+            w.tap("#table .settle-stake-form summary", "Play for money")
+            w.type("#settle-stake", "2")
+            w.tap("#table [data-action=set-stake]", "Save the stake (offline)")  # a page drawn whole: Play in view
+            t.drawn("save the stake")
+            expect(page.locator("#table [data-action=undo]")).to_contain_text("Stake changed")  # no game won yet: no money to say
+            expect(page.locator("#settle-stake")).to_have_value("2.00")
         for card in cards:
             w.touch.tap(page.locator(f"#table .picker-grid [data-card='{card}']"))
         w.tap("#table [data-action=play]", f"play {n}: {' '.join(cards)}", result=page.locator("#table"))
@@ -360,5 +375,5 @@ def test_a_trece_table_started_offline_is_played_to_a_penalty_and_its_end_set_on
     expect(page.locator("[data-player='0'] [data-count]")).to_have_attribute("data-count", "25")
     shown = trece_shown(page)
     assert len(shown["end"]) == 1 and len(shown["log"]) == 4
-    t.sent_once(keeper, ["play", "play", "end", "undo", "end", "play", "draw"], f"/trece/g/{keeper}", trece_shown, shown)
+    t.sent_once(keeper, ["play", "play", "end", "undo", "end", "money", "play", "draw"], f"/trece/g/{keeper}", trece_shown, shown)
     t.finish()
