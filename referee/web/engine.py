@@ -66,13 +66,13 @@ URL_PREFIX = "engine/"  # under /static/
 # own screens come from its registry entry (referee.web.registry.PhoneScreen): their modules,
 # their fragments and their kinds.
 PHONE_MODULES = ("referee/web/checks.py", "referee/web/words.py", "referee/web/numbers.py",
-                 "referee/web/house_rules.py", "referee/web/phone.py")
+                 "referee/web/house_rules.py", "referee/web/names.py", "referee/web/phone.py")
 # What the phone draws a game started offline with (referee.web.phone_pages): fetched after the
 # engine is ready, in a file of its own (pages.zip), unpacked beside thirteen.zip.  These are the
 # shared parts; each game's own modules and pages come from its registry entry
 # (referee.web.registry.PhonePages).
 PAGES_MODULES = ("referee/web/phone_pages.py", "referee/web/events.py", "referee/web/feedback.py",
-                 "referee/web/sheets.py", "referee/web/names.py", "referee/web/players.py",
+                 "referee/web/sheets.py", "referee/web/players.py",
                  "referee/web/evening_ends.py", "referee/web/money_words.py")
 PAGES_TEMPLATES = ("errors/error.html", "partials/error.html")
 PAGES_LIST_FILE = "referee/web/phone_pages.json"

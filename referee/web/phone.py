@@ -21,7 +21,7 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader
 
 from referee.cards import format_cards
-from referee.web import words
+from referee.web import names, words
 from referee.web.checks import Answer
 
 HERE = Path(__file__).resolve().parents[2]  # the unpacked zip (or the repository)
@@ -72,6 +72,7 @@ def environment() -> Environment:
     env.install_gettext_callables(gettext=gettext, ngettext=ngettext, newstyle=True)  # type: ignore[attr-defined]  # added by jinja2.ext.i18n, unknown to the Environment class
     env.filters["cards"] = format_cards
     env.filters["rank_plural"] = words.rank_plural
+    env.globals["short_names"] = names.short_names  # whose turn at a Trece table (trece/_table.html)
     return env
 
 
