@@ -249,6 +249,10 @@ def test_offline_a_saved_round_shows_its_split_and_points_at_once_and_is_stored_
     page.locator(".tt-step[data-step='1']").tap()
     for card in ("4h", "9c", "Jd"):
         page.locator(f"#seat-1 [data-card='{card}']").tap()
+    # The hand's split, drawn on the phone, lands before Save is tapped (as a player sees it): the
+    # last answer the phone gives is then the round's, not a late split's (a busy machine's race).
+    expect(page.locator("#preview-1")).to_contain_text("23")
+    page.wait_for_function("() => !document.querySelector('.htmx-request')")
     page.locator(".tt-save").tap()
     judged = page.locator("[data-local-shown] .tt-judged")
     expect(judged).to_have_attribute("data-state", "ok")
