@@ -72,7 +72,7 @@ def environment() -> Environment:
     env.install_gettext_callables(gettext=gettext, ngettext=ngettext, newstyle=True)  # type: ignore[attr-defined]  # added by jinja2.ext.i18n, unknown to the Environment class
     env.filters["cards"] = format_cards
     env.filters["rank_plural"] = words.rank_plural
-    env.globals["short_names"] = names.short_names  # whose turn at a Trece table (trece/_table.html)
+    env.globals["short_names"] = names.short_names  # a table that names whose turn it is by the short name
     return env
 
 
