@@ -156,6 +156,11 @@ def test_a_stake_in_cents_is_read_in_the_readers_locale(client, app):
     ("0.001", "USD", "has no amount smaller than"),
     ("-5", "USD", "between nothing and"),
     ("5", "XYZ", "Choose a currency"),
+    # an exponent no stake has: refused at once (it was a 500, decimal.Overflow, or a minute of
+    # work building a million-digit number: the review of the offline stake)
+    ("1e999999", "USD", "between nothing and"),
+    ("1e999997", "USD", "between nothing and"),
+    ("1e999999", "VND", "between nothing and"),
 ])
 def test_a_bad_stake_is_refused_with_what_was_typed_kept(client, app, stake, currency, says):
     token = start_sheet(client)

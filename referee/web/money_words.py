@@ -33,6 +33,9 @@ __all__ = ["CURRENCIES", "MAX_STAKE", "Money", "MoneyRow", "Numbers", "SettleUpV
 
 MAX_STAKE = 10**12
 """The largest stake (in the currency's smallest unit) a sheet takes."""
+MAX_STAKE_DIGITS = 15
+"""A typed stake whose first digit stands higher than this power of ten is above any stake
+(:data:`MAX_STAKE` in any currency): refused before it is worked with."""
 
 #: The currencies offered first on the stake form (the server takes any ISO code Babel knows).
 CURRENCIES = ("VND", "USD", "EUR", "BRL", "MXN", "ARS", "COP", "CLP", "PEN", "GBP", "AUD", "CAD")
@@ -169,6 +172,10 @@ def parse_stake(typed: str, currency: str) -> int:
             raise InvalidOperation(text)
     except (InvalidOperation, ValueError):
         raise RefereeError(message("“{typed}” is not an amount of money.", typed=text), field="stake") from None
+    if value and value.adjusted() > MAX_STAKE_DIGITS:
+        # "1e999999": far above any stake, refused before it is scaled (decimal.Overflow) or
+        # made a whole number (a million digits: a minute of work)
+        value = Decimal(MAX_STAKE + 1)
     smallest = value.scaleb(money.digits(currency))
     if smallest != smallest.to_integral_value():
         raise RefereeError(message("{currency} has no amount smaller than {unit}.", currency=currency,
