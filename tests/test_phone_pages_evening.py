@@ -150,3 +150,14 @@ def test_the_worker_warms_up_the_evening_before_the_first_tap(kit):  # type: ign
     assert phone_pages._env is not None and phone_pages._env.cache is not None
     compiled = {name for _loader, name in phone_pages._env.cache}
     assert {"tienlen_scores/sheet.html", "tienlen_scores/entry.html"} <= compiled
+
+
+def test_a_stake_is_read_in_the_language_of_its_form_on_the_phone_as_on_the_server(client, kit):  # type: ignore[no-untyped-def]  # noqa: F811
+    """A stake kept on a phone is read, there and when it reaches the referee, with the numbers of
+    the form it was typed in (``lang``), whatever language the page is drawn in then: "1.000" typed
+    in Vietnamese is a thousand đồng on an English page too (the review of the offline stake)."""
+    table = evening(client, kit, "en", games="3")
+    sheet = table.game
+    table.same_write(sheet + "/add", [("out", "0"), ("left_1", "4"), ("left_2", "3")])
+    money = table.same_write(sheet + "/money", [("stake", "1.000"), ("currency", "VND"), ("lang", "vi")])
+    assert "₫1,000 a point" in money.replace("\xa0", " "), money[money.find("settle-up"):][:600]

@@ -396,3 +396,23 @@ def test_undoing_a_trece_stake_takes_back_the_stake_not_the_last_move(client, ap
     body = page(client, token, game="/trece")
     assert "Undo: Ben played K♥ RJ" in body and 'class="settle-up"' not in body
     assert 'data-count="11"' in body  # Ben's run is still on the table
+
+
+@pytest.mark.parametrize("lang, typed, currency, amount", [
+    ("vi", "1.000", "VND", 1000),  # a thousand in Vietnamese, one in English
+    ("pt", "2,50", "BRL", 250),  # two and a half in Portuguese, 250 in English
+])
+def test_a_stake_is_read_in_the_language_its_form_was_drawn_in(client, app, lang, typed, currency, amount):
+    """A stake kept on a phone and sent later (by then the phone may speak another language, or
+    show a page of another) is read with the numbers of the form it was typed in (its ``lang``),
+    not the reader's at the time it arrives."""
+    from referee.web.settle_up import money_of
+
+    token = start_sheet(client, names=("An", "Binh"))
+    assert f'name="lang" value="{lang}"' in page(client, token, lang)
+    response = post(client, app, token, "/money", stake=typed, currency=currency, lang=lang,
+                    headers={"Accept-Language": "en"})
+    assert response.status_code == 303, text(response)
+    with app.app_context():
+        stake = money_of(find_by_token(token).game)
+    assert (stake.amount, stake.currency) == (amount, currency)

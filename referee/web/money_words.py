@@ -119,11 +119,12 @@ class Numbers:
 
 _tables: list[Callable[[], Mapping[str, Mapping[str, Any]]]] = []  # the phone's (set by use())
 _language: list[Callable[[], str]] = []
-_server: list[Callable[[], Money]] = []  # Babel's, set by referee.web.settle_up (the phone has no Babel)
+_server: list[Callable[[str | None], Money]] = []  # Babel's, set by referee.web.settle_up (the phone has no Babel)
 
 
-def use_server(money: Callable[[], Money]) -> None:
-    """The server's money source (:class:`referee.web.settle_up.BabelMoney` of the reader's locale)."""
+def use_server(money: Callable[[str | None], Money]) -> None:
+    """The server's money source (:class:`referee.web.settle_up.BabelMoney` of a language, by
+    default the reader's)."""
     _server[:] = [money]
 _read: dict[int, dict[str, Numbers]] = {}
 
@@ -134,18 +135,19 @@ def use(tables: Callable[[], Mapping[str, Mapping[str, Any]]], language: Callabl
     _tables[:], _language[:] = [tables], [language]
 
 
-def source() -> Money:
-    """The reader's :class:`Money`: the phone's table while the phone speaks, else Babel (the server)."""
+def source(language: str | None = None) -> Money:
+    """The :class:`Money` of ``language`` (one the app speaks; by default the reader's): the
+    phone's table while the phone speaks, else Babel (the server)."""
     if _tables and words.speaking():
         raw = _tables[0]()
         read = _read.get(id(raw))
         if read is None:
             _read.clear()
             read = _read[id(raw)] = {code: Numbers.from_dict(data) for code, data in raw.items()}
-        return read.get(_language[0]()) or read["en"]
+        return read.get(language or "") or read.get(_language[0]()) or read["en"]
     if not _server:
         raise RuntimeError("no money source: on the server, referee.web.settle_up gives Babel's")
-    return _server[0]()
+    return _server[0](language)
 
 
 def format_money(amount: int, currency: str) -> str:
@@ -159,10 +161,12 @@ def stake_shown(amount: int, currency: str) -> str:
     return source().plain(amount, currency)
 
 
-def parse_stake(typed: str, currency: str) -> int:
+def parse_stake(typed: str, currency: str, language: str | None = None) -> int:
     """The stake typed in the currency's units (``0,50``, ``1.000``) as a whole number of its
-    smallest unit; a sentence the keeper can act on otherwise."""
-    money = source()
+    smallest unit, read with the numbers of ``language`` (the one its form was drawn in: a stake
+    kept on a phone and sent later is read as it was typed, whatever the reader's is by then);
+    a sentence the keeper can act on otherwise."""
+    money = source(language)
     text = typed.strip()
     if not text:
         return 0
@@ -322,6 +326,8 @@ class StakeForm:
     settle: str = "winner"
     settle_choices: tuple[tuple[str, str], ...] = ()
     """The ``settle`` switch's choices (empty: the form has no such field)."""
+    language: str = ""
+    """The language the form is drawn in (sent with it: ``lang``), whose numbers read the stake."""
 
 
 # ---------------------------------------------------------------------------
@@ -339,7 +345,7 @@ def read_stake(typed: Mapping[str, str], known: Sequence[str]) -> dict[str, Any]
         return None
     if typed["settle"] not in SETTLE_CHOICES:
         raise RefereeError(message("Choose how the stake is paid from the list."), field="settle")
-    return Stake(parse_stake(typed["stake"], currency), currency, typed["settle"]).to_dict()
+    return Stake(parse_stake(typed["stake"], currency, typed.get("lang")), currency, typed["settle"]).to_dict()
 
 
 def stake_form(action: str, version: int, stake: Stake | None, currency: str, *, per: str = "point",
@@ -354,7 +360,7 @@ def stake_form(action: str, version: int, stake: Stake | None, currency: str, *,
         settle_choices = (("winner", gettext("Everyone pays the winner the difference")),
                           ("each", gettext("Every pair squares the difference")))
     return StakeForm(action, version, shown, chosen, stake_choices(chosen), label,
-                     stake.settle if stake else "winner", settle_choices)
+                     stake.settle if stake else "winner", settle_choices, _language[0]() if _language else "")
 
 
 def money_view(live: Sequence[Any], results: Sequence[Any], entered: Sequence[Any], end: Any, names: Sequence[str], *,

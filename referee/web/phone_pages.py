@@ -415,7 +415,7 @@ class Followed:
         stands, what was typed kept in it, and nothing is kept to send."""
         seen = self.keeper(asked)
         typed = {"stake": str(asked.form.get("stake", ""))[:30], "currency": str(asked.form.get("currency", ""))[:3],
-                 "settle": str(asked.form.get("settle", "winner"))[:10]}
+                 "settle": str(asked.form.get("settle", "winner"))[:10], "lang": str(asked.form.get("lang", ""))[:5]}
         feedback = Feedback(typed=typed)
         if seen != self.game.version:
             feedback.stale = True

@@ -201,7 +201,12 @@ class BabelMoney:
              for code in CURRENCIES})
 
 
-money_words.use_server(BabelMoney)
+def _money_in(language: str | None = None) -> BabelMoney:
+    """Babel's numbers of ``language`` (one the app speaks), else the reader's."""
+    return BabelMoney(_BABEL_LOCALE.get(language or ""))
+
+
+money_words.use_server(_money_in)
 
 
 def money_tables(languages: Sequence[str]) -> dict[str, dict[str, Any]]:
@@ -277,7 +282,7 @@ def stake_form(action: str, version: int, stake: Stake | None, *, per: str = "po
         settle_choices = (("winner", gettext("Everyone pays the winner the difference")),
                           ("each", gettext("Every pair squares the difference")))
     return StakeForm(action, version, shown, currency, choices, label, stake.settle if stake else "winner",
-                     settle_choices)
+                     settle_choices, str(get_locale() or "en"))
 
 
 class EveningMoney(Money):
@@ -368,7 +373,7 @@ def add_sheet_routes(bp: Blueprint, followed: FollowedGame[Any],
 
     def money(token: str) -> Response:
         typed = {"stake": str(request.form.get("stake", ""))[:30], "currency": str(request.form.get("currency", ""))[:3],
-                 "settle": str(request.form.get("settle", "winner"))[:10]}
+                 "settle": str(request.form.get("settle", "winner"))[:10], "lang": str(request.form.get("lang", ""))[:5]}
 
         def decide(access: Access, state: Any) -> tuple[str, dict[str, Any]]:
             currency = typed["currency"].strip().upper()
@@ -376,7 +381,7 @@ def add_sheet_routes(bp: Blueprint, followed: FollowedGame[Any],
                 raise RefereeError(message("Choose a currency from the list."), field="currency")
             if typed["settle"] not in SETTLE_CHOICES:
                 raise RefereeError(message("Choose how the stake is paid from the list."), field="settle")
-            return MONEY, Stake(parse_stake(typed["stake"], currency), currency, typed["settle"]).to_dict()
+            return MONEY, Stake(parse_stake(typed["stake"], currency, typed["lang"]), currency, typed["settle"]).to_dict()
 
         return followed.write(token, decide, typed=typed, at="stake")
 
