@@ -20,6 +20,18 @@ FIRST = "Qh Kh As"
 REST = "Ks Qc Jc 10c 9c 8c 7c 6c 5c 4c"
 
 
+def start(w, rank: str, suit: str, turned: str) -> None:  # type: ignore[no-untyped-def]
+    """From the home page's Trece tile: Ana and the 40-character name, Ana deals, ``rank`` of
+    ``suit`` turned, Start."""
+    w.tap("a.game-tile[href='/trece/']", "Trece")
+    w.type("#name0", "Ana")
+    w.type("#name1", LONG)
+    w.tap("input[name=dealer][value='0'] + span", "Ana deals")
+    w.tap(f"input[name=turned_rank][value='{rank}'] + span", turned)
+    w.tap(f"input[name=turned_suit][value='{suit}'] + span", turned)
+    w.tap("form button.primary[type=submit]", "Start the table", result=w.page.locator("#table"))
+
+
 def play(w, cards: str, what: str) -> None:  # type: ignore[no-untyped-def]
     page = w.page
     for card in cards.split():
@@ -33,13 +45,7 @@ def test_a_trece_game_for_a_stake_by_touch(journey, width, height, lang, scheme)
     page = w.page
     w.open("/")
     w.tap(f".langs [data-lang='{lang}']", f"the language: {lang}")
-    w.tap("a.game-tile[href='/trece/']", "Trece")
-    w.type("#name0", "Ana")
-    w.type("#name1", LONG)
-    w.tap("input[name=dealer][value='0'] + span", "Ana deals")
-    w.tap("input[name=turned_rank][value='J'] + span", "a jack turned")
-    w.tap("input[name=turned_suit][value='d'] + span", "of diamonds")
-    w.tap("form button.primary[type=submit]", "Start the table", result=page.locator("#table"))
+    start(w, "J", "d", "a jack of diamonds turned")
 
     w.tap(".settle-stake-form summary", "Play for money")
     w.type("#settle-stake", "2")
@@ -59,13 +65,7 @@ def test_a_joker_owed_by_a_long_named_player_leaves_play_in_view_on_a_320_px_pho
     w = journey(320, 640, "light")
     page = w.page
     w.open("/")
-    w.tap("a.game-tile[href='/trece/']", "Trece")
-    w.type("#name0", "Ana")
-    w.type("#name1", LONG)
-    w.tap("input[name=dealer][value='0'] + span", "Ana deals")
-    w.tap("input[name=turned_rank][value='Q'] + span", "a queen turned")
-    w.tap("input[name=turned_suit][value='h'] + span", "of hearts")
-    w.tap("form button.primary[type=submit]", "Start the table", result=page.locator("#table"))
+    start(w, "Q", "h", "a queen of hearts turned")
     play(w, "Kh", f"{LONG} plays K♥")
     play(w, "Qc", "Ana plays Q♣")
     play(w, "Kd RJ", f"{LONG} plays K♦ and the red joker")

@@ -349,9 +349,10 @@ def read_stake(typed: Mapping[str, str], known: Sequence[str]) -> dict[str, Any]
 
 
 def stake_form(action: str, version: int, stake: Stake | None, currency: str, *, per: str = "point",
-               with_settle: bool = False) -> StakeForm:
+               with_settle: bool = False, language: str | None = None) -> StakeForm:
     """The stake form filled in with the sheet's stake (``currency``: the reader's, when none is
-    set), as :func:`referee.web.settle_up.stake_form` draws it."""
+    set; ``language``: the one it is drawn in, by default the phone's), for the server
+    (:func:`referee.web.settle_up.stake_form`) and the phone alike."""
     chosen = stake.currency if stake else currency
     shown = stake_shown(stake.amount, stake.currency) if stake and stake.amount else ""
     label = gettext("Stake per game won") if per == "game" else gettext("Stake per point")
@@ -360,7 +361,8 @@ def stake_form(action: str, version: int, stake: Stake | None, currency: str, *,
         settle_choices = (("winner", gettext("Everyone pays the winner the difference")),
                           ("each", gettext("Every pair squares the difference")))
     return StakeForm(action, version, shown, chosen, stake_choices(chosen), label,
-                     stake.settle if stake else "winner", settle_choices, _language[0]() if _language else "")
+                     stake.settle if stake else "winner", settle_choices,
+                     language if language is not None else (_language[0]() if _language else ""))
 
 
 def money_view(live: Sequence[Any], results: Sequence[Any], entered: Sequence[Any], end: Any, names: Sequence[str], *,

@@ -41,7 +41,7 @@ from babel.numbers import (
 )
 from flask import Blueprint, Response, jsonify, request, url_for
 from flask.typing import ResponseReturnValue
-from flask_babel import get_locale, gettext, ngettext
+from flask_babel import get_locale, ngettext
 
 from referee import evening_money
 from referee.errors import RefereeError, UnreadableInput
@@ -79,8 +79,6 @@ from referee.web.money_words import (
     format_money,
     parse_stake,
     settle_up_view,
-    stake_choices,
-    stake_shown,
 )
 from referee.web.store import Access, live_events
 from referee.web.tables import FollowedGame
@@ -272,17 +270,10 @@ def stake_words(stake: Stake, per: str = "point") -> str:
 def stake_form(action: str, version: int, stake: Stake | None, *, per: str = "point",
                with_settle: bool = False) -> StakeForm:
     """The stake form filled in with the sheet's stake (``per``: ``"point"`` or ``"game"`` won;
-    ``with_settle``: the ``settle`` switch too, for a sheet where the lowest total wins)."""
-    currency = stake.currency if stake else locale_currency()
-    shown = stake_shown(stake.amount, stake.currency) if stake and stake.amount else ""
-    choices = stake_choices(currency)
-    label = gettext("Stake per game won") if per == "game" else gettext("Stake per point")
-    settle_choices: tuple[tuple[str, str], ...] = ()
-    if with_settle:
-        settle_choices = (("winner", gettext("Everyone pays the winner the difference")),
-                          ("each", gettext("Every pair squares the difference")))
-    return StakeForm(action, version, shown, currency, choices, label, stake.settle if stake else "winner",
-                     settle_choices, str(get_locale() or "en"))
+    ``with_settle``: the ``settle`` switch too, for a sheet where the lowest total wins), in the
+    reader's language (:func:`referee.web.money_words.stake_form`, which the phone draws too)."""
+    return money_words.stake_form(action, version, stake, locale_currency(), per=per, with_settle=with_settle,
+                                  language=str(get_locale() or "en"))
 
 
 class EveningMoney(Money):
