@@ -16,7 +16,7 @@ every currency and many amounts.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any, Protocol
@@ -334,14 +334,15 @@ class StakeForm:
 # A sheet's or table's money from its records (the phone's; the server's settle_up.money_block)
 
 
-def read_stake(typed: Mapping[str, str], known: Sequence[str]) -> dict[str, Any] | None:
+def read_stake(typed: Mapping[str, str], known: Collection[str], *, tables_only: bool = True) -> dict[str, Any] | None:
     """The stake form read as the server's ``settle_money`` reads it (a :class:`RefereeError`
     names the field; ``known``: every currency code Babel knows), or ``None`` when its currency
-    is one the phone's money tables have not (the referee reads it)."""
+    is one the phone's money tables have not (the referee reads it; the server, whose Babel knows
+    every currency, reads any with ``tables_only=False``)."""
     currency = typed["currency"].strip().upper()
     if currency not in known:
         raise RefereeError(message("Choose a currency from the list."), field="currency")
-    if currency not in CURRENCIES:
+    if tables_only and currency not in CURRENCIES:
         return None
     if typed["settle"] not in SETTLE_CHOICES:
         raise RefereeError(message("Choose how the stake is paid from the list."), field="settle")

@@ -47,7 +47,7 @@ from referee import evening_money
 from referee.errors import RefereeError, UnreadableInput
 from referee.evening_end import EveningEnd
 from referee.evening_money import Sitting
-from referee.settle import MAX_PEOPLE, SETTLE_CHOICES, settle
+from referee.settle import MAX_PEOPLE, settle
 from referee.stats import Result
 from referee.text import Message, message
 from referee.web import events, money_words, openapi
@@ -367,12 +367,9 @@ def add_sheet_routes(bp: Blueprint, followed: FollowedGame[Any],
                  "settle": str(request.form.get("settle", "winner"))[:10], "lang": str(request.form.get("lang", ""))[:5]}
 
         def decide(access: Access, state: Any) -> tuple[str, dict[str, Any]]:
-            currency = typed["currency"].strip().upper()
-            if currency not in list_currencies():
-                raise RefereeError(message("Choose a currency from the list."), field="currency")
-            if typed["settle"] not in SETTLE_CHOICES:
-                raise RefereeError(message("Choose how the stake is paid from the list."), field="settle")
-            return MONEY, Stake(parse_stake(typed["stake"], currency, typed["lang"]), currency, typed["settle"]).to_dict()
+            stake = money_words.read_stake(typed, list_currencies(), tables_only=False)  # the phone's reading too
+            assert stake is not None  # any currency Babel knows is read here
+            return MONEY, stake
 
         return followed.write(token, decide, typed=typed, at="stake")
 
